@@ -1,0 +1,28 @@
+import { Command, CommanderError, Option } from 'commander'
+
+/** What a command action returns: the process exit code (0 ok, 1 findings, 2 usage/input). */
+export type ExitCode = 0 | 1 | 2
+
+export interface CliIO {
+  readonly stdout: NodeJS.WritableStream
+  readonly stderr: NodeJS.WritableStream
+  readonly stdin: NodeJS.ReadableStream
+}
+
+/** A subcommand: adds itself to the program and reports its exit code through `done`. */
+export interface CommandModule {
+  register(program: Command, io: CliIO, done: (code: ExitCode) => void): void
+}
+
+export { Command, CommanderError, Option }
+
+/** Parses a whole-number option value, or throws a usage error naming the option. */
+export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    const n = Number(value)
+    if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new CommanderError(2, 'oec.usage', `${name} takes a whole number from ${min} to ${max}, not "${value}"`)
+    }
+    return n
+  }
+}

@@ -1,0 +1,14 @@
+export type Severity = 'error' | 'warning'
+
+export interface LintFinding {
+  readonly rule: string
+  readonly severity: Severity
+  /** JSON pointer of the offending value. */
+  readonly pointer: string
+  readonly message: string
+}
+
+export interface LocatedFinding extends LintFinding {
+  readonly file: string
+  readonly line: number
+}

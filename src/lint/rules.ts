@@ -1,0 +1,229 @@
+/**
+ * The toolkit's own rules over a spec, beyond OpenAPI validity: the catalog, the EIP-712
+ * mapping of signed bodies, rate-limit headers and `x-assumed` hygiene. Pure: spec in, findings out.
+ */
+import type { Spec } from '../spec/load.ts'
+import {
+  deref,
+  isObject,
+  readSignedSchema,
+  responseErrorCodes,
+  type JsonObject,
+} from '../spec/model.ts'
+import { toPointer } from '../spec/source.ts'
+import type { LintFinding } from './findings.ts'
+
+const UINT64_MAX = 18446744073709551615n
+const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const
+const ELEMENTARY = /^(address|bool|string|bytes([1-9]|[12][0-9]|3[0-2])?|u?int(8|16|24|32|40|48|56|64|72|80|88|96|104|112|120|128|136|144|152|160|168|176|184|192|200|208|216|224|232|240|248|256)?)$/
+
+type Emit = (rule: string, pointer: string, message: string) => void
+
+export function lintSpec(spec: Spec): LintFinding[] {
+  const findings: LintFinding[] = []
+  const emit: Emit = (rule, pointer, message) => findings.push({ rule, severity: 'error', pointer, message })
+  lintCatalog(spec, emit)
+  lintTypedData(spec, emit)
+  lintSignedBodies(spec, emit)
+  lintRateLimits(spec, emit)
+  lintRequestBodies(spec, emit)
+  lintAssumed(spec.doc, '', emit)
+  return findings
+}
+
+function lintCatalog(spec: Spec, emit: Emit): void {
+  const base = `/${spec.catalogKey}`
+  const seen = new Map<string, number>()
+  const raw = spec.doc[spec.catalogKey] as unknown[]
+  for (const entry of spec.catalog) {
+    const at = `${base}/${entry.index}`
+    const rawEntry = raw[entry.index]
+    for (const key of ['code', 'surface', 'http_status', 'description', 'retryable', 'since', 'deprecated', 'legacy_error']) {
+      if (!isObject(rawEntry) || !(key in rawEntry)) emit('catalog-entry-fields', at, `catalog entry ${String(entry.code)} has no "${key}"`)
+    }
+    if (entry.surface === 'http' && !/^[a-z][a-z0-9_]*$/.test(String(entry.code))) {
+      emit('catalog-code-format', `${at}/code`, `code "${String(entry.code)}" is not a lowercase identifier`)
+    }
+    if (entry.surface === 'jsonrpc' && !Number.isInteger(entry.code)) {
+      emit('catalog-code-format', `${at}/code`, `JSON-RPC code "${String(entry.code)}" is not an integer`)
+    }
+    const key = `${entry.surface}:${String(entry.code)}`
+    const first = seen.get(key)
+    if (first !== undefined) emit('catalog-code-unique', `${at}/code`, `duplicate code "${String(entry.code)}" (also entry ${first})`)
+    else seen.set(key, entry.index)
+  }
+
+  const declared = new Map(spec.catalog.map((e) => [String(e.code), e]))
+  const used = new Set<string>()
+  const global = spec.doc['x-global-error-codes']
+  if (isObject(global) && Array.isArray(global.codes)) {
+    global.codes.forEach((c, i) => {
+      used.add(String(c))
+      if (!declared.has(String(c))) emit('catalog-code-undeclared', `/x-global-error-codes/codes/${i}`, `code "${String(c)}" is not in ${spec.catalogKey}`)
+    })
+  }
+  for (const op of spec.operations) {
+    for (const [status, response] of Object.entries(op.responses)) {
+      for (const code of responseErrorCodes(response)) {
+        const key = String(code)
+        used.add(key)
+        const entry = declared.get(key)
+        const at = `${op.pointer}/responses/${status}`
+        if (!entry) emit('catalog-code-undeclared', at, `${op.method} ${op.path} ${status} uses code "${key}", which is not in ${spec.catalogKey}`)
+        else if (!entry.httpStatus.includes(Number(status))) {
+          emit('catalog-status-mismatch', at, `code "${key}" is catalogued with HTTP ${entry.httpStatus.join('/')} but ${op.method} ${op.path} returns it with ${status}`)
+        }
+      }
+    }
+  }
+  for (const entry of spec.catalog) {
+    if (!entry.reserved && !used.has(String(entry.code))) {
+      emit('catalog-code-unused', `${base}/${entry.index}/code`, `code "${String(entry.code)}" is used by no response (mark it "reserved: true" if intended)`)
+    }
+  }
+}
+
+function lintTypedData(spec: Spec, emit: Emit): void {
+  const { domainType, domains, messages } = spec.typedData
+  const domainFields = domainType.map((f) => f.name)
+  for (const [key, domain] of Object.entries(domains)) {
+    const at = `/x-eip712/domains/${key}`
+    for (const f of domainFields) {
+      if ((domain as unknown as Record<string, unknown>)[f] === undefined || String((domain as unknown as Record<string, unknown>)[f]) === 'undefined') {
+        emit('eip712-domain-invalid', at, `domain "${key}" has no ${f}`)
+      }
+    }
+    if (!Number.isSafeInteger(domain.chainId) || domain.chainId <= 0) emit('eip712-domain-invalid', `${at}/chainId`, `domain "${key}" chainId must be a positive integer`)
+    if (!/^0x[0-9a-fA-F]{40}$/.test(domain.verifyingContract)) emit('eip712-domain-invalid', `${at}/verifyingContract`, `domain "${key}" verifyingContract is not an address`)
+  }
+  for (const m of Object.values(messages)) {
+    const at = `/x-eip712/messages/${m.id}`
+    if (!(m.domain in domains)) emit('eip712-domain-invalid', `${at}/domain`, `message ${m.id} names unknown domain "${m.domain}"`)
+    const names = new Set<string>()
+    m.fields.forEach((f, i) => {
+      if (!ELEMENTARY.test(f.type)) emit('eip712-type-invalid', `${at}/fields/${i}/type`, `${m.id}.${f.name} has type "${f.type}", not an EIP-712 elementary type`)
+      if (names.has(f.name)) emit('eip712-type-invalid', `${at}/fields/${i}/name`, `${m.id} lists field "${f.name}" twice`)
+      names.add(f.name)
+    })
+  }
+}
+
+/** Does a body property schema carry values of this EIP-712 type? */
+function typeMismatch(doc: Record<string, unknown>, propSchema: unknown, type: string): string | undefined {
+  const s = deref(doc, propSchema) as JsonObject | undefined
+  if (!isObject(s)) return 'has no schema'
+  if (type === 'address') return s.type === 'string' && s.pattern === '^0x[0-9a-fA-F]{40}$' ? undefined : 'is not a 0x-prefixed 40-hex string'
+  if (type === 'string') return s.type === 'string' ? undefined : 'is not a string'
+  const int = /^uint(\d+)$/.exec(type)
+  if (int) {
+    const max = (1n << BigInt(int[1] ?? 0)) - 1n
+    if (s.type !== 'integer') return 'is not an integer'
+    if (s.minimum !== 0) return 'has no minimum 0'
+    const declaredMax = typeof s.maximum === 'number' ? BigInt(Math.round(s.maximum)) : undefined
+    // YAML numbers above 2^53 arrive rounded; compare at float precision for uint64.
+    if (declaredMax === undefined || (max === UINT64_MAX ? Number(declaredMax) !== Number(max) : declaredMax !== max)) {
+      return `has no maximum ${max}`
+    }
+  }
+  return undefined
+}
+
+function lintSignedBodies(spec: Spec, emit: Emit): void {
+  const schemas = (isObject(spec.doc.components) && isObject(spec.doc.components.schemas) ? spec.doc.components.schemas : {}) as JsonObject
+  for (const [name, schema] of Object.entries(schemas)) {
+    const signed = readSignedSchema(schema)
+    if (!signed || !isObject(schema)) continue
+    const at = `/components/schemas/${name}`
+    const props = isObject(schema.properties) ? schema.properties : {}
+    const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : [])
+    if (!(signed.signature in props)) emit('eip712-field-unmapped', `${at}/x-eip712-signed`, `${name}: signature property "${signed.signature}" is not in the body`)
+    const covered = new Set<string>([signed.signature])
+    signed.variants.forEach((variant, vi) => {
+      const message = spec.typedData.messages[variant.message]
+      if (!message) {
+        emit('eip712-message-unknown', `${at}/x-eip712-signed/variants/${vi}/message`, `${name} is signed as "${variant.message}", which x-eip712.messages does not define`)
+        return
+      }
+      if (signed.derived) return
+      const fieldNames = new Set(message.fields.map((f) => f.body))
+      if (variant.whenPresent && !fieldNames.has(variant.whenPresent)) {
+        emit('eip712-field-unmapped', `${at}/x-eip712-signed/variants/${vi}`, `${variant.message} is chosen when "${variant.whenPresent}" is present but does not sign it`)
+      }
+      if (variant.whenAbsent && fieldNames.has(variant.whenAbsent)) {
+        emit('eip712-field-unmapped', `${at}/x-eip712-signed/variants/${vi}`, `${variant.message} is chosen when "${variant.whenAbsent}" is absent but signs it`)
+      }
+      message.fields.forEach((f, fi) => {
+        covered.add(f.body)
+        const fieldAt = `/x-eip712/messages/${message.id}/fields/${fi}`
+        if (!(f.body in props)) {
+          emit('eip712-field-unmapped', fieldAt, `${message.id}.${f.name} maps to body property "${f.body}", which ${name} does not have`)
+          return
+        }
+        const bad = typeMismatch(spec.doc, props[f.body], f.type)
+        if (bad) emit('eip712-type-mismatch', `${at}/properties/${f.body}`, `${name}.${f.body} ${bad}, but ${message.id}.${f.name} is ${f.type}`)
+        const conditional = f.body === variant.whenPresent
+        if (!conditional && !required.has(f.body)) emit('eip712-field-unmapped', `${at}/required`, `${name}.${f.body} is signed by ${message.id} but not required`)
+      })
+    })
+    if (signed.derived) continue
+    for (const prop of Object.keys(props)) {
+      if (!covered.has(prop)) emit('eip712-property-unsigned', `${at}/properties/${prop}`, `${name}.${prop} is sent but signed by no message variant`)
+    }
+  }
+}
+
+function lintRateLimits(spec: Spec, emit: Emit): void {
+  for (const op of spec.operations) {
+    if (!op.rateLimit) continue
+    if (!['orders', 'cancels', 'api'].includes(op.rateLimit.category)) {
+      emit('rate-limit-category-unknown', `${op.pointer}/x-rate-limit/category`, `${op.method} ${op.path}: unknown rate-limit category "${op.rateLimit.category}"`)
+    }
+    const rejectsBeforeWallet = new Set(['413', '415', '500'])
+    for (const [status, response] of Object.entries(op.responses)) {
+      const headers = isObject(response.headers) ? response.headers : {}
+      const at = `${op.pointer}/responses/${status}`
+      if (!rejectsBeforeWallet.has(status)) {
+        for (const h of RATE_HEADERS) {
+          if (!(h in headers)) emit('rate-limit-headers-missing', at, `${op.method} ${op.path} ${status} does not declare ${h}`)
+        }
+      }
+      if (status === '429' && !('Retry-After' in headers)) emit('rate-limit-headers-missing', at, `${op.method} ${op.path} 429 does not declare Retry-After`)
+    }
+    if (!op.responses['429']) emit('rate-limit-headers-missing', `${op.pointer}/responses`, `${op.method} ${op.path} is rate-limited but declares no 429`)
+  }
+}
+
+function lintRequestBodies(spec: Spec, emit: Emit): void {
+  const visit = (schema: unknown, at: string, seen: Set<unknown>) => {
+    const s = deref(spec.doc, schema)
+    if (!isObject(s) || seen.has(s)) return
+    seen.add(s)
+    for (const key of ['oneOf', 'anyOf', 'allOf'] as const) {
+      const list = s[key]
+      if (Array.isArray(list)) list.forEach((sub, i) => visit(sub, `${at}/${key}/${i}`, seen))
+    }
+    if (s.type === 'object' && isObject(s.properties)) {
+      if (s.additionalProperties !== false) emit('request-additional-properties', at, `request object schema at ${at} must set additionalProperties: false`)
+      for (const [k, v] of Object.entries(s.properties)) visit(v, `${at}/properties/${k}`, seen)
+    }
+    if (s.type === 'array') visit(s.items, `${at}/items`, seen)
+  }
+  for (const op of spec.operations) {
+    if (op.requestSchema) visit(op.requestSchema, `${op.pointer}/requestBody`, new Set())
+  }
+}
+
+function lintAssumed(node: unknown, pointer: string, emit: Emit): void {
+  if (Array.isArray(node)) {
+    node.forEach((v, i) => lintAssumed(v, `${pointer}/${i}`, emit))
+    return
+  }
+  if (!isObject(node)) return
+  const marked = node['x-assumed'] === true || Object.keys(node).some((k) => /^x-assumed-(?!why$)/.test(k) && node[k] === true)
+  const why = node['x-assumed-why']
+  if (marked && (typeof why !== 'string' || why.trim() === '')) {
+    emit('assumed-why-missing', pointer, `assumed element at ${pointer || '/'} has no x-assumed-why`)
+  }
+  for (const [k, v] of Object.entries(node)) lintAssumed(v, `${pointer}${toPointer([k])}`, emit)
+}
+

@@ -1,0 +1,3 @@
+export * from './load.ts'
+export * from './model.ts'
+export * from './source.ts'
