@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'generators/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // In CI a JSON report lets .ci/run print a plain "N passed, N failed" closing line.
+    reporters: process.env.CI ? ['default', ['json', { outputFile: '.tmp/vitest.json' }]] : ['default'],
   },
 })

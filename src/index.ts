@@ -4,4 +4,9 @@
  */
 export * from './spec/index.ts'
 export * from './lint/index.ts'
+export * from './diff/index.ts'
 export { OecError, InputError } from './errors.ts'
+export * from './signing/index.ts'
+export * from './server/index.ts'
+export * from './generate/index.ts'
+export * from './check/server/index.ts'

@@ -1,4 +1,5 @@
 import type { CommandModule } from '../program.ts'
+import { checkServerCommand } from '../../check/server/command.ts'
 
 /**
  * `oec check client|server`: the conformance runners. Each runner registers its own
@@ -14,4 +15,4 @@ export const checkCommand: CommandModule = {
 }
 
 /** The runners' subcommands (`check client`, `check server`), each from its own module. */
-const checkSubcommands: CommandModule[] = []
+const checkSubcommands: CommandModule[] = [checkServerCommand]

@@ -1,0 +1,101 @@
+/**
+ * `oec generate` beside openapi-typescript on the same spec (spec/openapi.yaml): in process
+ * (spec read + emit, warm median and the cold first run) and as a CLI process (end to end).
+ * openapi-typescript emits types.ts only; oec also emits errors, typed data and limits.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { BenchSection } from './types.ts'
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
+const SPEC = join(ROOT, 'spec/openapi.yaml')
+const OEC = join(ROOT, 'bin/oec.js')
+const OTS_CLI = join(ROOT, 'node_modules/openapi-typescript/bin/cli.js')
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
+const ms = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} ms`)
+
+async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now()
+  await fn()
+  return performance.now() - t
+}
+
+function timeProcess(args: string[]): number {
+  const t = performance.now()
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' })
+  const elapsed = performance.now() - t
+  if (r.status !== 0) throw new Error(`bench: ${args.join(' ')} exited ${r.status}: ${r.stderr.split('\n')[0]}`)
+  return elapsed
+}
+
+export default async function generateBench(): Promise<BenchSection[]> {
+  const tmp = mkdtempSync(join(os.tmpdir(), 'oec-gen-bench-'))
+  try {
+    const runs = 7
+    // In process. The first call of each includes its module imports (ts-morph loads the
+    // TypeScript compiler; openapi-typescript loads its own and @redocly).
+    const { generateFiles } = await import('../src/generate/index.ts')
+    const ots = await import('openapi-typescript')
+    const oecOnce = () => generateFiles({ spec: SPEC })
+    const otsOnce = async () => ots.astToString(await ots.default(pathToFileURL(SPEC)))
+    const oecCold = await timeAsync(oecOnce)
+    const otsCold = await timeAsync(otsOnce)
+    const oecWarm: number[] = []
+    const otsWarm: number[] = []
+    for (let i = 0; i < runs; i++) {
+      oecWarm.push(await timeAsync(oecOnce))
+      otsWarm.push(await timeAsync(otsOnce))
+    }
+
+    // As CLI processes, end to end (node start, module loading, spec read, emit, write).
+    const cliRuns = 5
+    const oecCli: number[] = []
+    const otsCli: number[] = []
+    const help: number[] = []
+    for (let i = 0; i < cliRuns; i++) {
+      oecCli.push(timeProcess([OEC, 'generate', '--out', join(tmp, 'oec')]))
+      otsCli.push(timeProcess([OTS_CLI, SPEC, '-o', join(tmp, 'ots', 'schema.ts')]))
+      help.push(timeProcess([OEC, '--help']))
+    }
+    const oecCheck = median(Array.from({ length: 3 }, () => timeProcess([OEC, 'generate', '--out', join(tmp, 'oec'), '--check'])))
+
+    const ratio = (a: number, b: number) => `${(b / a).toFixed(2)}× openapi-typescript speed (${(a / b).toFixed(2)}× its time)`
+    const cliMedian = median(oecCli)
+    return [
+      {
+        title: 'generate: in process (read spec + emit all files)',
+        rows: [
+          { name: 'oec generate (5 files), warm median', value: ms(median(oecWarm)), ratio: ratio(median(oecWarm), median(otsWarm)) },
+          { name: 'openapi-typescript openapiTS + astToString, warm median', value: ms(median(otsWarm)) },
+          { name: 'oec generate, first call (incl. ts-morph import)', value: ms(oecCold), ratio: ratio(oecCold, otsCold) },
+          { name: 'openapi-typescript, first call (incl. imports)', value: ms(otsCold) },
+        ],
+        notes: [`${runs} warm runs each, interleaved`, 'openapi-typescript emits request/response types only; oec adds errors.ts, typed-data.ts, limits.ts, index.ts'],
+      },
+      {
+        title: 'generate: CLI process, end to end',
+        rows: [
+          { name: 'oec generate --out DIR', value: ms(cliMedian), ratio: ratio(cliMedian, median(otsCli)) },
+          { name: 'openapi-typescript SPEC -o FILE', value: ms(median(otsCli)) },
+          { name: 'oec generate --check (no drift)', value: ms(oecCheck) },
+          { name: 'oec --help (CLI start-up alone)', value: ms(median(help)) },
+        ],
+        notes: [
+          `median of ${cliRuns} runs; target: oec generate under 2 s end to end — ${cliMedian < 2000 ? 'met' : 'MISSED'} (${ms(cliMedian)})`,
+          `generate's own share above CLI start-up: ${ms(cliMedian - median(help))}`,
+        ],
+      },
+    ]
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,29 @@
+/** Every check of `oec check server`, in run order (the checks over the whole run's responses last). */
+import type { Spec } from '../../../spec/index.ts'
+import type { Check } from '../types.ts'
+import { authChecks } from './auth.ts'
+import { errorChecks } from './errors.ts'
+import { mutationChecks } from './mutation.ts'
+import { nonceChecks } from './nonce.ts'
+import { perpChecks } from './perp.ts'
+import { rateLimitChecks } from './ratelimit.ts'
+import { robustnessChecks } from './robustness.ts'
+import { routeChecks } from './route.ts'
+import { vectorChecks } from './vectors.ts'
+
+const LAST = new Set(['err.body-shape', 'err.catalog-codes'])
+
+export function allChecks(spec: Spec): Check[] {
+  const checks = [
+    ...authChecks,
+    ...vectorChecks(spec),
+    ...nonceChecks,
+    ...routeChecks,
+    ...rateLimitChecks,
+    ...perpChecks,
+    ...mutationChecks(spec),
+    ...robustnessChecks,
+    ...errorChecks,
+  ]
+  return [...checks.filter((c) => !LAST.has(c.id)), ...checks.filter((c) => LAST.has(c.id))]
+}

@@ -1,0 +1,138 @@
+/**
+ * Perp orders (POST /exchange): a correct Agent-signed order is accepted; the classic
+ * integration bugs are refused: chainId 999 instead of 1337, the options domain, testnet
+ * source `b` on a mainnet server, a re-ordered action key, an action changed after signing,
+ * a vault address that was not signed. Each perp key gets state first (an options order),
+ * because a server refuses an unknown perp signer whatever its signature.
+ */
+import type { DomainOverrides, Hex } from '../../../signing/index.ts'
+import { expectAuthRefused, expectSuccess, placeOrder, succeeded } from '../helpers.ts'
+import { perpOrderAction, signPerpBody } from '../requests.ts'
+import type { Check, CheckContext } from '../types.ts'
+import type { Wallet } from '../wallets.ts'
+
+export interface PerpOptions {
+  readonly nonce?: bigint
+  readonly domain?: DomainOverrides
+  readonly isMainnet?: boolean
+  readonly action?: Record<string, unknown>
+  readonly signedAction?: Record<string, unknown>
+  readonly vaultAddress?: Hex
+  readonly vaultUnsigned?: boolean
+  /** Nonce namespace owner (the vault when trading for one). */
+  readonly nonceOf?: Wallet
+}
+
+export function defaultPerpAction(price = '1'): Record<string, unknown> {
+  return perpOrderAction([{ asset: 0, isBuy: true, price, size: '1', tif: 'Gtc' }])
+}
+
+/** The body text of a perp order signed by `w` (perp domain from the target, mainnet by default). */
+export async function perpOrder(ctx: CheckContext, w: Wallet, o: PerpOptions = {}): Promise<string> {
+  const domain = { chainId: ctx.target.perpChainId, ...(o.domain ?? {}) }
+  return signPerpBody(o.action ?? defaultPerpAction(), w.privateKey, {
+    nonce: o.nonce ?? ctx.nonce(o.nonceOf ?? w),
+    isMainnet: o.isMainnet ?? ctx.target.isMainnet,
+    domain,
+    ...(o.signedAction ? { signedAction: o.signedAction } : {}),
+    ...(o.vaultAddress ? { vaultAddress: o.vaultAddress } : {}),
+    ...(o.vaultUnsigned ? { vaultUnsigned: true } : {}),
+  })
+}
+
+/** A key with state on the target (one options order), as DECISIONS asks of a perp checker. */
+async function knownKey(ctx: CheckContext): Promise<Wallet> {
+  const w = ctx.wallet()
+  const { e } = await placeOrder(ctx, { wallet: w })
+  expectSuccess(ctx, e, 'options order that gives the perp key state')
+  return w
+}
+
+export const perpChecks: Check[] = [
+  {
+    id: 'perp.order-accepted',
+    title: 'a correct perp order (Agent under Exchange/1/1337) is accepted on POST /exchange',
+    rules: ['PERP-1', 'PERP-2', 'PERP-4', 'PERP-6'],
+    level: 'stated',
+    async run(ctx) {
+      const w = await knownKey(ctx)
+      const e = await ctx.send('POST', '/exchange', await perpOrder(ctx, w))
+      expectSuccess(ctx, e, 'a correct perp order', { expected: 'HTTP 200 {"status":"ok",...}' })
+    },
+  },
+  {
+    id: 'perp.chain-id-999',
+    title: 'a perp action signed under chainId 999 (the options chain) is refused',
+    rules: ['PERP-1', 'PERP-3'],
+    level: 'stated',
+    async run(ctx) {
+      const w = await knownKey(ctx)
+      const e = await ctx.send('POST', '/exchange', await perpOrder(ctx, w, { domain: { chainId: ctx.target.chainId } }))
+      expectAuthRefused(ctx, e, `perp action signed under chainId ${ctx.target.chainId}`)
+    },
+  },
+  {
+    id: 'perp.options-domain',
+    title: 'a perp action signed under the options domain name is refused',
+    rules: ['PERP-1', 'PERP-3'],
+    level: 'stated',
+    async run(ctx) {
+      const w = await knownKey(ctx)
+      const e = await ctx.send('POST', '/exchange', await perpOrder(ctx, w, { domain: { name: ctx.target.domainName } }))
+      expectAuthRefused(ctx, e, `perp action signed under the domain name ${ctx.target.domainName}`)
+    },
+  },
+  {
+    id: 'perp.testnet-source',
+    title: 'a testnet (source "b") signature on a mainnet server is refused',
+    rules: ['PERP-4', 'PERP-1'],
+    level: 'stated',
+    async run(ctx) {
+      const w = await knownKey(ctx)
+      const e = await ctx.send('POST', '/exchange', await perpOrder(ctx, w, { isMainnet: !ctx.target.isMainnet }))
+      expectAuthRefused(ctx, e, `source ${ctx.target.isMainnet ? 'b' : 'a'} on a ${ctx.target.isMainnet ? 'mainnet' : 'testnet'} server`)
+    },
+  },
+  {
+    id: 'perp.key-order',
+    title: 'an action signed with its keys re-ordered (a different msgpack) is refused',
+    rules: ['PERP-2', 'PERP-5'],
+    level: 'stated',
+    async run(ctx) {
+      const w = await knownKey(ctx)
+      const canonical = defaultPerpAction()
+      const reordered = { orders: canonical.orders, type: canonical.type, grouping: canonical.grouping }
+      await ctx.case('sent-in-wire-order', 'msgpack signed with keys (orders, type, grouping), JSON sent in the wire order', async (c) => {
+        const e = await c.send('POST', '/exchange', await perpOrder(c, w, { action: canonical, signedAction: reordered }))
+        expectAuthRefused(c, e, 'action signed with re-ordered keys')
+      })
+      await ctx.case('sent-re-ordered', 'msgpack signed and JSON sent with keys (orders, type, grouping): the venue hashes its own key order', async (c) => {
+        const e = await c.send('POST', '/exchange', await perpOrder(c, w, { action: reordered, signedAction: reordered }))
+        if (succeeded(e)) c.fail('an action signed over re-ordered keys was accepted: the server hashes the JSON as received, not the venue key order (type, orders, grouping)', { exchange: e, expected: 'refused (the venue re-encodes the action in its own key order)' })
+        expectAuthRefused(c, e, 'action signed and sent with re-ordered keys')
+      }, { level: 'assumed', rules: ['PERP-5'] })
+    },
+  },
+  {
+    id: 'perp.action-changed',
+    title: 'an action changed after signing (price) is refused',
+    rules: ['PERP-2', 'AUTH-1'],
+    level: 'stated',
+    async run(ctx) {
+      const w = await knownKey(ctx)
+      const e = await ctx.send('POST', '/exchange', await perpOrder(ctx, w, { action: defaultPerpAction('2'), signedAction: defaultPerpAction('1') }))
+      expectAuthRefused(ctx, e, 'price changed after signing')
+    },
+  },
+  {
+    id: 'perp.vault-unsigned',
+    title: 'a vaultAddress sent but not covered by the signature is refused',
+    rules: ['PERP-4', 'AUTH-2'],
+    level: 'stated',
+    async run(ctx) {
+      const w = await knownKey(ctx)
+      const e = await ctx.send('POST', '/exchange', await perpOrder(ctx, w, { vaultAddress: w.address, vaultUnsigned: true }))
+      expectAuthRefused(ctx, e, 'vaultAddress not signed')
+    },
+  },
+]

@@ -1,0 +1,381 @@
+/**
+ * Rate limits and caps: headers on success and error responses of every rate-limited endpoint,
+ * Remaining −1 per request and −k per k-item batch, the limit+1-th order answered 429 with the
+ * stated body, categories independent, and (slow) the window reset and the open-order cap.
+ */
+import type { Tier } from '../../../spec/index.ts'
+import { brief } from '../context.ts'
+import type { Exchange } from '../http.ts'
+import {
+  approveAgent,
+  agentBody,
+  bulkBody,
+  cancelBody,
+  codeOf,
+  expectSuccess,
+  jsonOf,
+  orderBody,
+  placeOrder,
+  rateHeaders,
+  revokeAgent,
+  statusOf,
+  succeeded,
+  type RateHeaders,
+} from '../helpers.ts'
+import { perpOrder } from './perp.ts'
+import type { Check, CheckContext } from '../types.ts'
+import type { Wallet } from '../wallets.ts'
+
+function defaultTier(ctx: CheckContext): Tier {
+  const rl = ctx.spec.rateLimits
+  const t = rl.tiers[rl.defaultTier]
+  if (!t) throw new Error(`spec: x-rate-limits has no default tier ${rl.defaultTier}`)
+  return t
+}
+
+function categoryLimit(ctx: CheckContext, category: string): number {
+  const t = defaultTier(ctx)
+  return category === 'orders' ? t.ordersPerMinute : category === 'cancels' ? t.cancelsPerMinute : t.apiRequestsPerMinute
+}
+
+/** Places a resting order and returns its order id and client id. */
+async function restingOrder(ctx: CheckContext, w: Wallet): Promise<{ orderId: string; clientId: string }> {
+  const { e, body } = await placeOrder(ctx, { wallet: w })
+  expectSuccess(ctx, e, 'set-up order')
+  const orderId = jsonOf(e)?.order_id
+  if (typeof orderId !== 'string') ctx.fail('an ACKED order result carries no order_id (needed to cancel it)', { level: 'assumed', rules: ['EP-9'], exchange: e })
+  const clientId = String(body.entries.find(([k]) => k === 'client_id')?.[1] ?? '')
+  return { orderId, clientId }
+}
+
+/** For each rate-limited operation: a request that succeeds and one that fails, both naming the wallet. */
+type OpProbe = (ctx: CheckContext, w: Wallet) => Promise<{ success: Exchange; error: Exchange }>
+
+const wrongChain = (ctx: CheckContext) => ({ domain: { chainId: ctx.target.chainId === 1 ? 2 : 1 } })
+
+export const OP_PROBES: Record<string, OpProbe> = {
+  async placeOrder(ctx, w) {
+    const n = ctx.nonce(w)
+    const success = (await placeOrder(ctx, { wallet: w, nonce: n })).e
+    const error = (await placeOrder(ctx, { wallet: w, nonce: n })).e
+    return { success, error }
+  },
+  async cancelOrder(ctx, w) {
+    const { orderId } = await restingOrder(ctx, w)
+    const n = ctx.nonce(w)
+    const success = await ctx.send('DELETE', '/order', (await cancelBody(ctx, w, { orderId }, { nonce: n })).text)
+    const error = await ctx.send('DELETE', '/order', (await cancelBody(ctx, w, { orderId }, { nonce: n })).text)
+    return { success, error }
+  },
+  async placeOrders(ctx, w) {
+    const items = [await orderBody(ctx, { wallet: w }), await orderBody(ctx, { wallet: w })]
+    const success = await ctx.send('POST', '/bulk_order', bulkBody('orders', items))
+    const bad = [await orderBody(ctx, { wallet: w }, wrongChain(ctx))]
+    const error = await ctx.send('POST', '/bulk_order', bulkBody('orders', bad))
+    return { success, error }
+  },
+  async replaceOrders(ctx, w) {
+    const { orderId } = await restingOrder(ctx, w)
+    const item = async (opts = {}) => `{"cancel":${(await cancelBody(ctx, w, { orderId }, opts)).text},"order":${(await orderBody(ctx, { wallet: w }, opts)).text}}`
+    const success = await ctx.send('PUT', '/bulk_order', `{"replacements":[${await item()}]}`)
+    const error = await ctx.send('PUT', '/bulk_order', `{"replacements":[${await item(wrongChain(ctx))}]}`)
+    return { success, error }
+  },
+  async cancelOrders(ctx, w) {
+    const a = await restingOrder(ctx, w)
+    const success = await ctx.send('DELETE', '/bulk_order', bulkBody('cancels', [await cancelBody(ctx, w, { orderId: a.orderId })]))
+    const error = await ctx.send('DELETE', '/bulk_order', bulkBody('cancels', [await cancelBody(ctx, w, { orderId: a.orderId }, wrongChain(ctx))]))
+    return { success, error }
+  },
+  async cancelOrdersByClientId(ctx, w) {
+    const a = await restingOrder(ctx, w)
+    const success = await ctx.send('DELETE', '/bulk_order_cloid', bulkBody('cancels', [await cancelBody(ctx, w, { clientId: a.clientId })]))
+    const error = await ctx.send('DELETE', '/bulk_order_cloid', bulkBody('cancels', [await cancelBody(ctx, w, { clientId: a.clientId }, wrongChain(ctx))]))
+    return { success, error }
+  },
+  async approveAgent(ctx, w) {
+    const n = ctx.nonce(w)
+    const success = await approveAgent(ctx, w, ctx.wallet().address, { nonce: n })
+    const error = await approveAgent(ctx, w, ctx.wallet().address, { nonce: n })
+    return { success, error }
+  },
+  async revokeAgent(ctx, w) {
+    const agent = ctx.wallet().address
+    expectSuccess(ctx, await approveAgent(ctx, w, agent), 'set-up approval')
+    const n = ctx.nonce(w)
+    const success = await revokeAgent(ctx, w, agent, { nonce: n })
+    const error = await ctx.send('POST', '/revoke-agent', (await agentBody(ctx, 'RevokeAgent', w, ctx.wallet().address, { nonce: n })).text)
+    return { success, error }
+  },
+  async perpExchange(ctx, w) {
+    await restingOrder(ctx, w)
+    const n = ctx.nonce(w)
+    const success = await ctx.send('POST', '/exchange', await perpOrder(ctx, w, { nonce: n }))
+    const error = await ctx.send('POST', '/exchange', await perpOrder(ctx, w, { nonce: n }))
+    return { success, error }
+  },
+}
+
+/** All three headers present, integers, consistent; Retry-After only on a 429. */
+function checkHeaders(ctx: CheckContext, e: Exchange, what: string, category: string): RateHeaders {
+  const h = rateHeaders(e)
+  if (h.missing.length) ctx.fail(`${what}: ${h.missing.join(', ')} missing (${brief(e)})`, { exchange: e, expected: 'X-RateLimit-Limit, -Remaining and -Reset as integers', rules: ['RL-6'] })
+  if (h.remaining! > h.limit!) ctx.fail(`${what}: X-RateLimit-Remaining ${h.remaining} exceeds X-RateLimit-Limit ${h.limit}`, { exchange: e, rules: ['RL-7'] })
+  const nowS = ctx.target.now() / 1000
+  const window = ctx.spec.rateLimits.windowSeconds
+  if (!(h.reset! > nowS - 5 && h.reset! <= nowS + window + 5)) {
+    ctx.fail(`${what}: X-RateLimit-Reset ${h.reset} is not a Unix time within the current ${window} s window (now ${Math.floor(nowS)})`, { exchange: e, rules: ['RL-9'] })
+  }
+  if (statusOf(e) !== 429 && e.response?.headers['retry-after'] !== undefined) {
+    ctx.fail(`${what}: Retry-After on a ${statusOf(e)} response (it belongs to 429 only)`, { exchange: e, rules: ['RL-8'] })
+  }
+  const expected = categoryLimit(ctx, category)
+  if (h.limit !== expected) {
+    ctx.warn(`${what}: X-RateLimit-Limit ${h.limit}, expected the Default tier's ${category} limit ${expected}`, { exchange: e, level: 'assumed', rules: ['RL-11', 'RL-2'] })
+  }
+  return h
+}
+
+/** Sends orders until one is refused; returns the exchanges (the last is the refusal, if any). */
+async function exhaustOrders(ctx: CheckContext, w: Wallet, limit: number): Promise<Exchange[]> {
+  const out: Exchange[] = []
+  for (let i = 0; i < limit + 1; i++) {
+    const { e } = await placeOrder(ctx, { wallet: w })
+    out.push(e)
+    if (!succeeded(e)) break
+  }
+  return out
+}
+
+/** On a live target, starting a burst near the end of a window would split it: wait for a fresh one. */
+async function freshWindow(ctx: CheckContext, w: Wallet): Promise<void> {
+  if (ctx.target.embedded) return
+  const probe = await ctx.send('GET', `/orders?wallet=${w.address}`)
+  void probe
+  const nowS = ctx.target.now() / 1000
+  const window = ctx.spec.rateLimits.windowSeconds
+  const left = window - (nowS % window)
+  if (left < 15) await ctx.target.waitUntil(Math.ceil(nowS + left))
+}
+
+export const rateLimitChecks: Check[] = [
+  {
+    id: 'rl.headers',
+    title: 'X-RateLimit-Limit/-Remaining/-Reset on success and error responses of every rate-limited endpoint',
+    rules: ['RL-6', 'RL-9', 'RL-8'],
+    level: 'stated',
+    async run(ctx) {
+      for (const op of ctx.spec.operations.filter((o) => o.rateLimit)) {
+        const probe = OP_PROBES[op.operationId]
+        await ctx.case(op.operationId, `${op.method} ${op.path}: headers on success and on error`, async (c) => {
+          if (!probe) c.skip(`no request builder for ${op.operationId}`)
+          const w = c.wallet()
+          const { success, error } = await probe!(c, w)
+          if (statusOf(success) === 404 && op.assumed) c.fail(`${op.method} ${op.path} is not served (${brief(success)})`, { level: 'assumed', exchange: success })
+          if (!succeeded(success)) c.fail(`${op.method} ${op.path}: the success probe was not accepted (${brief(success)})`, { exchange: success })
+          checkHeaders(c, success, `${op.method} ${op.path} success`, op.rateLimit!.category)
+          if (statusOf(error) < 400) c.fail(`${op.method} ${op.path}: the error probe was not refused (${brief(error)})`, { exchange: error })
+          checkHeaders(c, error, `${op.method} ${op.path} error ${statusOf(error)}`, op.rateLimit!.category)
+        }, { level: op.assumed ? 'assumed' : 'stated' })
+      }
+    },
+  },
+  {
+    id: 'rl.remaining',
+    title: 'X-RateLimit-Remaining falls by 1 per request and by k per k-item batch, in each category',
+    rules: ['RL-7', 'EP-3', 'EP-4', 'EP-5', 'EP-6'],
+    level: 'stated',
+    async run(ctx) {
+      const w = ctx.wallet()
+      await freshWindow(ctx, w)
+      let last: RateHeaders | undefined
+      const step = (e: Exchange, what: string, k: number, category: string) => {
+        if (!succeeded(e)) ctx.fail(`${what}: not accepted (${brief(e)})`, { exchange: e })
+        const h = checkHeaders(ctx, e, what, category)
+        if (last && last.reset === h.reset && h.remaining !== last.remaining! - k) {
+          ctx.fail(`${what}: X-RateLimit-Remaining went from ${last.remaining} to ${h.remaining}, expected ${last.remaining! - k} (−${k})`, {
+            exchange: e,
+            expected: `X-RateLimit-Remaining: ${last.remaining! - k}`,
+          })
+        }
+        last = h
+      }
+      // orders
+      const ids: { orderId: string; clientId: string }[] = []
+      for (let i = 0; i < 2; i++) {
+        const { e, body } = await placeOrder(ctx, { wallet: w })
+        step(e, `POST /order #${i + 1}`, 1, 'orders')
+        ids.push({ orderId: String(jsonOf(e)?.order_id ?? ''), clientId: String(body.entries.find(([k]) => k === 'client_id')?.[1]) })
+      }
+      const k = 3
+      const bulk = await ctx.send('POST', '/bulk_order', bulkBody('orders', await Promise.all(Array.from({ length: k }, () => orderBody(ctx, { wallet: w })))))
+      step(bulk, `POST /bulk_order with ${k} orders`, k, 'orders')
+      const results = jsonOf(bulk)?.results
+      if (Array.isArray(results)) for (const r of results) if (typeof (r as Record<string, unknown>).order_id === 'string') ids.push({ orderId: (r as { order_id: string }).order_id, clientId: '' })
+      // replacements count one order each (EP-4)
+      const victims = ids.splice(0, 2)
+      const repl = await ctx.send(
+        'PUT',
+        '/bulk_order',
+        `{"replacements":[${(
+          await Promise.all(victims.map(async (v) => `{"cancel":${(await cancelBody(ctx, w, { orderId: v.orderId })).text},"order":${(await orderBody(ctx, { wallet: w })).text}}`))
+        ).join(',')}]}`,
+      )
+      step(repl, 'PUT /bulk_order with 2 replacements', 2, 'orders')
+      // cancels
+      last = undefined
+      const more = [] as { orderId: string; clientId: string }[]
+      for (let i = 0; i < 4; i++) {
+        const { e, body } = await placeOrder(ctx, { wallet: w })
+        more.push({ orderId: String(jsonOf(e)?.order_id ?? ''), clientId: String(body.entries.find(([kk]) => kk === 'client_id')?.[1]) })
+      }
+      const ce1 = await ctx.send('DELETE', '/order', (await cancelBody(ctx, w, { orderId: more[0]!.orderId })).text)
+      step(ce1, 'DELETE /order #1', 1, 'cancels')
+      const ce2 = await ctx.send('DELETE', '/order', (await cancelBody(ctx, w, { clientId: more[1]!.clientId })).text)
+      step(ce2, 'DELETE /order #2 (by client_id)', 1, 'cancels')
+      const bc = await ctx.send('DELETE', '/bulk_order', bulkBody('cancels', [await cancelBody(ctx, w, { orderId: more[2]!.orderId }), await cancelBody(ctx, w, { orderId: ids[0]?.orderId ?? 'none' })]))
+      step(bc, 'DELETE /bulk_order with 2 cancels', 2, 'cancels')
+      const bcc = await ctx.send('DELETE', '/bulk_order_cloid', bulkBody('cancels', [await cancelBody(ctx, w, { clientId: more[3]!.clientId }), await cancelBody(ctx, w, { clientId: 'no-such-client-id' })]))
+      step(bcc, 'DELETE /bulk_order_cloid with 2 cancels', 2, 'cancels')
+    },
+  },
+  {
+    id: 'rl.order-limit',
+    title: 'the limit+1-th order in a window gets 429 with the stated body, Retry-After = retry_after_secs, Remaining 0',
+    rules: ['RL-5', 'RL-4', 'RL-2', 'RL-7', 'ERR-7', 'ERR-4', 'RL-8'],
+    level: 'stated',
+    async run(ctx) {
+      const w = ctx.wallet()
+      await freshWindow(ctx, w)
+      const limit = defaultTier(ctx).ordersPerMinute
+      const sent = await exhaustOrders(ctx, w, limit)
+      const accepted = sent.filter(succeeded).length
+      const last = sent[sent.length - 1]!
+      if (accepted > limit) ctx.fail(`${accepted} orders were accepted in one window; the Default tier allows ${limit}`, { exchange: last, expected: `HTTP 429 on order ${limit + 1}` })
+      if (accepted < limit) ctx.fail(`order ${accepted + 1} of ${limit} allowed was not accepted: ${brief(last)}`, { exchange: last })
+      if (statusOf(last) !== 429) ctx.fail(`order ${limit + 1}: expected HTTP 429, got ${brief(last)}`, { exchange: last })
+      const body = jsonOf(last) ?? {}
+      const problems: string[] = []
+      if (body.error !== 'rate_limit_exceeded') problems.push(`error is ${JSON.stringify(body.error)}, not "rate_limit_exceeded"`)
+      if (typeof body.message !== 'string') problems.push('message missing')
+      if (!Number.isInteger(body.retry_after_secs)) problems.push(`retry_after_secs ${JSON.stringify(body.retry_after_secs)} is not an integer`)
+      if (!Number.isInteger(body.limit)) problems.push(`limit ${JSON.stringify(body.limit)} is not an integer`)
+      const h = rateHeaders(last)
+      if (h.retryAfter === undefined) problems.push('Retry-After header missing')
+      if (h.remaining !== 0) problems.push(`X-RateLimit-Remaining is ${h.remaining ?? 'missing'}, not 0`)
+      if (h.missing.length) problems.push(`${h.missing.join(', ')} missing`)
+      if (problems.length) {
+        ctx.fail(`429 response: ${problems.join('; ')}`, {
+          exchange: last,
+          expected: '{"error":"rate_limit_exceeded","message":…,"retry_after_secs":<int>,"limit":<int>} with Retry-After and X-RateLimit-Remaining: 0',
+        })
+      }
+      if (h.retryAfter !== body.retry_after_secs) ctx.warn(`Retry-After ${h.retryAfter} differs from retry_after_secs ${String(body.retry_after_secs)}`, { exchange: last, level: 'assumed', rules: ['RL-11'] })
+      if (body.code !== 'rate_limit_exceeded') ctx.warn(`429 code is ${JSON.stringify(body.code)}; the reference uses rate_limit_exceeded`, { exchange: last, level: 'assumed', rules: ['ERR-15'] })
+      if (body.limit !== limit) ctx.warn(`429 limit is ${String(body.limit)}, the Default tier's order limit is ${limit}`, { exchange: last, level: 'assumed', rules: ['RL-11'] })
+      const wait = h.reset !== undefined ? h.reset - ctx.target.now() / 1000 : undefined
+      if (wait !== undefined && typeof body.retry_after_secs === 'number' && Math.abs(body.retry_after_secs - wait) > 2) {
+        ctx.warn(`retry_after_secs ${body.retry_after_secs} does not match the ${Math.round(wait)} s left until X-RateLimit-Reset`, { exchange: last, level: 'assumed', rules: ['RL-11'] })
+      }
+    },
+  },
+  {
+    id: 'rl.categories',
+    title: 'order, cancel and API categories are independent (cancels do not spend orders and vice versa)',
+    rules: ['RL-3'],
+    level: 'stated',
+    async run(ctx) {
+      const w = ctx.wallet()
+      await freshWindow(ctx, w)
+      const tier = defaultTier(ctx)
+      const first = await restingOrder(ctx, w)
+      const second = await restingOrder(ctx, w)
+      const c1 = await ctx.send('DELETE', '/order', (await cancelBody(ctx, w, { orderId: first.orderId })).text)
+      if (!succeeded(c1)) ctx.fail(`cancel not accepted (${brief(c1)})`, { exchange: c1 })
+      const hc = rateHeaders(c1)
+      if (hc.remaining !== undefined && hc.limit !== undefined && hc.remaining !== hc.limit - 1) {
+        ctx.fail(`after 2 orders and 1 cancel, the cancel response shows ${hc.remaining} of ${hc.limit} left; cancels must not count orders`, { exchange: c1, expected: `X-RateLimit-Remaining: ${hc.limit - 1}` })
+      }
+      const { e: o3 } = await placeOrder(ctx, { wallet: w })
+      const ho = rateHeaders(o3)
+      if (ho.remaining !== undefined && ho.limit !== undefined && ho.remaining !== ho.limit - 3) {
+        ctx.fail(`after 3 orders and 1 cancel, the order response shows ${ho.remaining} of ${ho.limit} left; orders must not count cancels`, { exchange: o3, expected: `X-RateLimit-Remaining: ${ho.limit - 3}` })
+      }
+      // Exhaust the orders; a cancel must still go through.
+      const sent = await exhaustOrders(ctx, w, tier.ordersPerMinute - 3)
+      const last = sent[sent.length - 1]!
+      if (statusOf(last) !== 429) ctx.skip(`the order limit was not reached (${brief(last)}); rl.order-limit reports that`)
+      const c2 = await ctx.send('DELETE', '/order', (await cancelBody(ctx, w, { orderId: second.orderId })).text)
+      if (statusOf(c2) === 429) ctx.fail('a cancel was refused with 429 after the order limit (not the cancel limit) was used up', { exchange: c2, expected: 'the cancel accepted' })
+      if (!succeeded(c2)) ctx.fail(`a cancel after the order limit was used up: ${brief(c2)}`, { exchange: c2 })
+    },
+  },
+  {
+    id: 'rl.reset',
+    title: 'after the limit is hit, the counters reset at X-RateLimit-Reset',
+    rules: ['RL-1', 'RL-9', 'RL-10'],
+    level: 'stated',
+    slow: true,
+    async run(ctx) {
+      const w = ctx.wallet()
+      await freshWindow(ctx, w)
+      const limit = defaultTier(ctx).ordersPerMinute
+      const sent = await exhaustOrders(ctx, w, limit)
+      const last = sent[sent.length - 1]!
+      if (statusOf(last) !== 429) ctx.skip(`the order limit was not reached (${brief(last)}); rl.order-limit reports that`)
+      const reset = rateHeaders(last).reset
+      if (reset === undefined) return ctx.fail('the 429 carries no X-RateLimit-Reset', { exchange: last })
+      await ctx.target.waitUntil(reset)
+      const { e } = await placeOrder(ctx, { wallet: w })
+      if (!succeeded(e)) ctx.fail(`an order at X-RateLimit-Reset (${reset}) was not accepted: ${brief(e)}`, { exchange: e, expected: 'ACKED: a new window' })
+      const h = rateHeaders(e)
+      if (h.limit !== undefined && h.remaining !== h.limit - 1) ctx.fail(`the first order of the new window shows Remaining ${h.remaining}, expected ${h.limit - 1}`, { exchange: e })
+      const window = ctx.spec.rateLimits.windowSeconds
+      if (h.reset !== undefined && h.reset !== reset + window) ctx.warn(`the new window ends at ${h.reset}, expected ${reset + window}`, { exchange: e, level: 'assumed', rules: ['RL-11'] })
+    },
+  },
+  {
+    id: 'cap.open-orders',
+    title: 'the order beyond the open-order cap is refused with limit_exceeded and the cap in the message',
+    rules: ['CAP-1', 'CAP-3', 'ERR-8', 'CAP-5'],
+    level: 'stated',
+    slow: true,
+    async run(ctx) {
+      const w = ctx.wallet()
+      const cap = defaultTier(ctx).maxOpenOrders
+      let open = 0
+      let guard = 0
+      while (open < cap) {
+        if (guard++ > cap * 3) ctx.fail(`could not rest ${cap} orders`)
+        const { e } = await placeOrder(ctx, { wallet: w })
+        if (succeeded(e)) {
+          open++
+          continue
+        }
+        if (statusOf(e) === 429) {
+          const reset = rateHeaders(e).reset
+          if (reset === undefined) return ctx.fail('a 429 without X-RateLimit-Reset: cannot wait for the next window', { exchange: e })
+          await ctx.target.waitUntil(reset)
+          continue
+        }
+        ctx.fail(`resting order ${open + 1} of the cap ${cap} was refused: ${brief(e)}`, { exchange: e })
+      }
+      let e: Exchange
+      for (;;) {
+        e = (await placeOrder(ctx, { wallet: w })).e
+        if (statusOf(e) !== 429) break
+        const reset = rateHeaders(e).reset
+        if (reset === undefined) return ctx.fail('a 429 without X-RateLimit-Reset', { exchange: e })
+        await ctx.target.waitUntil(reset)
+      }
+      if (succeeded(e)) ctx.fail(`a gtc order beyond the open-order cap ${cap} was accepted`, { exchange: e, expected: `limit_exceeded with a message stating ${cap}` })
+      const body = jsonOf(e) ?? {}
+      const s = statusOf(e)
+      if (s >= 500) ctx.fail(`server error ${brief(e)}`, { exchange: e })
+      const text = String(s === 200 ? (body.reason ?? '') : (body.message ?? ''))
+      if (s >= 400 && body.error !== 'limit_exceeded') ctx.fail(`the cap refusal has error ${JSON.stringify(body.error)}, not "limit_exceeded"`, { exchange: e, expected: '{"error":"limit_exceeded","message":"… 100 …"}' })
+      if (!new RegExp(`(^|\\D)${cap}(\\D|$)`).test(text)) ctx.fail(`the cap refusal message ${JSON.stringify(text)} does not state the cap ${cap}`, { exchange: e, rules: ['CAP-3', 'ERR-8'] })
+      if (s !== 422 && codeOf(e) !== 'limit_exceeded') ctx.warn(`cap refusal answered ${brief(e)}; the reference answers 422 limit_exceeded`, { exchange: e, level: 'assumed', rules: ['CAP-5'] })
+    },
+  },
+]

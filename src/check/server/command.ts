@@ -1,0 +1,128 @@
+/** `oec check server`: the conformance runner for any server implementation. */
+import { createWriteStream } from 'node:fs'
+import { InputError } from '../../errors.ts'
+import { createReporter, exitCodeFor, REPORTER_NAMES, type ReporterName } from '../../report/index.ts'
+import { defaultSpec } from '../../spec/index.ts'
+import { intOption, Option, type CommandModule } from '../../cli/program.ts'
+import { applyExpectedFailures, loadExpectedFailures, writeExpectedFailures } from '../expected-failures.ts'
+import { serverCheckCatalog } from './catalog.ts'
+import { loadRunnerConfig } from './config.ts'
+import { UnreachableError } from './http.ts'
+import { runServerChecks } from './runner.ts'
+
+interface Opts {
+  target?: string
+  config?: string
+  domainName?: string
+  chainId?: number
+  symbol: string[]
+  missingSymbol?: string
+  slow?: boolean
+  only?: string
+  skip?: string
+  seed: number
+  reporter: ReporterName
+  out?: string
+  timeout: number
+  expectedFailures?: string
+  fix?: boolean
+  list?: boolean
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value]
+const ids = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined)
+
+function checkUrl(url: string): string {
+  let u: URL
+  try {
+    u = new URL(url)
+  } catch {
+    throw new InputError(`--target takes a base URL such as http://127.0.0.1:8080, not "${url}"`)
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new InputError(`--target must be an http(s) URL, not "${url}"`)
+  return url.replace(/\/+$/, '')
+}
+
+export const checkServerCommand: CommandModule = {
+  register(program, io, done) {
+    program
+      .command('server')
+      .description('check a server against the contract (no --target: the embedded reference server, slow checks included, in seconds)')
+      .option('--target <url>', 'base URL of the server under test')
+      .option('--config <file>', 'JSON: {"wallets":[{"privateKey","tier"}], "symbols":[...], "missingSymbol", "domainName", "chainId", "perpChainId", "isMainnet"}')
+      .option('--domain-name <name>', 'EIP-712 domain name of the options domain (default Service)')
+      .option('--chain-id <n>', 'chain ID of the options domain (default 999)', intOption('--chain-id', 0))
+      .option('--symbol <sym>', 'an instrument the target lists (repeatable; the first is perp asset 0)', collect, [])
+      .option('--missing-symbol <sym>', 'a well-formed symbol the target does not list')
+      .option('--slow', 'also run the checks that wait for a rate-limit window reset (about a minute each on a live target)')
+      .option('--only <ids>', 'comma-separated check or case ids (prefixes) to run')
+      .option('--skip <ids>', 'comma-separated check or case ids (prefixes) to leave out')
+      .option('--seed <n>', 'seed of the mutation engine (same seed, same cases)', intOption('--seed', 0, 2 ** 31), 1)
+      .addOption(new Option('--reporter <name>', 'output format').choices([...REPORTER_NAMES]).default('pretty'))
+      .option('--out <file>', 'write the report to a file instead of stdout')
+      .option('--timeout <ms>', 'per-request timeout', intOption('--timeout', 1, 600_000), 10_000)
+      .option('--expected-failures <file>', 'known failures, one case id (prefix) per line; a listed case that passes fails the run')
+      .option('--fix', 'with --expected-failures: rewrite the file to list exactly the cases failing now')
+      .option('--list', 'print the check catalog (id, level, rules) and exit')
+      .addHelpText(
+        'after',
+        '\nLevels: a departure from a stated rule is a failure; from an assumed rule (x-assumed in the spec) a warning.\n' +
+          'Every failure shows the request sent, the response, what was expected and a curl command.\n' +
+          'Exit codes: 0 no failure, 1 a failure, 2 bad arguments or an unreachable target.',
+      )
+      .action(async (opts: Opts) => {
+        const spec = defaultSpec()
+        if (opts.list) {
+          for (const c of serverCheckCatalog(spec)) io.stdout.write(`${c.id.padEnd(36)} ${c.level.padEnd(8)}${c.slow ? ' slow' : '     '} ${c.rules.join(',')}  ${c.title}\n`)
+          return done(0)
+        }
+        if (opts.fix && !opts.expectedFailures) throw new InputError('--fix needs --expected-failures FILE')
+        const expected = opts.expectedFailures && !opts.fix ? loadExpectedFailures(opts.expectedFailures) : undefined
+        const cfg = opts.config ? loadRunnerConfig(opts.config, Object.keys(spec.rateLimits.tiers)) : {}
+        if (!opts.target && cfg.wallets?.length) throw new InputError('config wallets are for a --target; the embedded server gives fresh wallets the default tier')
+        const symbols = opts.symbol.length ? opts.symbol : cfg.symbols
+        if (opts.target && !symbols?.length) throw new InputError('with --target, name at least one listed instrument: --symbol SYM (or "symbols" in --config)')
+        const out = opts.out ? createWriteStream(opts.out) : io.stdout
+        const reporter = createReporter(opts.reporter, out, { color: opts.out ? false : undefined })
+        let summary
+        try {
+          const run = await runServerChecks({
+            ...(opts.target ? { target: checkUrl(opts.target) } : {}),
+            ...((opts.domainName ?? cfg.domainName) ? { domainName: (opts.domainName ?? cfg.domainName)! } : {}),
+            ...((opts.chainId ?? cfg.chainId) !== undefined ? { chainId: (opts.chainId ?? cfg.chainId)! } : {}),
+            ...(cfg.perpChainId !== undefined ? { perpChainId: cfg.perpChainId } : {}),
+            ...(cfg.isMainnet !== undefined ? { isMainnet: cfg.isMainnet } : {}),
+            ...(symbols?.length ? { symbols } : {}),
+            ...((opts.missingSymbol ?? cfg.missingSymbol) ? { missingSymbol: (opts.missingSymbol ?? cfg.missingSymbol)! } : {}),
+            ...(cfg.wallets ? { tierWallets: cfg.wallets } : {}),
+            slow: opts.slow === true,
+            ...(ids(opts.only) ? { only: ids(opts.only)! } : {}),
+            ...(ids(opts.skip) ? { skip: ids(opts.skip)! } : {}),
+            seed: opts.seed,
+            timeoutMs: opts.timeout,
+            // Expected-failure bookkeeping rewrites outcomes, so results are reported at the end then.
+            onResult: (r) => {
+              if (!expected) reporter.onResult(r)
+            },
+          })
+          summary = run.summary
+        } catch (err) {
+          if (err instanceof UnreachableError) throw new InputError(err.message)
+          throw err
+        }
+        let results = summary.results
+        if (expected) {
+          const applied = applyExpectedFailures(results, expected)
+          results = applied.results
+          for (const r of results) reporter.onResult(r)
+        }
+        if (opts.fix && opts.expectedFailures) {
+          writeExpectedFailures(opts.expectedFailures, results)
+          io.stderr.write(`oec: rewrote ${opts.expectedFailures} with the ${results.filter((r) => r.outcome === 'fail').length} failing case(s)\n`)
+        }
+        reporter.finish({ ...summary, results })
+        if (opts.out) await new Promise<void>((resolve) => (out as NodeJS.WritableStream).end(resolve))
+        done(opts.fix ? 0 : exitCodeFor(results))
+      })
+  },
+}

@@ -1,0 +1,258 @@
+/**
+ * Request builders and response readers shared by the checks: a valid order for a wallet, a
+ * cancel, an approve/revoke, bulk bodies, rate-limit header parsing and the refusal classes of
+ * DECISIONS (auth_refused = 401 or 403, "refused" = any 4xx, never a 2xx success).
+ */
+import type { DomainOverrides, OptionsKind, Signer } from '../../signing/index.ts'
+import { deref, isObject } from '../../spec/index.ts'
+import type { Exchange } from './http.ts'
+import { RawJson, signBody, type BodyEntries, type BodyValue, type SignedBody, type SignOptions } from './requests.ts'
+import type { CheckContext, FailOptions } from './types.ts'
+import type { Wallet } from './wallets.ts'
+import { brief } from './context.ts'
+
+let clientCounter = 0
+/** A client order id unique within the process. */
+export function newClientId(prefix = 'oec'): string {
+  clientCounter++
+  return `${prefix}-${Date.now().toString(36)}-${clientCounter}`
+}
+
+/** Body property order of a request schema, read from the spec (signature last). */
+export function bodyOrder(ctx: CheckContext, schemaName: string): string[] {
+  const components = ctx.spec.doc.components
+  const schemas = isObject(components) && isObject(components.schemas) ? components.schemas : {}
+  const schema = deref(ctx.spec.doc, schemas[schemaName])
+  const props = isObject(schema) && isObject(schema.properties) ? Object.keys(schema.properties) : []
+  return props
+}
+
+export interface OrderParams {
+  /** The trading wallet (named in the body). */
+  readonly wallet: Wallet
+  /** Who signs (default: the trading wallet itself). */
+  readonly signer?: Wallet | Signer
+  readonly symbol?: string
+  readonly side?: string
+  readonly size?: string
+  readonly price?: string
+  readonly tif?: string
+  /** null omits route from the body (and the typed data). */
+  readonly route?: string | null
+  readonly clientId?: string
+  readonly nonce?: bigint
+}
+
+/** A resting order by default: a small buy far below any ask, so it never trades. */
+export function orderEntries(ctx: CheckContext, p: OrderParams): BodyEntries {
+  const values: Record<string, BodyValue | undefined> = {
+    wallet: p.wallet.address,
+    symbol: p.symbol ?? ctx.target.symbols[0] ?? '',
+    side: p.side ?? 'Buy',
+    size: p.size ?? '1',
+    price: p.price ?? (p.side === 'Sell' ? '999999' : '1'),
+    tif: p.tif ?? 'gtc',
+    route: p.route === null ? undefined : (p.route ?? 'book_only'),
+    client_id: p.clientId ?? newClientId(),
+    nonce: p.nonce ?? ctx.nonce(p.wallet),
+  }
+  const order = bodyOrder(ctx, 'PlaceOrderRequest').filter((k) => k !== 'signature')
+  const keys = order.length ? order : Object.keys(values)
+  return keys.filter((k) => values[k] !== undefined).map((k) => [k, values[k] as BodyValue])
+}
+
+function signerOf(s: Wallet | Signer): Signer {
+  return typeof s === 'object' && 'privateKey' in s && 'account' in s ? (s as Wallet).privateKey : (s as Signer)
+}
+
+export function domainOf(ctx: CheckContext, o?: DomainOverrides): DomainOverrides {
+  return { name: ctx.target.domainName, chainId: ctx.target.chainId, ...(o ?? {}) }
+}
+
+export async function signed(
+  ctx: CheckContext,
+  kind: OptionsKind,
+  entries: BodyEntries,
+  signer: Wallet | Signer,
+  options: SignOptions = {},
+): Promise<SignedBody> {
+  return signBody(ctx.spec, kind, entries, signerOf(signer), { ...options, domain: domainOf(ctx, options.domain) })
+}
+
+export async function orderBody(ctx: CheckContext, p: OrderParams, options: SignOptions = {}): Promise<SignedBody> {
+  return signed(ctx, 'PlaceOrder', orderEntries(ctx, p), p.signer ?? p.wallet, options)
+}
+
+export async function placeOrder(ctx: CheckContext, p: OrderParams, options: SignOptions = {}): Promise<{ e: Exchange; body: SignedBody }> {
+  const body = await orderBody(ctx, p, options)
+  return { e: await ctx.send('POST', '/order', body.text), body }
+}
+
+export async function cancelBody(ctx: CheckContext, wallet: Wallet, by: { orderId: string } | { clientId: string }, options: SignOptions & { signer?: Wallet; nonce?: bigint } = {}): Promise<SignedBody> {
+  const nonce = options.nonce ?? ctx.nonce(wallet)
+  if ('orderId' in by) {
+    return signed(ctx, 'CancelOrder', [['wallet', wallet.address], ['order_id', by.orderId], ['nonce', nonce]], options.signer ?? wallet, options)
+  }
+  return signed(ctx, 'CancelOrderByClientId', [['wallet', wallet.address], ['client_id', by.clientId], ['nonce', nonce]], options.signer ?? wallet, options)
+}
+
+export async function agentBody(ctx: CheckContext, kind: 'ApproveAgent' | 'RevokeAgent', owner: Wallet, agent: string, options: SignOptions & { nonce?: bigint } = {}): Promise<SignedBody> {
+  const nonce = options.nonce ?? ctx.nonce(owner)
+  return signed(ctx, kind, [['agent', agent], ['nonce', nonce]], owner, options)
+}
+
+export async function approveAgent(ctx: CheckContext, owner: Wallet, agent: string, options: SignOptions & { nonce?: bigint } = {}): Promise<Exchange> {
+  return ctx.send('POST', '/approve-agent', (await agentBody(ctx, 'ApproveAgent', owner, agent, options)).text)
+}
+
+export async function revokeAgent(ctx: CheckContext, owner: Wallet, agent: string, options: SignOptions & { nonce?: bigint } = {}): Promise<Exchange> {
+  return ctx.send('POST', '/revoke-agent', (await agentBody(ctx, 'RevokeAgent', owner, agent, options)).text)
+}
+
+export function bulkBody(key: string, items: readonly (SignedBody | string)[]): string {
+  return `{${JSON.stringify(key)}:[${items.map((i) => (typeof i === 'string' ? i : i.text)).join(',')}]}`
+}
+
+export { RawJson }
+
+// ---------------------------------------------------------------- reading responses
+
+export function statusOf(e: Exchange): number {
+  return e.response?.status ?? 0
+}
+
+export function jsonOf(e: Exchange): Record<string, unknown> | undefined {
+  const j = e.response?.json
+  return isObject(j) ? (j as Record<string, unknown>) : undefined
+}
+
+export function codeOf(e: Exchange): string | undefined {
+  const c = jsonOf(e)?.code
+  return typeof c === 'string' ? c : undefined
+}
+
+const SUCCESS_STATUSES = new Set(['ACKED', 'CANCELED', 'approved', 'revoked', 'ok'])
+
+/** A 2xx whose body says the operation took effect (an order ACKED, an agent approved, a perp `ok`). */
+export function succeeded(e: Exchange): boolean {
+  const s = statusOf(e)
+  if (s < 200 || s > 299) return false
+  const status = jsonOf(e)?.status
+  return typeof status !== 'string' || SUCCESS_STATUSES.has(status)
+}
+
+export function orderStatus(e: Exchange): string | undefined {
+  const s = jsonOf(e)?.status
+  return typeof s === 'string' ? s : undefined
+}
+
+export interface RateHeaders {
+  readonly limit?: number
+  readonly remaining?: number
+  readonly reset?: number
+  readonly retryAfter?: number
+  /** Names of the X-RateLimit-* headers that are missing. */
+  readonly missing: string[]
+}
+
+function intHeader(e: Exchange, name: string): number | undefined {
+  const v = e.response?.headers[name.toLowerCase()]
+  if (v === undefined || !/^\s*\d+\s*$/.test(v)) return undefined
+  return Number(v)
+}
+
+export function rateHeaders(e: Exchange): RateHeaders {
+  const limit = intHeader(e, 'X-RateLimit-Limit')
+  const remaining = intHeader(e, 'X-RateLimit-Remaining')
+  const reset = intHeader(e, 'X-RateLimit-Reset')
+  const retryAfter = intHeader(e, 'Retry-After')
+  const missing = [
+    ['X-RateLimit-Limit', limit],
+    ['X-RateLimit-Remaining', remaining],
+    ['X-RateLimit-Reset', reset],
+  ]
+    .filter(([, v]) => v === undefined)
+    .map(([n]) => String(n))
+  return {
+    ...(limit !== undefined ? { limit } : {}),
+    ...(remaining !== undefined ? { remaining } : {}),
+    ...(reset !== undefined ? { reset } : {}),
+    ...(retryAfter !== undefined ? { retryAfter } : {}),
+    missing,
+  }
+}
+
+// ---------------------------------------------------------------- expectations
+
+/** The operation must have taken effect (ACKED, approved, ...). */
+export function expectSuccess(ctx: CheckContext, e: Exchange, what: string, o: FailOptions = {}): void {
+  if (succeeded(e)) return
+  ctx.fail(`${what}: expected it to be accepted, got ${brief(e)}`, { expected: o.expected ?? 'HTTP 200 and a success status (ACKED / approved / revoked / ok)', exchange: e, ...o })
+}
+
+/** A valid signature must pass authentication: HTTP 200 (ACKED or a business REJECTED). */
+export function expectAuthenticated(ctx: CheckContext, e: Exchange, what: string, o: FailOptions = {}): void {
+  const s = statusOf(e)
+  if (s >= 200 && s < 300) return
+  ctx.fail(`${what}: expected it to pass authentication (HTTP 200), got ${brief(e)}`, { expected: 'HTTP 200 with an order result', exchange: e, ...o })
+}
+
+export interface RefusalOptions extends FailOptions {
+  /** Codes accepted without a warning (assumed naming); any other 4xx is a warning. */
+  readonly codes?: readonly string[]
+}
+
+/**
+ * The request must be refused: never a 2xx that took effect, never a 5xx. A 2xx REJECTED is
+ * accepted with a warning (the seed's HTTP statuses for refusals are assumed).
+ */
+export function expectRefused(ctx: CheckContext, e: Exchange, what: string, o: RefusalOptions = {}): void {
+  const s = statusOf(e)
+  const expected = o.expected ?? (o.codes?.length ? `a 4xx with code ${o.codes.join(' or ')}` : 'a 4xx refusal')
+  if (s >= 500) ctx.fail(`${what}: expected a refusal, got a server error ${brief(e)}`, { ...o, expected, exchange: e })
+  if (s >= 200 && s < 300) {
+    if (succeeded(e)) ctx.fail(`${what}: expected a refusal, but it was accepted (${brief(e)})`, { ...o, expected, exchange: e })
+    ctx.warn(`${what}: refused with ${brief(e)}; expected ${expected}`, { ...o, expected, exchange: e, level: 'assumed' })
+    return
+  }
+  if (s < 400) ctx.fail(`${what}: expected a refusal, got ${brief(e)}`, { ...o, expected, exchange: e })
+  const code = codeOf(e)
+  if (o.codes?.length && (code === undefined || !o.codes.includes(code))) {
+    ctx.warn(`${what}: refused with ${brief(e)}; expected code ${o.codes.join(' or ')}`, { ...o, expected, exchange: e, level: 'assumed' })
+  }
+}
+
+/** The messages the seed states for the two auth refusals, from the spec's catalog. */
+function authMessages(ctx: CheckContext): Map<string, string> {
+  const m = new Map<string, string>()
+  for (const c of ctx.spec.catalog) {
+    if ((c.code === 'signature_verification_failed' || c.code === 'unauthorized') && c.message) m.set(c.code, c.message)
+  }
+  return m
+}
+
+/** auth_refused: 401 signature_verification_failed or 403 unauthorized, each with its own message. */
+export function expectAuthRefused(ctx: CheckContext, e: Exchange, what: string, o: FailOptions = {}): void {
+  const messages = authMessages(ctx)
+  const codes = [...messages.keys()]
+  expectRefused(ctx, e, what, { ...o, codes, expected: o.expected ?? `auth_refused: HTTP 401 ${codes[0]} or HTTP 403 ${codes[1] ?? ''}` })
+  const s = statusOf(e)
+  if (s === 200) return
+  const code = codeOf(e)
+  const message = jsonOf(e)?.message
+  const stated = [...messages.values()]
+  if (code && messages.has(code) && message !== messages.get(code)) {
+    if (typeof message === 'string' && stated.includes(message)) {
+      ctx.warn(`${what}: code ${code} came with the other auth message ${JSON.stringify(message)}`, { exchange: e, level: 'assumed' })
+    } else {
+      ctx.fail(`${what}: refusal message ${JSON.stringify(message)} is not the stated ${JSON.stringify(messages.get(code))}`, {
+        exchange: e,
+        expected: `message ${JSON.stringify(messages.get(code))}`,
+        rules: ['SIGFAIL-6', 'AUTH-4'],
+      })
+    }
+  }
+  if (![401, 403].includes(s) && s >= 400 && s < 500) {
+    // Not an auth status; expectRefused already warned about the code.
+  }
+}

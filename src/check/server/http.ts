@@ -1,0 +1,142 @@
+/**
+ * The runner's HTTP client. It records every exchange exactly as it went over the wire (the
+ * request body text and headers as sent, the response status, headers and body text), so a
+ * failure can show what was sent and what came back, and rebuild a `curl` command from it.
+ */
+import http from 'node:http'
+import https from 'node:https'
+import { URL } from 'node:url'
+
+export interface SentRequest {
+  readonly method: string
+  readonly url: string
+  readonly headers: Readonly<Record<string, string>>
+  /** Body text as sent; undefined when no body was sent. */
+  readonly body?: string
+}
+
+export interface ReceivedResponse {
+  readonly status: number
+  /** Header names lowercased; repeated headers joined with `, `. */
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+  /** The body parsed as JSON (plain JSON.parse: responses carry no exact integers we compare), or undefined. */
+  readonly json?: unknown
+}
+
+export interface Exchange {
+  readonly request: SentRequest
+  /** Absent when the connection failed; `error` then says why. */
+  readonly response?: ReceivedResponse
+  readonly error?: string
+  readonly durationMs: number
+}
+
+export interface SendOptions {
+  readonly headers?: Record<string, string>
+  /** A body object is serialized with JSON.stringify; a string is sent verbatim. */
+  readonly body?: string
+  /** Omit the default `Content-Type: application/json` (a body sent without one). */
+  readonly noContentType?: boolean
+  /** Raw bytes instead of `body` (for invalid UTF-8). */
+  readonly rawBody?: Uint8Array
+}
+
+export type ExchangeListener = (e: Exchange) => void
+
+/** Thrown when the target cannot be reached at all: the runner turns it into exit 2. */
+export class UnreachableError extends Error {
+  override readonly name = 'UnreachableError'
+}
+
+export class HttpClient {
+  private readonly base: URL
+  private readonly agent: http.Agent
+  private readonly listeners: ExchangeListener[] = []
+
+  constructor(
+    baseUrl: string,
+    private readonly timeoutMs = 10_000,
+  ) {
+    this.base = new URL(baseUrl.endsWith('/') ? baseUrl : baseUrl + '/')
+    const Agent = this.base.protocol === 'https:' ? https.Agent : http.Agent
+    this.agent = new Agent({ keepAlive: true, maxSockets: 32 })
+  }
+
+  get baseUrl(): string {
+    return this.base.toString().replace(/\/$/, '')
+  }
+
+  /** Every exchange is reported to listeners (the runner keeps a per-case log and a global one). */
+  onExchange(listener: ExchangeListener): () => void {
+    this.listeners.push(listener)
+    return () => {
+      const i = this.listeners.indexOf(listener)
+      if (i >= 0) this.listeners.splice(i, 1)
+    }
+  }
+
+  close(): void {
+    this.agent.destroy()
+  }
+
+  /** The JSON body text of a value; strings are passed through untouched (exact body text). */
+  static text(body: unknown): string {
+    return typeof body === 'string' ? body : JSON.stringify(body)
+  }
+
+  async send(method: string, path: string, options: SendOptions = {}): Promise<Exchange> {
+    const url = new URL(path.replace(/^\//, ''), this.base)
+    const headers: Record<string, string> = { accept: 'application/json' }
+    const hasBody = options.body !== undefined || options.rawBody !== undefined
+    if (hasBody && !options.noContentType) headers['content-type'] = 'application/json'
+    Object.assign(headers, options.headers ?? {})
+    const payload = options.rawBody ? Buffer.from(options.rawBody) : options.body !== undefined ? Buffer.from(options.body, 'utf8') : undefined
+    if (payload) headers['content-length'] = String(payload.length)
+    const request: SentRequest = {
+      method,
+      url: url.toString(),
+      headers,
+      ...(options.body !== undefined ? { body: options.body } : options.rawBody ? { body: Buffer.from(options.rawBody).toString('latin1') } : {}),
+    }
+    const started = performance.now()
+    const lib = url.protocol === 'https:' ? https : http
+    const exchange = await new Promise<Exchange>((resolve) => {
+      const req = lib.request(url, { method, headers, agent: this.agent }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('error', (err) => resolve({ request, error: err.message, durationMs: performance.now() - started }))
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8')
+          const rh: Record<string, string> = {}
+          for (const [k, v] of Object.entries(res.headers)) {
+            if (v !== undefined) rh[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v)
+          }
+          let json: unknown
+          try {
+            json = body.length > 0 ? JSON.parse(body) : undefined
+          } catch {
+            json = undefined
+          }
+          resolve({
+            request,
+            response: { status: res.statusCode ?? 0, headers: rh, body, ...(json !== undefined ? { json } : {}) },
+            durationMs: performance.now() - started,
+          })
+        })
+      })
+      req.setTimeout(this.timeoutMs, () => req.destroy(new Error(`no answer within ${this.timeoutMs} ms`)))
+      req.on('error', (err) => resolve({ request, error: err.message, durationMs: performance.now() - started }))
+      if (payload) req.write(payload)
+      req.end()
+    })
+    for (const l of this.listeners) l(exchange)
+    return exchange
+  }
+}
+
+/** Whether the base URL answers HTTP at all (any status); used to exit 2 on an unreachable target. */
+export async function probe(client: HttpClient): Promise<string | undefined> {
+  const e = await client.send('GET', '/health')
+  return e.response ? undefined : (e.error ?? 'no answer')
+}

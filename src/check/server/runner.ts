@@ -1,0 +1,174 @@
+/**
+ * Runs the server checks against a target: the embedded reference server (simulated clock,
+ * slow checks included, seconds) or a URL. Emits one CaseResult per case as it completes.
+ */
+import type { CaseResult, RunSummary } from '../../report/model.ts'
+import { SimulatedClock, startServer, type RunningServer, type ServerConfig } from '../../server/index.ts'
+import { defaultSpec, type Spec } from '../../spec/index.ts'
+import { InputError } from '../../errors.ts'
+import { allChecks } from './checks/index.ts'
+import { runCheck, type RunShared } from './context.ts'
+import { HttpClient, probe, UnreachableError, type Exchange } from './http.ts'
+import { createRng } from './rng.ts'
+import type { Check, TargetInfo } from './types.ts'
+import { NonceBook } from './wallets.ts'
+
+export interface ServerRunOptions {
+  /** Base URL; absent: the embedded reference server. */
+  readonly target?: string
+  readonly domainName?: string
+  readonly chainId?: number
+  readonly perpChainId?: number
+  readonly isMainnet?: boolean
+  readonly symbols?: readonly string[]
+  readonly missingSymbol?: string
+  readonly tierWallets?: readonly { privateKey: `0x${string}`; tier: string }[]
+  /** Run the checks that need a window reset (always on when embedded). */
+  readonly slow?: boolean
+  readonly only?: readonly string[]
+  readonly skip?: readonly string[]
+  readonly seed?: number
+  readonly timeoutMs?: number
+  readonly spec?: Spec
+  /**
+   * The target's clock when the caller controls it (a test that puts a proxy in front of a
+   * reference server with a SimulatedClock): waits advance it instead of sleeping.
+   */
+  readonly clock?: SimulatedClock
+  /** Extra settings of the embedded server (tests). */
+  readonly embeddedConfig?: Partial<ServerConfig>
+  readonly onResult?: (r: CaseResult) => void
+  /** Called with the number of checks selected, before the first result. */
+  readonly onStart?: (info: { checks: number; target: string }) => void
+}
+
+export interface ServerRunResult {
+  readonly summary: RunSummary
+  readonly target: TargetInfo
+}
+
+/** `entry` selects `id` when equal, a prefix up to a `.`/`/` boundary, or a `*` pattern. */
+export function idMatches(id: string, entry: string): boolean {
+  if (entry.includes('*')) return new RegExp(`^${entry.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}`).test(id)
+  return id === entry || id.startsWith(`${entry}.`) || id.startsWith(`${entry}/`) || (/[./-]$/.test(entry) && id.startsWith(entry))
+}
+
+/** Whether a case runs: selected by --only (or on the path to a selected sub-case) and not --skip'ped. */
+export function selects(id: string, only: readonly string[] | undefined, skip: readonly string[] | undefined): boolean {
+  if (skip?.some((s) => idMatches(id, s))) return false
+  if (!only?.length) return true
+  return only.some((o) => idMatches(id, o) || o.startsWith(`${id}/`) || o.startsWith(`${id}.`) || (o.includes('*') && idMatches(o.replace(/\*.*$/, ''), id)))
+}
+
+/** A well-formed symbol that is not among the listed ones. */
+export function missingSymbolFor(symbols: readonly string[]): string {
+  for (let i = 0; ; i++) {
+    const s = `OECMISSING${i || ''}-20301231-1-C`
+    if (!symbols.includes(s)) return s
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+export async function runServerChecks(opts: ServerRunOptions = {}): Promise<ServerRunResult> {
+  const spec = opts.spec ?? defaultSpec()
+  const startedAt = new Date()
+  const t0 = performance.now()
+  let server: RunningServer | undefined
+  let clock: SimulatedClock | undefined = opts.clock
+  let url = opts.target
+  const options = spec.typedData.domains.options
+  const perps = spec.typedData.domains.perps
+  let domainName = opts.domainName ?? options?.name ?? 'Service'
+  let chainId = opts.chainId ?? options?.chainId ?? 999
+  let perpChainId = opts.perpChainId ?? perps?.chainId ?? 1337
+  let isMainnet = opts.isMainnet ?? true
+  let symbols = opts.symbols ?? []
+  if (!url) {
+    clock = new SimulatedClock(Date.now())
+    server = await startServer({
+      config: {
+        ...(opts.domainName ? { domainName: opts.domainName } : {}),
+        ...(opts.chainId !== undefined ? { chainId: opts.chainId } : {}),
+        ...(opts.symbols?.length ? { instruments: [...opts.symbols] } : {}),
+        ...opts.embeddedConfig,
+        log: false,
+      },
+      deps: { clock },
+    })
+    url = server.url
+    domainName = server.config.domainName
+    chainId = server.config.chainId
+    perpChainId = server.config.perpChainId ?? perpChainId
+    isMainnet = server.config.isMainnet ?? isMainnet
+    symbols = server.config.instruments
+  }
+  if (symbols.length === 0) throw new InputError('no instruments to trade: pass --symbol SYM (one or more) or a config file with "symbols"')
+  const http = new HttpClient(url, opts.timeoutMs ?? 10_000)
+  const history: Exchange[] = []
+  http.onExchange((e) => history.push(e))
+  try {
+    const unreachable = await probe(http)
+    if (unreachable) throw new UnreachableError(`cannot reach ${url}: ${unreachable}`)
+    const simulated = clock
+    const target: TargetInfo = {
+      url,
+      embedded: server !== undefined,
+      domainName,
+      chainId,
+      perpChainId,
+      isMainnet,
+      symbols,
+      missingSymbol: opts.missingSymbol ?? missingSymbolFor(symbols),
+      tierWallets: opts.tierWallets ?? [],
+      now: () => (simulated ? simulated.now() : Date.now()),
+      async waitUntil(unixSeconds) {
+        if (simulated) {
+          if (simulated.now() < unixSeconds * 1000) simulated.set(unixSeconds * 1000)
+          return
+        }
+        // A live target: wait on its own reset time, plus a little for clock skew.
+        const ms = unixSeconds * 1000 + 500 - Date.now()
+        if (ms > 0) await sleep(ms)
+      },
+    }
+    const slow = server !== undefined || clock !== undefined || opts.slow === true
+    const results: CaseResult[] = []
+    const seed = opts.seed ?? 1
+    const shared: RunShared = {
+      target,
+      spec,
+      http,
+      nonces: new NonceBook(),
+      slow,
+      rngFor: (label) => createRng(seed, label),
+      history: () => history,
+      selects: (id) => selects(id, opts.only, opts.skip),
+      emit: (r) => {
+        results.push(r)
+        opts.onResult?.(r)
+      },
+    }
+    const checks: Check[] = allChecks(spec).filter((c) => selects(c.id, opts.only, opts.skip))
+    if (opts.only?.length && checks.length === 0) throw new InputError(`--only ${opts.only.join(',')} selects no check (see oec check server --list)`)
+    opts.onStart?.({ checks: checks.length, target: server ? `embedded reference server (${url})` : url })
+    for (const check of checks) {
+      if (check.slow && !slow) {
+        shared.emit({ id: check.id, title: check.title, rules: [...check.rules], level: check.level, outcome: 'skip', message: 'needs a rate-limit window reset: run with --slow', durationMs: 0 })
+        continue
+      }
+      await runCheck(shared, check)
+    }
+    const summary: RunSummary = {
+      suite: 'oec check server',
+      target: server ? `embedded reference server (${url})` : url,
+      results,
+      startedAt: startedAt.toISOString(),
+      durationMs: Math.round(performance.now() - t0),
+    }
+    return { summary, target }
+  } finally {
+    http.close()
+    await server?.close()
+  }
+}

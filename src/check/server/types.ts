@@ -1,0 +1,92 @@
+/**
+ * The check framework of `oec check server`: a check is a small async function with a stable
+ * id, the rule ids it covers and a level. It talks to the target through a `CheckContext`
+ * that records every exchange, hands out fresh wallets and nonces, and knows the target's
+ * signing domain and instruments.
+ */
+import type { Level } from '../../report/model.ts'
+import type { Spec } from '../../spec/index.ts'
+import type { Exchange, HttpClient, SendOptions } from './http.ts'
+import type { Rng } from './rng.ts'
+import type { Wallet } from './wallets.ts'
+
+export type { Level }
+
+export interface CheckInfo {
+  /** Stable id, e.g. `nonce.reuse-after-success`; sub-cases are `<id>/<case>`. */
+  id: string
+  title: string
+  /** Rule ids from spec/rules.yaml. */
+  rules: string[]
+  /** stated ⇒ a departure is a failure; assumed ⇒ a warning. */
+  level: Level
+  /** Needs a rate-limit window reset: runs against a live target only with `--slow`. */
+  slow?: boolean
+}
+
+export interface Check extends CheckInfo {
+  run(ctx: CheckContext): Promise<void>
+}
+
+/** What the runner knows about the server under test. */
+export interface TargetInfo {
+  readonly url: string
+  /** The embedded reference server (simulated clock) rather than a user's target. */
+  readonly embedded: boolean
+  readonly domainName: string
+  readonly chainId: number
+  readonly perpChainId: number
+  readonly isMainnet: boolean
+  /** Listed instruments the runner may trade; the first is the perp asset index 0. */
+  readonly symbols: readonly string[]
+  /** A well-formed symbol the target does not list. */
+  readonly missingSymbol: string
+  /** Wallets with a known tier (from --config); fresh wallets are the default tier. */
+  readonly tierWallets: readonly { readonly privateKey: `0x${string}`; readonly tier: string }[]
+  /** The target's clock in ms (simulated when embedded, the local clock otherwise). */
+  now(): number
+  /** Returns once the target's clock has reached this Unix time (seconds). */
+  waitUntil(unixSeconds: number): Promise<void>
+}
+
+export interface FailOptions {
+  readonly expected?: string
+  /** The exchange to show; default: the last one of the case. */
+  readonly exchange?: Exchange
+  /** Override the case level (e.g. an assumed detail inside a stated check). */
+  readonly level?: Level
+  readonly rules?: readonly string[]
+}
+
+export interface CaseOptions {
+  readonly rules?: readonly string[]
+  readonly level?: Level
+}
+
+export interface CheckContext {
+  readonly target: TargetInfo
+  readonly spec: Spec
+  readonly http: HttpClient
+  readonly rng: Rng
+  readonly slow: boolean
+  /** A fresh wallet (new key): the target's default tier. */
+  wallet(): Wallet
+  /** The next unused nonce for a trading wallet (strictly increasing per run). */
+  nonce(wallet: Wallet | string): bigint
+  /** Send a request; the exchange is logged for the current case. */
+  send(method: string, path: string, body?: string, headers?: Record<string, string>): Promise<Exchange>
+  /** Like send, with raw options (bytes, no content type); a missing response does not stop the case. */
+  sendRaw(method: string, path: string, options: SendOptions): Promise<Exchange>
+  /** Records a failure of the current case (stated: fail, assumed: warn) and stops it. */
+  fail(message: string, options?: FailOptions): never
+  /** Records a warning (an assumed rule departed from) and carries on. */
+  warn(message: string, options?: FailOptions): void
+  /** Skips the current case with a reason. */
+  skip(reason: string): never
+  /** Runs a sub-case reported as `<check id>/<sub id>`. Failures inside stay inside. */
+  case(subId: string, title: string, fn: (ctx: CheckContext) => Promise<void>, options?: CaseOptions): Promise<void>
+  /** The exchanges of this case so far. */
+  readonly log: readonly Exchange[]
+  /** Every exchange of the run so far (for checks over all responses, e.g. error bodies). */
+  history(): readonly Exchange[]
+}

@@ -1,0 +1,75 @@
+import { InputError } from '../../errors.ts'
+import { defaultSpec } from '../../spec/index.ts'
+import { intOption, type CommandModule } from '../program.ts'
+
+interface ServeOptions {
+  port: number
+  host: string
+  config?: string
+  instruments?: string
+  walletTier: string[]
+  routeRequired?: boolean
+  domainName?: string
+  chainId?: number
+  perpChainId?: number
+  testnet?: boolean
+  log?: boolean
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value]
+
+/** `oec serve`: the reference server, until SIGINT or SIGTERM. */
+export const serveCommand: CommandModule = {
+  register(program, io, done) {
+    program
+      .command('serve')
+      .description('run the reference server: every operation of the spec, signed auth, rate limits, matching, WebSocket /ws')
+      .option('--port <n>', 'TCP port (0: any free port)', intOption('--port', 0, 65535), 8080)
+      .option('--host <address>', 'address to listen on', '127.0.0.1')
+      .option('--config <file>', 'JSON config: instruments, walletTiers, routeRequired, domainName, chainId, tiers, maxBatch, perpChainId, isMainnet, log')
+      .option('--instruments <symbols>', 'comma-separated instrument symbols (replaces the shipped set)')
+      .option('--wallet-tier <address=tier>', 'put a wallet in a tier (repeatable), e.g. 0xabc…=tier2', collect, [])
+      .option('--route-required', 'refuse orders without route (400 invalid_field)')
+      .option('--domain-name <name>', 'EIP-712 domain name of the options domain (default from the spec: Service)')
+      .option('--chain-id <n>', 'chain ID of the options domain (default 999)', intOption('--chain-id', 1))
+      .option('--perp-chain-id <n>', 'chain ID of the perp domain (default 1337)', intOption('--perp-chain-id', 1))
+      .option('--testnet', 'perp Agent source "b" instead of mainnet "a"')
+      .option('--log', 'one JSON line per request on stderr')
+      .addHelpText(
+        'after',
+        '\nPrints "oec serve: listening on URL" once ready; stops cleanly on SIGINT/SIGTERM.\nExit codes: 0 stopped by a signal, 2 bad flag or config, port in use.',
+      )
+      .action(async (opts: ServeOptions) => {
+        // Loaded on use, so other commands do not pay for ajv, ws and the server at start-up.
+        const { checkConfig, defaultConfig, loadServerConfig, mergeConfig, startServer } = await import('../../server/index.ts')
+        const spec = defaultSpec()
+        let config = opts.config ? loadServerConfig(opts.config, defaultConfig(spec)) : defaultConfig(spec)
+        const walletTiers: Record<string, string> = {}
+        for (const pair of opts.walletTier) {
+          const m = /^(0x[0-9a-fA-F]{40})=(.+)$/.exec(pair)
+          if (!m) throw new InputError(`--wallet-tier takes ADDRESS=TIER (0x + 40 hex digits), not "${pair}"`)
+          walletTiers[m[1]!] = m[2]!
+        }
+        const flags: Record<string, unknown> = {
+          instruments: opts.instruments?.split(',').map((s) => s.trim()).filter((s) => s !== ''),
+          walletTiers: opts.walletTier.length ? walletTiers : undefined,
+          routeRequired: opts.routeRequired,
+          domainName: opts.domainName,
+          chainId: opts.chainId,
+          perpChainId: opts.perpChainId,
+          isMainnet: opts.testnet ? false : undefined,
+          log: opts.log,
+        }
+        config = checkConfig(mergeConfig(config, flags, 'flags'), spec, 'flags')
+        const server = await startServer({ config, host: opts.host, port: opts.port })
+        io.stdout.write(`oec serve: listening on ${server.url}\n`)
+        const signal = await new Promise<string>((resolve) => {
+          process.once('SIGINT', () => resolve('SIGINT'))
+          process.once('SIGTERM', () => resolve('SIGTERM'))
+        })
+        await server.close()
+        io.stderr.write(`oec serve: ${signal}, stopped\n`)
+        done(0)
+      })
+  },
+}

@@ -1,0 +1,178 @@
+/**
+ * `oec generate` without the CLI: load the spec, run the ts-morph emitters (generators/), then
+ * either compare with a directory (drift check) or write into it atomically.
+ * The emitters are imported lazily: ts-morph loads the TypeScript compiler, which nothing else
+ * that imports this library should pay for.
+ */
+import { createTwoFilesPatch } from 'diff'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { HEADER_PREFIX } from '../../generators/header.ts'
+import { InputError } from '../errors.ts'
+import { DEFAULT_SPEC_PATH, specFromSource, type Spec } from '../spec/load.ts'
+import { isObject } from '../spec/model.ts'
+import { readSpecFile, toPointer } from '../spec/source.ts'
+
+export interface GenerateOptions {
+  /** Spec file (default: the shipped spec). */
+  readonly spec?: string
+  /** Word of the catalog key `x-<service>-error-codes` (default `service`). */
+  readonly service?: string
+  /** Replaces the name of the `options` signing domain in typed-data.ts. */
+  readonly domainName?: string
+}
+
+export interface GeneratedFile {
+  /** File name inside the output directory. */
+  readonly name: string
+  readonly text: string
+}
+
+/** The marker of a file this command wrote: only such files count as stale extras. */
+export const GENERATED_HEADER_PREFIX = HEADER_PREFIX
+
+/**
+ * External `$ref`s are refused before the loader resolves anything, so the message names the
+ * pointer (the loader's own check does not know where it was).
+ */
+function refuseExternalRefs(node: unknown, tokens: (string | number)[], spec: { file: string; lineOf(p: string): number }): void {
+  if (Array.isArray(node)) node.forEach((v, i) => refuseExternalRefs(v, [...tokens, i], spec))
+  else if (isObject(node)) {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string' && !v.startsWith('#')) {
+        const pointer = toPointer([...tokens, k])
+        throw new InputError(`${spec.file}:${spec.lineOf(pointer)}: unsupported external $ref "${v}" at #${pointer} (bundle the spec into one file first)`)
+      }
+      refuseExternalRefs(v, [...tokens, k], spec)
+    }
+  }
+}
+
+/** Reads and checks the spec the way every generator run does. */
+export function loadGeneratorSpec(path: string = DEFAULT_SPEC_PATH, service?: string): Spec {
+  const source = readSpecFile(path)
+  refuseExternalRefs(source.doc, [], source)
+  return specFromSource(source, service !== undefined ? { service } : {})
+}
+
+/** Generates every file in memory. Same spec and options ⇒ same bytes. */
+export async function generateFiles(options: GenerateOptions = {}): Promise<GeneratedFile[]> {
+  const spec = loadGeneratorSpec(options.spec ?? DEFAULT_SPEC_PATH, options.service)
+  return generateFromSpec(spec, options)
+}
+
+export async function generateFromSpec(spec: Spec, options: Pick<GenerateOptions, 'domainName'> = {}): Promise<GeneratedFile[]> {
+  const { emitAll } = await import('../../generators/index.ts')
+  return emitAll(spec, options.domainName !== undefined ? { domainName: options.domainName } : {})
+}
+
+function readIfFile(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return undefined
+    if (code === 'EISDIR') throw new InputError(`${path} is a directory, where oec generate writes a file`)
+    throw new InputError(`cannot read ${path}: ${code ?? 'unreadable'}`)
+  }
+}
+
+/** `.ts` files in `dir` that carry the generated header but are not part of `files`. */
+function staleFiles(dir: string, files: readonly GeneratedFile[]): string[] {
+  let entries: string[]
+  try {
+    entries = readdirSync(dir)
+  } catch {
+    return []
+  }
+  const names = new Set(files.map((f) => f.name))
+  return entries
+    .filter((e) => e.endsWith('.ts') && !names.has(e))
+    .filter((e) => {
+      const text = readIfFile(join(dir, e))
+      return text !== undefined && text.startsWith(GENERATED_HEADER_PREFIX)
+    })
+    .sort()
+}
+
+export interface GenerateDrift {
+  readonly ok: boolean
+  readonly changed: readonly string[]
+  readonly missing: readonly string[]
+  /** Generated files (by header) the spec no longer produces. */
+  readonly extra: readonly string[]
+  /** Unified diff, on disk → generated, one section per file that differs. */
+  readonly patch: string
+}
+
+/** Compares freshly generated files with `dir`, without writing anything. */
+export function checkGenerated(dir: string, files: readonly GeneratedFile[]): GenerateDrift {
+  if (existsAsFile(dir)) throw new InputError(`--out ${dir} is a file, not a directory`)
+  const changed: string[] = []
+  const missing: string[] = []
+  const patches: string[] = []
+  for (const f of files) {
+    const path = join(dir, f.name)
+    const onDisk = readIfFile(path)
+    if (onDisk === f.text) continue
+    if (onDisk === undefined) missing.push(f.name)
+    else changed.push(f.name)
+    patches.push(createTwoFilesPatch(onDisk === undefined ? '/dev/null' : path, path, onDisk ?? '', f.text, onDisk === undefined ? 'missing' : 'on disk', 'generated from the spec'))
+  }
+  const extra = staleFiles(dir, files)
+  for (const e of extra) {
+    const path = join(dir, e)
+    patches.push(createTwoFilesPatch(path, '/dev/null', readIfFile(path) ?? '', '', 'on disk', 'not generated from the spec'))
+  }
+  return { ok: changed.length + missing.length + extra.length === 0, changed, missing, extra, patch: patches.join('') }
+}
+
+function existsAsFile(path: string): boolean {
+  try {
+    return !statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+export interface GenerateWriteReport {
+  readonly written: readonly string[]
+  readonly unchanged: readonly string[]
+  readonly removed: readonly string[]
+}
+
+/**
+ * Writes `files` into `dir`: every changed file goes to a temporary name first and is renamed
+ * only once all of them are on disk, so a failure never leaves half-written output. Stale
+ * generated files (by header) are removed; other files in `dir` are left alone.
+ */
+export function writeGenerated(dir: string, files: readonly GeneratedFile[]): GenerateWriteReport {
+  if (existsAsFile(dir)) throw new InputError(`--out ${dir} is a file, not a directory`)
+  try {
+    mkdirSync(dir, { recursive: true })
+  } catch (err) {
+    throw new InputError(`cannot create ${dir}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`)
+  }
+  const pending: [string, string][] = []
+  const unchanged: string[] = []
+  try {
+    for (const f of files) {
+      const path = join(dir, f.name)
+      if (readIfFile(path) === f.text) {
+        unchanged.push(f.name)
+        continue
+      }
+      const tmp = join(dir, `.${f.name}.${process.pid}.oec-tmp`)
+      pending.push([tmp, path])
+      writeFileSync(tmp, f.text)
+    }
+  } catch (err) {
+    for (const [tmp] of pending) rmSync(tmp, { force: true })
+    if (err instanceof InputError) throw err
+    throw new InputError(`cannot write into ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`)
+  }
+  for (const [tmp, path] of pending) renameSync(tmp, path)
+  const removed = staleFiles(dir, files)
+  for (const e of removed) rmSync(join(dir, e), { force: true })
+  return { written: pending.map(([, p]) => p.slice(dir.length).replace(/^[\\/]/, '')), unchanged, removed }
+}

@@ -1,0 +1,193 @@
+/**
+ * Reporters shared by the conformance runners: `pretty` (progress line + a summary a newcomer
+ * can read), `json` (one document) and `junit` (JUnit XML for CI). A reporter receives results
+ * as they arrive (`onResult`) and the whole run at the end (`finish`).
+ */
+import junitModule, { type Builder } from 'junit-report-builder'
+import { countOutcomes, exitCodeFor, type CaseResult, type Outcome, type RunSummary } from './model.ts'
+
+export * from './model.ts'
+export { exitCodeFor }
+
+// The package is CommonJS whose module.exports is the builder; its typings describe `.default`.
+const junit = ((junitModule as unknown as { default?: Builder }).default ?? junitModule) as unknown as Builder
+
+export type ReporterName = 'pretty' | 'json' | 'junit'
+export const REPORTER_NAMES: readonly ReporterName[] = ['pretty', 'json', 'junit']
+
+export interface Reporter {
+  onResult(r: CaseResult): void
+  finish(s: RunSummary): void
+}
+
+export interface ReporterOptions {
+  /** ANSI colors and an in-place progress line (default: the stream is a TTY). */
+  color?: boolean
+  /** Number of cases expected, for the progress line. */
+  total?: number
+}
+
+export function createReporter(name: ReporterName, out: NodeJS.WritableStream, opts: ReporterOptions = {}): Reporter {
+  switch (name) {
+    case 'pretty':
+      return prettyReporter(out, opts)
+    case 'json':
+      return jsonReporter(out)
+    case 'junit':
+      return junitReporter(out)
+  }
+}
+
+// A private key must never reach a report, whatever a runner put into `details`.
+const KEY_PATTERN = /("?(?:privateKey|private_key|key)"?\s*[:=]\s*"?)0x[0-9a-fA-F]{64}/g
+export function redact(text: string): string {
+  return text.replace(KEY_PATTERN, '$1<redacted>')
+}
+
+function redactResult(r: CaseResult): CaseResult {
+  if (!r.details && !r.message) return r
+  const details: CaseResult['details'] = {}
+  for (const [k, v] of Object.entries(r.details ?? {})) if (v !== undefined) details[k] = redact(v)
+  return { ...r, ...(r.message !== undefined ? { message: redact(r.message) } : {}), ...(r.details ? { details } : {}) }
+}
+
+// ---------------------------------------------------------------- pretty
+
+const ANSI = { red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', dim: '\x1b[2m', bold: '\x1b[1m', reset: '\x1b[0m' }
+
+const LABEL: Record<Outcome, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', skip: 'SKIP', xfail: 'XFAIL' }
+
+function prettyReporter(out: NodeJS.WritableStream, opts: ReporterOptions): Reporter {
+  const tty = opts.color ?? Boolean((out as NodeJS.WriteStream).isTTY)
+  const paint = (color: keyof typeof ANSI, s: string) => (tty ? `${ANSI[color]}${s}${ANSI.reset}` : s)
+  const seen: CaseResult[] = []
+  let progressShown = false
+  const clearProgress = () => {
+    if (progressShown) out.write('\r\x1b[2K')
+    progressShown = false
+  }
+  const progress = () => {
+    const c = countOutcomes(seen)
+    const total = opts.total ? `/${opts.total}` : ''
+    const line = `  ${seen.length}${total} cases  ${c.pass} passed  ${c.fail} failed  ${c.warn} warnings`
+    if (tty) {
+      out.write(`\r\x1b[2K${line}`)
+      progressShown = true
+    }
+  }
+  return {
+    onResult(raw) {
+      const r = redactResult(raw)
+      seen.push(r)
+      // Failures are printed the moment they happen, so a long run shows them early.
+      if (r.outcome === 'fail') {
+        clearProgress()
+        out.write(`${paint('red', 'FAIL')} ${r.id}  ${r.title}${r.rules.length ? paint('dim', `  [${r.rules.join(', ')}]`) : ''}\n`)
+        if (r.message) out.write(`     ${r.message}\n`)
+      } else if (!tty && seen.length % 50 === 0) {
+        // Non-interactive output (CI logs): a plain progress line every 50 cases.
+        const c = countOutcomes(seen)
+        out.write(`  ... ${seen.length}${opts.total ? `/${opts.total}` : ''} cases, ${c.fail} failed so far\n`)
+      }
+      progress()
+    },
+    finish(s) {
+      clearProgress()
+      const results = s.results.map(redactResult)
+      const c = countOutcomes(results)
+      const failures = results.filter((r) => r.outcome === 'fail')
+      const warnings = results.filter((r) => r.outcome === 'warn')
+      if (failures.length) {
+        out.write(`\n${paint('bold', 'Failures')} (a stated rule of the contract is broken)\n`)
+        for (const r of failures) writeDetail(out, r, paint('red', LABEL.fail), paint)
+      }
+      if (warnings.length) {
+        out.write(`\n${paint('bold', 'Warnings')} (departures from an assumed rule: allowed, but worth a look)\n`)
+        for (const r of warnings) out.write(`${paint('yellow', 'WARN')} ${r.id}  ${r.title}${r.rules.length ? `  [${r.rules.join(', ')}]` : ''}\n${r.message ? `     ${r.message}\n` : ''}`)
+      }
+      const xfails = results.filter((r) => r.outcome === 'xfail')
+      if (xfails.length) out.write(`\n${xfails.length} expected failure(s) still failing, as listed: ${xfails.slice(0, 5).map((r) => r.id).join(', ')}${xfails.length > 5 ? ', ...' : ''}\n`)
+      const verdict = exitCodeFor(results) === 0 ? paint('green', 'PASSED') : paint('red', 'FAILED')
+      out.write(`\n${paint('bold', `${s.suite}`)} against ${s.target}: ${verdict}\n`)
+      out.write(
+        `  ${results.length} cases in ${(s.durationMs / 1000).toFixed(1)} s: ` +
+          `${c.pass} passed, ${c.fail} failed, ${c.warn} warnings, ${c.xfail} expected failures, ${c.skip} skipped\n`,
+      )
+      out.write(
+        paint(
+          'dim',
+          '  failed  = the target breaks a rule the contract states (exit code 1)\n' +
+            '  warning = the target differs where the contract is silent and the toolkit assumed a choice (exit code stays 0)\n' +
+            '  Rule ids ([SIG-2], ...) are explained in spec/rules.yaml; re-run one case with --only <id>.\n',
+        ),
+      )
+    },
+  }
+}
+
+function writeDetail(out: NodeJS.WritableStream, r: CaseResult, label: string, paint: (c: keyof typeof ANSI, s: string) => string): void {
+  out.write(`${label} ${r.id}  ${r.title}\n`)
+  if (r.rules.length) out.write(`     rules:    ${r.rules.join(', ')}\n`)
+  if (r.message) out.write(`     problem:  ${r.message}\n`)
+  for (const [k, v] of Object.entries(r.details ?? {})) {
+    if (v === undefined) continue
+    const lines = v.split('\n')
+    out.write(`     ${(k + ':').padEnd(9)} ${lines[0]}\n`)
+    for (const l of lines.slice(1)) out.write(`               ${l}\n`)
+  }
+  void paint
+}
+
+// ---------------------------------------------------------------- json
+
+function jsonReporter(out: NodeJS.WritableStream): Reporter {
+  return {
+    onResult() {},
+    finish(s) {
+      const results = s.results.map(redactResult)
+      const doc = {
+        suite: s.suite,
+        target: s.target,
+        startedAt: s.startedAt,
+        durationMs: s.durationMs,
+        ok: exitCodeFor(results) === 0,
+        counts: countOutcomes(results),
+        results,
+      }
+      out.write(JSON.stringify(doc, null, 2) + '\n')
+    },
+  }
+}
+
+// ---------------------------------------------------------------- junit
+
+/** The family a case belongs to: the id up to its first '/' or '.' (JUnit's classname). */
+export function familyOf(id: string): string {
+  const m = /^[^/.]+/.exec(id)
+  return m ? m[0] : id
+}
+
+function junitReporter(out: NodeJS.WritableStream): Reporter {
+  return {
+    onResult() {},
+    finish(s) {
+      const builder = junit.newBuilder()
+      const suite = builder.testSuite().name(s.suite).timestamp(s.startedAt).time(s.durationMs / 1000)
+      suite.property('target', s.target)
+      for (const raw of s.results) {
+        const r = redactResult(raw)
+        const tc = suite.testCase().className(familyOf(r.id)).name(`${r.id} ${r.title}`).time(r.durationMs / 1000)
+        tc.property('rules', r.rules.join(','))
+        tc.property('level', r.level)
+        const detail = [r.message, ...Object.entries(r.details ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}: ${v}`)]
+          .filter(Boolean)
+          .join('\n')
+        if (r.outcome === 'fail') tc.failure(`${r.message ?? 'failed'} [${r.rules.join(', ')}]`, 'conformance').standardOutput(detail)
+        else if (r.outcome === 'skip') tc.skipped()
+        else if (r.outcome === 'xfail') tc.skipped().standardOutput(`expected failure: ${detail}`)
+        else if (r.outcome === 'warn') tc.standardOutput(`warning: ${detail}`)
+      }
+      out.write(builder.build() + '\n')
+    },
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The result model shared by both conformance runners (`oec check client`, `oec check server`)
+ * and their reporters. A result names the rules it exercises so that a failure always points
+ * back at the contract.
+ */
+export type Level = 'stated' | 'assumed'
+
+/** warn = an assumed rule departed from; xfail = a listed expected failure that still fails. */
+export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'xfail'
+
+export interface CaseResult {
+  /** Stable case/check id, e.g. 'auth.chain-id-1' or 'place-order-valid/17'. */
+  id: string
+  title: string
+  /** Rule ids from spec/rules.yaml. */
+  rules: string[]
+  level: Level
+  outcome: Outcome
+  /** One line: what was expected vs what came back. */
+  message?: string
+  details?: { request?: string; response?: string; expected?: string; curl?: string; [k: string]: string | undefined }
+  durationMs: number
+}
+
+export interface RunSummary {
+  suite: string
+  target: string
+  results: CaseResult[]
+  startedAt: string
+  durationMs: number
+}
+
+export const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'warn', 'skip', 'xfail']
+
+/** Counts per outcome, every outcome present (0 when none). */
+export function countOutcomes(results: readonly CaseResult[]): Record<Outcome, number> {
+  const counts: Record<Outcome, number> = { pass: 0, fail: 0, warn: 0, skip: 0, xfail: 0 }
+  for (const r of results) counts[r.outcome]++
+  return counts
+}
+
+/** 1 iff any result failed; warnings, skips and expected failures do not fail a run. */
+export function exitCodeFor(results: readonly CaseResult[]): 0 | 1 {
+  return results.some((r) => r.outcome === 'fail') ? 1 : 0
+}

@@ -1,0 +1,116 @@
+/**
+ * Everything a handler needs, built once at start-up: the spec views, the compiled validators,
+ * the catalog, the state (books, agents, nonces) and small helpers for headers and charging.
+ */
+import { getPointer, type RateCategory, type Spec, type Tier } from '../spec/index.ts'
+import { ErrorCatalog } from './catalog.ts'
+import type { ServerConfig } from './config.ts'
+import type { ServerDeps } from './deps.ts'
+import type { Exchange } from './exchange.ts'
+import type { CategoryLimits, Cost } from './limits.ts'
+import type { Reply } from './reply.ts'
+import { symbolPattern } from './symbols.ts'
+import { compileValidators, type Validators } from './validate.ts'
+
+/** Names of the rate-limit headers; start-up checks that the spec declares them. */
+export const RATE_HEADERS = { limit: 'X-RateLimit-Limit', remaining: 'X-RateLimit-Remaining', reset: 'X-RateLimit-Reset', retryAfter: 'Retry-After' } as const
+
+/** Per-request facts the pipeline uses after the handler: whose counters go in the headers. */
+export interface RequestState {
+  /** The trading wallet, once identified (well-formed `wallet` in the body, or the recovered owner). */
+  wallet?: string
+  /** The category the headers describe, when it differs from the operation's (perp cancels). */
+  category?: RateCategory
+}
+
+export interface ServerContext {
+  readonly spec: Spec
+  readonly config: ServerConfig
+  readonly deps: ServerDeps
+  readonly catalog: ErrorCatalog
+  readonly validators: Validators
+  readonly exchange: Exchange
+  readonly symbolRe: RegExp
+  /** Headers sent when `route` is omitted (values from the spec's components.headers). */
+  readonly deprecationHeaders: Readonly<Record<string, string>>
+  tier(wallet: string): Tier
+  limits(wallet: string): CategoryLimits
+  /** The address has state: an accepted order, an approval or revocation (either side). */
+  known(address: string): boolean
+  /** X-RateLimit-* for the wallet's counters in a category, uncharged. */
+  rateHeaders(wallet: string, category: RateCategory): Record<string, string>
+  /** Charges `cost`; null when charged, else the 429 reply (nothing charged). */
+  charge(wallet: string, cost: Cost, headerCategory: RateCategory): Reply | null
+}
+
+export const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/
+
+export function isAddress(v: unknown): v is string {
+  return typeof v === 'string' && ADDRESS_RE.test(v)
+}
+
+function headerConst(spec: Spec, name: string): string | undefined {
+  const v = getPointer(spec.doc, `/components/headers/${name}/schema/const`)
+  return typeof v === 'string' ? v : undefined
+}
+
+export function createContext(spec: Spec, config: ServerConfig, deps: ServerDeps, exchange: Exchange): ServerContext {
+  const catalog = new ErrorCatalog(spec)
+  // Every code this server can emit must be in the spec's catalog; fail at start-up otherwise.
+  catalog.require(['invalid_field', 'invalid_json', 'signature_verification_failed', 'unauthorized', 'nonce_reused', 'not_found', 'method_not_allowed', 'payload_too_large', 'unsupported_media_type', 'batch_too_large', 'limit_exceeded', 'rate_limit_exceeded', 'internal_error', 13020])
+  for (const h of Object.values(RATE_HEADERS)) {
+    if (getPointer(spec.doc, `/components/headers/${h}`) === undefined) throw new Error(`spec: components.headers has no ${h}`)
+  }
+  const deprecationHeaders: Record<string, string> = {}
+  for (const name of ['Deprecation', 'Sunset']) {
+    const value = headerConst(spec, name)
+    if (value !== undefined) deprecationHeaders[name] = value
+  }
+  const defaultTier = spec.rateLimits.defaultTier
+  const windowSeconds = spec.rateLimits.windowSeconds
+
+  const tier = (wallet: string): Tier => config.tiers[config.walletTiers[wallet.toLowerCase()] ?? defaultTier] ?? config.tiers[defaultTier]!
+  const limits = (wallet: string): CategoryLimits => {
+    const t = tier(wallet)
+    return { orders: t.ordersPerMinute, cancels: t.cancelsPerMinute, api: t.apiRequestsPerMinute }
+  }
+  const rateHeaders = (wallet: string, category: RateCategory): Record<string, string> => {
+    const s = deps.rateLimiter.status(wallet.toLowerCase(), category, limits(wallet)[category], deps.clock.now())
+    return { [RATE_HEADERS.limit]: String(s.limit), [RATE_HEADERS.remaining]: String(s.remaining), [RATE_HEADERS.reset]: String(Math.ceil(s.reset)) }
+  }
+
+  return {
+    spec,
+    config,
+    deps,
+    catalog,
+    validators: compileValidators(spec),
+    exchange,
+    symbolRe: symbolPattern(spec),
+    deprecationHeaders,
+    tier,
+    limits,
+    known: (address) => deps.agents.knows(address) || exchange.hasOrders(address),
+    rateHeaders,
+    charge(wallet, cost, headerCategory) {
+      const now = deps.clock.now()
+      const lim = limits(wallet)
+      const r = deps.rateLimiter.charge(wallet.toLowerCase(), cost, lim, now)
+      if (r.ok) return null
+      const reset = Math.ceil(r.reset)
+      const retry = Math.max(1, Math.ceil(r.reset - now / 1000))
+      const names: Record<RateCategory, string> = { orders: 'orders', cancels: 'cancels', api: 'API requests' }
+      return catalog.reply(
+        'rate_limit_exceeded',
+        `rate limit exceeded: at most ${r.limit} ${names[r.category]} per ${windowSeconds} s window for this wallet; retry in ${retry} s`,
+        { retry_after_secs: retry, limit: r.limit },
+        {
+          [RATE_HEADERS.limit]: String(lim[headerCategory]),
+          [RATE_HEADERS.remaining]: '0',
+          [RATE_HEADERS.reset]: String(reset),
+          [RATE_HEADERS.retryAfter]: String(retry),
+        },
+      )
+    },
+  }
+}

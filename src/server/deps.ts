@@ -1,0 +1,67 @@
+/**
+ * The seams of the server. Every piece of behaviour a conformance check targets sits behind one
+ * of these, so the runner's test suite builds a deliberately broken server by swapping a single
+ * dependency (a verifier that ignores the chain ID, a nonce store that forgets, a limiter that
+ * counts a batch once, a reply filter that drops a header) instead of forking the server.
+ */
+import { parseBody, recoverPerpSigner, verifyOptions } from '../signing/index.ts'
+import type { Clock } from './clock.ts'
+import { systemClock } from './clock.ts'
+import { createRateLimiter, type RateLimiter } from './limits.ts'
+import type { Reply } from './reply.ts'
+import { createAgentStore, createNonceStore, type AgentStore, type NonceStore } from './stores.ts'
+
+/** One structured line per request. */
+export interface RequestLog {
+  time: string
+  method: string
+  path: string
+  status: number
+  ms: number
+  /** The error `code` of an error reply. */
+  code?: string
+  /** The trading wallet the request was counted against, when identified. */
+  wallet?: string
+}
+
+export interface ReplyContext {
+  readonly method: string
+  readonly path: string
+  /** The spec operation answered, if the path and method matched one. */
+  readonly operationId?: string
+}
+
+export interface ServerDeps {
+  /** Time for rate-limit windows, `created_at` and perp `expiresAfter`. */
+  clock: Clock
+  /** Lossless body parser (nonce exact, duplicate keys and deep nesting refused). */
+  parseBody: typeof parseBody
+  /** Options-domain signature verification (PlaceOrder, cancels, agents). */
+  verifyOptions: typeof verifyOptions
+  /** Perp Agent-signature recovery (POST /exchange). */
+  recoverPerpSigner: typeof recoverPerpSigner
+  /** Consumed nonces per wallet. */
+  nonces: NonceStore
+  /** Agent approvals. */
+  agents: AgentStore
+  /** Per-wallet fixed-window counters. */
+  rateLimiter: RateLimiter
+  /** Request log sink; the default writes JSON lines to stderr when `config.log` is on. */
+  logger: (entry: RequestLog) => void
+  /** Last look at every reply before it is written (identity by default). */
+  transformReply: (reply: Reply, context: ReplyContext) => Reply
+}
+
+export function defaultDeps(windowSeconds: number, log: boolean): ServerDeps {
+  return {
+    clock: systemClock,
+    parseBody,
+    verifyOptions,
+    recoverPerpSigner,
+    nonces: createNonceStore(),
+    agents: createAgentStore(),
+    rateLimiter: createRateLimiter(windowSeconds),
+    logger: log ? (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`) : () => {},
+    transformReply: (reply) => reply,
+  }
+}

@@ -1,0 +1,279 @@
+/**
+ * The matching core: one price-time priority book per instrument, order records, positions from
+ * fills, and the open-order / position caps (checked before matching). Pure state, no I/O; every
+ * order change is reported to `onChange` (the WebSocket feed).
+ */
+import { add, cmp, div, formatDec, isZero, min, mul, neg, parseDec, sub, ZERO, type Dec } from './decimal.ts'
+
+export type Side = 'Buy' | 'Sell'
+export type OrderStatus = 'OPEN' | 'FILLED' | 'CANCELED' | 'REJECTED'
+
+export interface OrderInput {
+  wallet: string
+  symbol: string
+  side: Side
+  /** Exact text as sent (and signed). */
+  size: string
+  price: string
+  tif: string
+  route: string
+  clientId: string
+}
+
+export interface Order {
+  readonly id: string
+  readonly seq: number
+  readonly input: OrderInput
+  readonly walletKey: string
+  readonly size: Dec
+  readonly price: Dec
+  filled: Dec
+  /** Sum of price × quantity over fills (average fill price). */
+  notional: Dec
+  status: OrderStatus
+  readonly createdAt: number
+}
+
+export interface OrderRecord {
+  order_id: string
+  client_id: string
+  wallet: string
+  symbol: string
+  side: string
+  size: string
+  price: string
+  tif: string
+  route: string
+  status: OrderStatus
+  filled_size: string
+  created_at: string
+}
+
+export interface Caps {
+  readonly maxOpenOrders: number
+  /** -1: unlimited. */
+  readonly maxPositions: number
+}
+
+export type PlaceOutcome =
+  | { kind: 'accepted'; order: Order }
+  | { kind: 'rejected'; order: Order; reason: string }
+  | { kind: 'limit'; cap: 'open orders' | 'positions'; limit: number; message: string }
+
+export type CancelOutcome = { kind: 'canceled'; order: Order } | { kind: 'rejected'; reason: string; order?: Order }
+
+interface Book {
+  bids: Order[] // best (highest) first, then oldest
+  asks: Order[] // best (lowest) first, then oldest
+}
+
+export function toRecord(o: Order): OrderRecord {
+  return {
+    order_id: o.id,
+    client_id: o.input.clientId,
+    wallet: o.input.wallet,
+    symbol: o.input.symbol,
+    side: o.input.side,
+    size: o.input.size,
+    price: o.input.price,
+    tif: o.input.tif,
+    route: o.input.route,
+    status: o.status,
+    filled_size: formatDec(o.filled),
+    created_at: new Date(o.createdAt).toISOString(),
+  }
+}
+
+export function averagePrice(o: Order): string {
+  return isZero(o.filled) ? '0' : formatDec(div(o.notional, o.filled))
+}
+
+export class Exchange {
+  private readonly books = new Map<string, Book>()
+  private readonly orders = new Map<string, Order>()
+  private readonly byWallet = new Map<string, Order[]>()
+  private readonly openCount = new Map<string, number>()
+  private readonly positions = new Map<string, Map<string, Dec>>()
+  private seq = 0
+
+  constructor(
+    readonly instruments: readonly string[],
+    private readonly onChange: (o: Order) => void = () => {},
+  ) {
+    for (const s of instruments) this.books.set(s, { bids: [], asks: [] })
+  }
+
+  hasInstrument(symbol: string): boolean {
+    return this.books.has(symbol)
+  }
+
+  /** The wallet has had an accepted order (it has state, so it is a known address). */
+  hasOrders(wallet: string): boolean {
+    return (this.byWallet.get(wallet.toLowerCase()) ?? []).some((o) => o.status !== 'REJECTED')
+  }
+
+  order(id: string): Order | undefined {
+    return this.orders.get(id)
+  }
+
+  list(wallet: string, status?: string): Order[] {
+    const all = this.byWallet.get(wallet.toLowerCase()) ?? []
+    return status === undefined ? [...all] : all.filter((o) => o.status === status)
+  }
+
+  openOrders(wallet: string): number {
+    return this.openCount.get(wallet.toLowerCase()) ?? 0
+  }
+
+  positionCount(wallet: string): number {
+    return this.positions.get(wallet.toLowerCase())?.size ?? 0
+  }
+
+  position(wallet: string, symbol: string): Dec {
+    return this.positions.get(wallet.toLowerCase())?.get(symbol) ?? ZERO
+  }
+
+  /** Aggregated levels, best first. */
+  depth(symbol: string): { bids: { price: string; size: string }[]; asks: { price: string; size: string }[] } | null {
+    const book = this.books.get(symbol)
+    if (!book) return null
+    const levels = (side: Order[]) => {
+      const out: { price: Dec; size: Dec }[] = []
+      for (const o of side) {
+        const left = sub(o.size, o.filled)
+        const last = out[out.length - 1]
+        if (last && cmp(last.price, o.price) === 0) last.size = add(last.size, left)
+        else out.push({ price: o.price, size: left })
+      }
+      return out.map((l) => ({ price: formatDec(l.price), size: formatDec(l.size) }))
+    }
+    return { bids: levels(book.bids), asks: levels(book.asks) }
+  }
+
+  private newOrder(input: OrderInput, size: Dec, price: Dec, status: OrderStatus, now: number): Order {
+    this.seq += 1
+    const order: Order = { id: String(this.seq), seq: this.seq, input, walletKey: input.wallet.toLowerCase(), size, price, filled: ZERO, notional: ZERO, status, createdAt: now }
+    this.orders.set(order.id, order)
+    let list = this.byWallet.get(order.walletKey)
+    if (!list) this.byWallet.set(order.walletKey, (list = []))
+    list.push(order)
+    return order
+  }
+
+  private reject(input: OrderInput, size: Dec, price: Dec, reason: string, now: number): PlaceOutcome {
+    const order = this.newOrder(input, size, price, 'REJECTED', now)
+    this.onChange(order)
+    return { kind: 'rejected', order, reason }
+  }
+
+  /** Validates business rules and caps, then matches. `input` fields are grammar-checked already. */
+  place(input: OrderInput, caps: Caps, now: number): PlaceOutcome {
+    const size = parseDec(input.size)
+    const price = parseDec(input.price)
+    const book = this.books.get(input.symbol)
+    if (!book) return this.reject(input, size, price, `unknown instrument ${input.symbol}`, now)
+    if (isZero(size)) return this.reject(input, size, price, 'size must be greater than zero', now)
+    if (isZero(price)) return this.reject(input, size, price, 'price must be greater than zero', now)
+    if (input.route === 'rfq_only') return this.reject(input, size, price, 'rfq_only: no RFQ makers are available on this server', now)
+
+    // Caps before matching: ioc/fok never rest and are exempt from the open-order cap.
+    const key = input.wallet.toLowerCase()
+    if (input.tif === 'gtc' && this.openOrders(key) >= caps.maxOpenOrders) {
+      return { kind: 'limit', cap: 'open orders', limit: caps.maxOpenOrders, message: `open-order cap reached: at most ${caps.maxOpenOrders} open orders per wallet` }
+    }
+    if (caps.maxPositions !== -1 && isZero(this.position(key, input.symbol)) && this.positionCount(key) >= caps.maxPositions) {
+      return { kind: 'limit', cap: 'positions', limit: caps.maxPositions, message: `position cap reached: at most ${caps.maxPositions} positions per wallet` }
+    }
+
+    const buy = input.side === 'Buy'
+    const opposite = buy ? book.asks : book.bids
+    const crosses = (maker: Order) => (buy ? cmp(maker.price, price) <= 0 : cmp(maker.price, price) >= 0)
+
+    if (input.tif === 'fok') {
+      let available = ZERO
+      for (const maker of opposite) {
+        if (!crosses(maker)) break
+        available = add(available, sub(maker.size, maker.filled))
+        if (cmp(available, size) >= 0) break
+      }
+      if (cmp(available, size) < 0) return this.reject(input, size, price, `fok: only ${formatDec(available)} of ${input.size} available at ${input.price} or better`, now)
+    }
+
+    const order = this.newOrder(input, size, price, 'OPEN', now)
+    const touched: Order[] = []
+    while (opposite.length > 0 && cmp(order.filled, size) < 0) {
+      const maker = opposite[0]!
+      if (!crosses(maker)) break
+      const qty = min(sub(size, order.filled), sub(maker.size, maker.filled))
+      this.fill(maker, qty, maker.price)
+      this.fill(order, qty, maker.price)
+      if (cmp(maker.filled, maker.size) === 0) {
+        maker.status = 'FILLED'
+        opposite.shift()
+        this.bumpOpen(maker.walletKey, -1)
+      }
+      touched.push(maker)
+    }
+    if (cmp(order.filled, size) === 0) order.status = 'FILLED'
+    else if (input.tif === 'gtc') {
+      this.rest(book, order)
+    } else order.status = 'CANCELED' // ioc: the rest is canceled
+    for (const m of touched) this.onChange(m)
+    this.onChange(order)
+    return { kind: 'accepted', order }
+  }
+
+  cancel(wallet: string, by: { orderId: string } | { clientId: string }): CancelOutcome {
+    const key = wallet.toLowerCase()
+    let order: Order | undefined
+    if ('orderId' in by) {
+      order = this.orders.get(by.orderId)
+      if (!order || order.walletKey !== key) return { kind: 'rejected', reason: `order ${by.orderId} not found for this wallet` }
+    } else {
+      const mine = this.byWallet.get(key) ?? []
+      order = [...mine].reverse().find((o) => o.input.clientId === by.clientId && o.status === 'OPEN') ?? [...mine].reverse().find((o) => o.input.clientId === by.clientId)
+      if (!order) return { kind: 'rejected', reason: `no order with client_id ${JSON.stringify(by.clientId.slice(0, 80))} for this wallet` }
+    }
+    if (order.status !== 'OPEN') return { kind: 'rejected', reason: `order ${order.id} is ${order.status}, not open`, order }
+    const book = this.books.get(order.input.symbol)!
+    const side = order.input.side === 'Buy' ? book.bids : book.asks
+    const i = side.indexOf(order)
+    if (i >= 0) side.splice(i, 1)
+    order.status = 'CANCELED'
+    this.bumpOpen(key, -1)
+    this.onChange(order)
+    return { kind: 'canceled', order }
+  }
+
+  private fill(o: Order, qty: Dec, px: Dec): void {
+    o.filled = add(o.filled, qty)
+    o.notional = add(o.notional, mul(qty, px))
+    const signed = o.input.side === 'Buy' ? qty : neg(qty)
+    let pos = this.positions.get(o.walletKey)
+    if (!pos) this.positions.set(o.walletKey, (pos = new Map()))
+    const next = add(pos.get(o.input.symbol) ?? ZERO, signed)
+    if (isZero(next)) pos.delete(o.input.symbol)
+    else pos.set(o.input.symbol, next)
+  }
+
+  private rest(book: Book, order: Order): void {
+    const buy = order.input.side === 'Buy'
+    const side = buy ? book.bids : book.asks
+    // Insert after every order at a better or equal price: price, then time priority.
+    let lo = 0
+    let hi = side.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      const c = cmp(side[mid]!.price, order.price)
+      const before = buy ? c >= 0 : c <= 0
+      if (before) lo = mid + 1
+      else hi = mid
+    }
+    side.splice(lo, 0, order)
+    this.bumpOpen(order.walletKey, 1)
+  }
+
+  private bumpOpen(key: string, by: number): void {
+    this.openCount.set(key, (this.openCount.get(key) ?? 0) + by)
+  }
+}

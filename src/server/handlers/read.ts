@@ -1,0 +1,52 @@
+/** The unsigned read endpoints: GET /orders, GET /orderbook (JSON-RPC envelope), GET /health. */
+import type { ServerContext } from '../context.ts'
+import { toRecord } from '../exchange.ts'
+import { json, type Reply } from '../reply.ts'
+import { symbolProblem } from '../symbols.ts'
+import type { QueryParam } from '../validate.ts'
+import type { HandlerFactory } from './types.ts'
+
+/** Query parameters against the spec: each known one validated, unknown or repeated ones refused. */
+export function checkQuery(ctx: ServerContext, params: readonly QueryParam[], query: URLSearchParams): { ok: true; values: Record<string, string> } | { ok: false; reply: Reply } {
+  const values: Record<string, string> = {}
+  for (const [name, value] of query) {
+    const param = params.find((p) => p.name === name)
+    const shown = name.length > 40 ? `${name.slice(0, 37)}...` : name
+    if (!param) return { ok: false, reply: ctx.catalog.reply('invalid_field', `unknown query parameter "${shown}" (known: ${params.map((p) => p.name).join(', ') || 'none'})`) }
+    if (name in values) return { ok: false, reply: ctx.catalog.reply('invalid_field', `invalid query parameter "${shown}": given more than once`) }
+    const problem = param.check(value)
+    if (problem) return { ok: false, reply: ctx.catalog.reply('invalid_field', problem.message) }
+    values[name] = value
+  }
+  for (const p of params) {
+    if (p.required && !(p.name in values)) return { ok: false, reply: ctx.catalog.reply('invalid_field', `missing query parameter "${p.name}"`) }
+  }
+  return { ok: true, values }
+}
+
+export const listOrders: HandlerFactory = (ctx, op) => {
+  const params = ctx.validators.query(op.operationId)
+  return (req) => {
+    const q = checkQuery(ctx, params, req.query)
+    if (!q.ok) return q.reply
+    const orders = ctx.exchange.list(q.values.wallet!, q.values.status).map(toRecord)
+    return json(200, { orders })
+  }
+}
+
+export const getOrderbook: HandlerFactory = (ctx, op) => {
+  const params = ctx.validators.query(op.operationId)
+  const notFound = ctx.catalog.entry(13020)
+  return (req) => {
+    const q = checkQuery(ctx, params, req.query)
+    if (!q.ok) return q.reply
+    const symbol = q.values.symbol!
+    const why = symbolProblem(symbol, ctx.symbolRe)
+    if (why) return ctx.catalog.reply('invalid_field', `invalid query parameter "symbol": ${why}`)
+    const depth = ctx.exchange.depth(symbol)
+    if (!depth) return json(200, { jsonrpc: '2.0', result: null, error: { code: notFound.code, message: notFound.message ?? 'not_found' } })
+    return json(200, { jsonrpc: '2.0', result: { symbol, ...depth }, error: null })
+  }
+}
+
+export const getHealth: HandlerFactory = () => () => json(200, { status: 'ok' })

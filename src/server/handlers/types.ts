@@ -1,0 +1,18 @@
+import type { ParsedBodyOk } from '../../signing/index.ts'
+import type { Operation } from '../../spec/index.ts'
+import type { RequestState, ServerContext } from '../context.ts'
+import type { Reply } from '../reply.ts'
+
+export interface Request {
+  readonly method: string
+  readonly path: string
+  readonly query: URLSearchParams
+  /** Present for operations with a request body (parsed losslessly, not yet validated). */
+  readonly body?: ParsedBodyOk
+  readonly state: RequestState
+}
+
+export type Handler = (req: Request) => Reply
+
+/** Builds an operation's handler once at start-up (validators compiled, kinds resolved). */
+export type HandlerFactory = (ctx: ServerContext, op: Operation) => Handler

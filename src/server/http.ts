@@ -1,0 +1,152 @@
+/**
+ * The HTTP edge: body limits and media type, lossless parsing, routing, the rate-limit headers
+ * of rate-limited endpoints, HEAD without a body, and a 500 only for the server's own faults.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { RATE_HEADERS, type RequestState, type ServerContext } from './context.ts'
+import type { ReplyContext } from './deps.ts'
+import type { Reply } from './reply.ts'
+import type { Router } from './router.ts'
+
+/** Bodies above this get 413. */
+export const MAX_BODY_BYTES = 64 * 1024
+/** Past this much we stop reading and close the connection after the 413. */
+const ABORT_BYTES = 1024 * 1024
+
+type BodyRead = { kind: 'ok'; bytes: Buffer } | { kind: 'too_large'; aborted: boolean }
+
+function readBody(req: IncomingMessage): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    let total = 0
+    let done = false
+    const finish = (r: BodyRead) => {
+      if (!done) {
+        done = true
+        resolve(r)
+      }
+    }
+    req.on('data', (chunk: Buffer) => {
+      total += chunk.length
+      if (total <= MAX_BODY_BYTES) chunks.push(chunk)
+      else if (total > ABORT_BYTES) {
+        req.pause()
+        finish({ kind: 'too_large', aborted: true })
+      }
+    })
+    req.on('end', () => finish(total > MAX_BODY_BYTES ? { kind: 'too_large', aborted: false } : { kind: 'ok', bytes: Buffer.concat(chunks, total) }))
+    req.on('error', () => finish({ kind: 'too_large', aborted: true }))
+  })
+}
+
+/** Missing Content-Type is read as JSON; a present one must be JSON (utf-8 if a charset is named). */
+function mediaProblem(header: string | undefined): string | null {
+  if (header === undefined) return null
+  const [type = '', ...params] = header.split(';')
+  const t = type.trim().toLowerCase()
+  if (t !== 'application/json' && !/^application\/[a-z0-9.!#$&^_-]+\+json$/.test(t)) return `Content-Type ${JSON.stringify(type.trim().slice(0, 60))} is not JSON; send application/json`
+  for (const p of params) {
+    const [k, v = ''] = p.split('=')
+    if (k?.trim().toLowerCase() === 'charset' && !/^"?utf-8"?$/i.test(v.trim())) return `charset ${JSON.stringify(v.trim().slice(0, 30))} is not supported; send utf-8`
+  }
+  return null
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+export function createListener(ctx: ServerContext, router: Router): (req: IncomingMessage, res: ServerResponse) => void {
+  const { deps, catalog } = ctx
+
+  const send = (res: ServerResponse, reply: Reply, rc: ReplyContext, head: boolean, started: number, state: RequestState, close = false) => {
+    const final = deps.transformReply(reply, rc)
+    const text = final.body === undefined ? '' : JSON.stringify(final.body)
+    const headers: Record<string, string | number> = { ...final.headers }
+    if (text !== '') {
+      headers['Content-Type'] = 'application/json; charset=utf-8'
+      headers['Content-Length'] = Buffer.byteLength(text)
+    }
+    if (close) headers.Connection = 'close'
+    res.writeHead(final.status, headers)
+    res.end(head ? undefined : text)
+    const code = final.body && typeof final.body === 'object' && typeof (final.body as { code?: unknown }).code === 'string' ? (final.body as { code: string }).code : undefined
+    deps.logger({
+      time: new Date().toISOString(),
+      method: rc.method,
+      path: rc.path,
+      status: final.status,
+      ms: Math.round((performance.now() - started) * 100) / 100,
+      ...(code ? { code } : {}),
+      ...(state.wallet ? { wallet: state.wallet } : {}),
+    })
+  }
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now()
+    const method = (req.method ?? 'GET').toUpperCase()
+    let url: URL
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost')
+    } catch {
+      url = new URL('http://localhost/')
+    }
+    const path = url.pathname
+    const state: RequestState = {}
+    const match = router.match(method, path)
+    if (match.kind !== 'route') {
+      req.resume()
+      const head = method === 'HEAD'
+      const reply =
+        match.kind === 'none'
+          ? catalog.reply('not_found', `no such path: ${path.slice(0, 100)}`)
+          : catalog.reply('method_not_allowed', `${method} is not allowed on ${path}; allowed: ${match.allow.join(', ')}`, {}, { Allow: match.allow.join(', ') })
+      send(res, reply, { method, path }, head, started, state)
+      return
+    }
+    const { op, handler } = match.route
+    const rc: ReplyContext = { method, path, operationId: op.operationId }
+    let body
+    if (op.requestSchema) {
+      const media = mediaProblem(req.headers['content-type'])
+      const read = await readBody(req)
+      if (read.kind === 'too_large') {
+        send(res, catalog.reply('payload_too_large', `body is over ${MAX_BODY_BYTES} bytes (64 KiB)`), rc, false, started, state, read.aborted)
+        if (read.aborted) req.destroy()
+        return
+      }
+      if (media) return send(res, catalog.reply('unsupported_media_type', media), rc, false, started, state)
+      let text: string
+      try {
+        text = utf8.decode(read.bytes)
+      } catch {
+        return send(res, catalog.reply('invalid_json', 'body is not valid UTF-8'), rc, false, started, state)
+      }
+      if (text.trim() === '') return send(res, catalog.reply('invalid_json', 'body is empty; send a JSON object'), rc, false, started, state)
+      const parsed = deps.parseBody(text)
+      if (!parsed.ok) {
+        const message = parsed.field !== null && parsed.code === 'invalid_field' && !parsed.message.includes(parsed.field) ? `invalid field "${parsed.field}": ${parsed.message}` : parsed.message
+        return send(res, catalog.reply(parsed.code, message), rc, false, started, state)
+      }
+      body = parsed
+    } else req.resume()
+
+    let reply = handler({ method, path, query: url.searchParams, ...(body ? { body } : {}), state })
+    // Rate-limited endpoints show the identified wallet's counters on every reply (uncharged if refused).
+    if (op.rateLimit && state.wallet && reply.headers[RATE_HEADERS.limit] === undefined) {
+      reply = { ...reply, headers: { ...reply.headers, ...ctx.rateHeaders(state.wallet, state.category ?? op.rateLimit.category) } }
+    }
+    send(res, reply, rc, match.head, started, state)
+  }
+
+  return (req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      const message = err instanceof Error ? err.message : String(err)
+      process.stderr.write(`oec serve: internal error on ${req.method} ${req.url}: ${message.split('\n')[0]}\n`)
+      if (!res.headersSent) {
+        const r = catalog.reply('internal_error', 'internal error')
+        const text = JSON.stringify(r.body)
+        res.writeHead(r.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) })
+        res.end(req.method === 'HEAD' ? undefined : text)
+      } else res.end()
+    })
+  }
+}

@@ -1,0 +1,10 @@
+/** The reference server: `startServer` and the pieces a caller configures or swaps. */
+export { startServer, type RunningServer, type StartOptions } from './server.ts'
+export { SimulatedClock, systemClock, type Clock } from './clock.ts'
+export { defaultConfig, loadServerConfig, mergeConfig, checkConfig, DEFAULT_INSTRUMENTS, type ServerConfig } from './config.ts'
+export { defaultDeps, type ServerDeps, type RequestLog, type ReplyContext } from './deps.ts'
+export { createRateLimiter, type RateLimiter, type ChargeResult, type WindowStatus, type CategoryLimits, type Cost } from './limits.ts'
+export { createNonceStore, createAgentStore, type NonceStore, type AgentStore, type AgentRecord } from './stores.ts'
+export type { Reply } from './reply.ts'
+export type { OrderRecord } from './exchange.ts'
+export { MAX_BODY_BYTES } from './http.ts'

@@ -1,0 +1,69 @@
+/**
+ * Per-wallet rate limits: fixed windows aligned to the epoch (`floor(now / window) * window`),
+ * three independent categories. A charge is all-or-nothing so that a batch that would cross a
+ * limit consumes nothing.
+ */
+import type { RateCategory } from '../spec/index.ts'
+
+export type { RateCategory }
+export type CategoryLimits = Readonly<Record<RateCategory, number>>
+export type Cost = Partial<Record<RateCategory, number>>
+
+export interface WindowStatus {
+  readonly limit: number
+  readonly remaining: number
+  /** Unix time in seconds at which the current window ends. */
+  readonly reset: number
+}
+
+export type ChargeResult = { ok: true } | { ok: false; category: RateCategory; limit: number; reset: number }
+
+/** The rate-limit seam: a broken test server wraps or replaces it (shared counters, batch counted once...). */
+export interface RateLimiter {
+  /** Charges every category of `cost` if each has room in the current window, else nothing. */
+  charge(wallet: string, cost: Cost, limits: CategoryLimits, nowMs: number): ChargeResult
+  /** The wallet's counters in one category, without charging. */
+  status(wallet: string, category: RateCategory, limit: number, nowMs: number): WindowStatus
+}
+
+interface Window {
+  start: number
+  used: Record<RateCategory, number>
+}
+
+export function createRateLimiter(windowSeconds: number): RateLimiter {
+  const windowMs = windowSeconds * 1000
+  const windows = new Map<string, Window>()
+  let lastSweep = 0
+
+  const current = (wallet: string, nowMs: number): Window => {
+    const start = Math.floor(nowMs / windowMs) * windowMs
+    if (start !== lastSweep) {
+      // Forget wallets whose window has ended, once per window, so memory follows live wallets.
+      for (const [k, w] of windows) if (w.start < start) windows.delete(k)
+      lastSweep = start
+    }
+    let w = windows.get(wallet)
+    if (!w || w.start !== start) {
+      w = { start, used: { orders: 0, cancels: 0, api: 0 } }
+      windows.set(wallet, w)
+    }
+    return w
+  }
+
+  return {
+    charge(wallet, cost, limits, nowMs) {
+      const w = current(wallet, nowMs)
+      const reset = (w.start + windowMs) / 1000
+      for (const [cat, n] of Object.entries(cost) as [RateCategory, number][]) {
+        if (n > 0 && w.used[cat] + n > limits[cat]) return { ok: false, category: cat, limit: limits[cat], reset }
+      }
+      for (const [cat, n] of Object.entries(cost) as [RateCategory, number][]) w.used[cat] += n
+      return { ok: true }
+    },
+    status(wallet, category, limit, nowMs) {
+      const w = current(wallet, nowMs)
+      return { limit, remaining: Math.max(0, limit - w.used[category]), reset: (w.start + windowMs) / 1000 }
+    },
+  }
+}

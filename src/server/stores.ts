@@ -1,0 +1,62 @@
+/**
+ * The two small stores auth depends on, each a seam a broken test server can replace:
+ * consumed nonces per wallet and agent approvals. Addresses are keyed lower-case (20 bytes).
+ */
+
+/** Consumed nonces, one namespace per trading wallet across all operations. */
+export interface NonceStore {
+  has(wallet: string, nonce: bigint): boolean
+  /** Called only after a request changed state. */
+  consume(wallet: string, nonce: bigint): void
+}
+
+export function createNonceStore(): NonceStore {
+  const used = new Map<string, Set<bigint>>()
+  return {
+    has: (wallet, nonce) => used.get(wallet.toLowerCase())?.has(nonce) ?? false,
+    consume(wallet, nonce) {
+      const key = wallet.toLowerCase()
+      let set = used.get(key)
+      if (!set) used.set(key, (set = new Set()))
+      set.add(nonce)
+    },
+  }
+}
+
+export interface AgentRecord {
+  readonly agent: string
+  readonly approvedAtMs: number
+}
+
+/** Agent approvals: owner → agents. */
+export interface AgentStore {
+  approve(owner: string, agent: string, atMs: number): void
+  /** False when the agent was not approved for the owner. */
+  revoke(owner: string, agent: string): boolean
+  isApproved(owner: string, agent: string): boolean
+  list(owner: string): AgentRecord[]
+  /** The address took part in an approval or a revocation, as owner or agent. */
+  knows(address: string): boolean
+}
+
+export function createAgentStore(): AgentStore {
+  const byOwner = new Map<string, Map<string, AgentRecord>>()
+  const known = new Set<string>()
+  return {
+    approve(owner, agent, atMs) {
+      const o = owner.toLowerCase()
+      let agents = byOwner.get(o)
+      if (!agents) byOwner.set(o, (agents = new Map()))
+      agents.set(agent.toLowerCase(), { agent, approvedAtMs: atMs })
+      known.add(o).add(agent.toLowerCase())
+    },
+    revoke(owner, agent) {
+      const removed = byOwner.get(owner.toLowerCase())?.delete(agent.toLowerCase()) ?? false
+      if (removed) known.add(owner.toLowerCase()).add(agent.toLowerCase())
+      return removed
+    },
+    isApproved: (owner, agent) => byOwner.get(owner.toLowerCase())?.has(agent.toLowerCase()) ?? false,
+    list: (owner) => [...(byOwner.get(owner.toLowerCase())?.values() ?? [])],
+    knows: (address) => known.has(address.toLowerCase()),
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Lossless JSON bodies. Parsing goes through lossless-json so a nonce such as 2^64-1 keeps every
+ * digit; a pre-scan (iterative, so hostile nesting cannot blow the stack) enforces the depth
+ * limit and finds duplicate keys, which lossless-json lets through when the values are equal.
+ */
+import { isLosslessNumber, parse as losslessParse } from 'lossless-json'
+import { UINT64_MAX } from './types.ts'
+
+export type ParsedBodyOk = {
+  ok: true
+  /** Plain JSON, numbers as JS numbers: ajv-ready. */
+  value: unknown
+  /** JSON pointer → exact source text of every number. */
+  numbers: ReadonlyMap<string, string>
+}
+export type ParsedBody =
+  | ParsedBodyOk
+  | { ok: false; code: 'invalid_json' | 'invalid_field'; field: string | null; message: string }
+
+export function escapePointerToken(t: string): string {
+  return t.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
+interface ScanResult {
+  tooDeep: boolean
+  duplicate?: { key: string; at: string }
+}
+
+/**
+ * Walks the text once, outside strings, tracking the open containers. Only meaningful on text
+ * that lossless-json accepts, except the depth figure, which is safe on anything.
+ */
+function scan(text: string, maxDepth: number): ScanResult {
+  // Per open container: for objects the keys seen so far and the pointer; for arrays the index.
+  const stack: { keys: Set<string> | null; pointer: string; index: number; expectKey: boolean; lastKey: string }[] = []
+  let duplicate: ScanResult['duplicate']
+  const n = text.length
+  let i = 0
+  while (i < n) {
+    const c = text.charCodeAt(i)
+    if (c === 0x22 /* " */) {
+      let j = i + 1
+      let escaped = false
+      while (j < n) {
+        const d = text.charCodeAt(j)
+        if (d === 0x5c) {
+          escaped = true
+          j += 2
+          continue
+        }
+        if (d === 0x22) break
+        j++
+      }
+      const top = stack[stack.length - 1]
+      if (top && top.keys && top.expectKey && duplicate === undefined) {
+        const raw = text.slice(i + 1, j)
+        let key = raw
+        if (escaped) {
+          try {
+            key = JSON.parse(`"${raw}"`) as string
+          } catch {
+            key = raw
+          }
+        }
+        if (top.keys.has(key)) duplicate = { key, at: top.pointer }
+        top.keys.add(key)
+        top.lastKey = key
+        top.expectKey = false
+      }
+      i = j + 1
+      continue
+    }
+    if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      const parent = stack[stack.length - 1]
+      const pointer = parent ? `${parent.pointer}/${escapePointerToken(parent.keys ? parent.lastKey : String(parent.index))}` : ''
+      stack.push({ keys: c === 0x7b ? new Set() : null, pointer, index: 0, expectKey: c === 0x7b, lastKey: '' })
+      if (stack.length > maxDepth) return { tooDeep: true }
+    } else if (c === 0x7d || c === 0x5d) {
+      stack.pop()
+    } else if (c === 0x2c /* , */) {
+      const top = stack[stack.length - 1]
+      if (top) {
+        if (top.keys) top.expectKey = true
+        else top.index++
+      }
+    }
+    i++
+  }
+  return duplicate ? { tooDeep: false, duplicate } : { tooDeep: false }
+}
+
+/** lossless-json tree → plain JSON, recording the text of every number by pointer. */
+function plain(node: unknown, pointer: string, numbers: Map<string, string>): unknown {
+  if (isLosslessNumber(node)) {
+    numbers.set(pointer, node.value)
+    return Number(node.value)
+  }
+  if (Array.isArray(node)) return node.map((v, i) => plain(v, `${pointer}/${i}`, numbers))
+  if (node !== null && typeof node === 'object') {
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(node)) out[k] = plain(v, `${pointer}/${escapePointerToken(k)}`, numbers)
+    return out
+  }
+  return node
+}
+
+/** Lossless JSON parse: duplicate keys ⇒ invalid_field naming the key; depth > maxDepth (default 32) ⇒ invalid_field. */
+export function parseBody(text: string, opts: { maxDepth?: number } = {}): ParsedBody {
+  const maxDepth = opts.maxDepth ?? 32
+  if (typeof text !== 'string') return { ok: false, code: 'invalid_json', field: null, message: 'body is not text' }
+  const pre = scan(text, maxDepth)
+  if (pre.tooDeep) return { ok: false, code: 'invalid_field', field: null, message: `body nests deeper than ${maxDepth} levels` }
+  let tree: unknown
+  try {
+    tree = losslessParse(text)
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err)
+    const dup = /^Duplicate key '(.*)' encountered/.exec(msg)
+    if (dup) return { ok: false, code: 'invalid_field', field: dup[1] ?? null, message: `duplicate key "${dup[1]}"` }
+    return { ok: false, code: 'invalid_json', field: null, message: `invalid JSON: ${msg.split('\n')[0]}` }
+  }
+  if (pre.duplicate) {
+    const { key, at } = pre.duplicate
+    return { ok: false, code: 'invalid_field', field: key, message: `duplicate key "${key}"${at ? ` in ${at}` : ''}` }
+  }
+  const numbers = new Map<string, string>()
+  return { ok: true, value: plain(tree, '', numbers), numbers }
+}
+
+function valueAt(doc: unknown, pointer: string): unknown {
+  if (pointer === '') return doc
+  let node = doc
+  for (const raw of pointer.slice(1).split('/')) {
+    const t = raw.replace(/~1/g, '/').replace(/~0/g, '~')
+    if (Array.isArray(node)) node = node[Number(t)]
+    else if (node !== null && typeof node === 'object') node = (node as Record<string, unknown>)[t]
+    else return undefined
+  }
+  return node
+}
+
+function fieldName(pointer: string): string {
+  return pointer.slice(1).replace(/~1/g, '/').replace(/~0/g, '~') || '(body)'
+}
+
+/** Exact uint64 at a pointer: rejects strings, negatives, fractions, exponent form, > 2^64-1 with a message naming the field. */
+export function readUint64(body: ParsedBodyOk, pointer: string): { ok: true; value: bigint } | { ok: false; message: string } {
+  const name = fieldName(pointer)
+  const text = body.numbers.get(pointer)
+  if (text === undefined) {
+    const v = valueAt(body.value, pointer)
+    if (v === undefined) return { ok: false, message: `${name} is missing` }
+    return { ok: false, message: `${name} must be a JSON integer in 0..${UINT64_MAX}, got a ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}` }
+  }
+  if (!/^(0|[1-9][0-9]*)$/.test(text)) {
+    const why = text.startsWith('-') ? 'negative' : /[eE]/.test(text) ? 'in exponent form' : text.includes('.') ? 'fractional' : 'not a plain integer'
+    return { ok: false, message: `${name} must be an integer in 0..${UINT64_MAX}, got ${text} (${why})` }
+  }
+  const value = BigInt(text)
+  if (value > UINT64_MAX) return { ok: false, message: `${name} must be an integer in 0..${UINT64_MAX}, got ${text} (above 2^64-1)` }
+  return { ok: true, value }
+}
+
+/** Serialises a flat body: strings via JSON.stringify, bigints digit for digit (never through a JS number). */
+export function flatBodyText(entries: readonly (readonly [string, string | bigint])[]): string {
+  let out = '{'
+  for (let i = 0; i < entries.length; i++) {
+    const [k, v] = entries[i]!
+    out += `${i ? ',' : ''}${JSON.stringify(k)}:${typeof v === 'bigint' ? v.toString() : JSON.stringify(v)}`
+  }
+  return `${out}}`
+}

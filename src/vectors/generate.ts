@@ -1,0 +1,59 @@
+/**
+ * `oec vectors generate`: builds every family and writes one JSON file per family. Deterministic:
+ * fixed keys, fixed nonces, RFC 6979 signatures and a stable serialization, so a second run
+ * writes the same bytes (the test suite checks it).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { defaultSpec, type Spec } from '../spec/index.ts'
+import { mailFamily } from './families/mail.ts'
+import { perpFamily } from './families/perp.ts'
+import { domainMismatch, nonceFamily, placeOrderValid, stringFormat, structMismatch } from './families/place-order.ts'
+import { agentFamily, cancelFamily, signatureEncoding } from './families/signature-agent.ts'
+import type { VectorFile } from './model.ts'
+
+export { DEFAULT_VECTORS_DIR } from './paths.ts'
+import { DEFAULT_VECTORS_DIR } from './paths.ts'
+
+/** The families in file order; each yields one file `<family>.json`. */
+export const FAMILIES: readonly ((spec: Spec) => Promise<VectorFile>)[] = [
+  placeOrderValid,
+  stringFormat,
+  structMismatch,
+  domainMismatch,
+  nonceFamily,
+  signatureEncoding,
+  cancelFamily,
+  agentFamily,
+  perpFamily,
+  mailFamily,
+]
+
+export function fileNameOf(family: string): string {
+  return `${family}.json`
+}
+
+/** The exact text written for a file (2-space JSON, trailing newline). */
+export function serializeVectorFile(file: VectorFile): string {
+  return JSON.stringify(file, null, 2) + '\n'
+}
+
+export async function generateVectors(spec: Spec = defaultSpec()): Promise<Map<string, string>> {
+  const out = new Map<string, string>()
+  for (const family of FAMILIES) {
+    const file = await family(spec)
+    out.set(fileNameOf(file.family), serializeVectorFile(file))
+  }
+  return out
+}
+
+export async function writeVectors(dir: string = DEFAULT_VECTORS_DIR, spec: Spec = defaultSpec()): Promise<{ files: string[]; cases: number }> {
+  const files = await generateVectors(spec)
+  mkdirSync(dir, { recursive: true })
+  let cases = 0
+  for (const [name, text] of files) {
+    writeFileSync(join(dir, name), text)
+    cases += (JSON.parse(text) as VectorFile).numberOfTests
+  }
+  return { files: [...files.keys()], cases }
+}

@@ -1,0 +1,409 @@
+/**
+ * Deliberately broken servers, one per rule family, each built from the reference server by
+ * swapping one `ServerDeps` seam or a config value, or by putting a rewriting HTTP proxy in
+ * front of it. Every one runs on loopback with a SimulatedClock the runner advances.
+ */
+import http from 'node:http'
+import { isLosslessNumber, parse as losslessParse, stringify as losslessStringify } from 'lossless-json'
+import { recoverPerpSigner, verifyOptions, type DomainOverrides, type OptionsMessage } from '../../src/signing/index.ts'
+import { SimulatedClock, createAgentStore, createRateLimiter, startServer, defaultConfig, type ServerConfig, type ServerDeps, type RateLimiter } from '../../src/server/index.ts'
+
+export interface Target {
+  readonly url: string
+  readonly clock: SimulatedClock
+  readonly symbols: readonly string[]
+  close(): Promise<void>
+}
+
+async function reference(config: Partial<ServerConfig> = {}, deps: Partial<ServerDeps> = {}): Promise<Target> {
+  const clock = new SimulatedClock(Date.UTC(2026, 0, 5, 12, 0, 0))
+  const server = await startServer({ config: { ...config, log: false }, deps: { clock, ...deps } })
+  return { url: server.url, clock, symbols: server.config.instruments, close: () => server.close() }
+}
+
+// ---------------------------------------------------------------- proxy
+
+interface ProxyRequest {
+  method: string
+  path: string
+  headers: http.IncomingHttpHeaders
+  body: string
+}
+interface ProxyResponse {
+  status: number
+  headers: Record<string, string>
+  body: string
+}
+interface Rewrite {
+  /** Change the request, or answer it directly. */
+  request?(req: ProxyRequest): ProxyRequest | ProxyResponse
+  response?(req: ProxyRequest, res: ProxyResponse): ProxyResponse
+}
+
+function isResponse(x: ProxyRequest | ProxyResponse): x is ProxyResponse {
+  return 'status' in x
+}
+
+/** An HTTP proxy in front of a correct reference server that rewrites requests and responses. */
+async function proxied(rewrite: Rewrite, config: Partial<ServerConfig> = {}): Promise<Target> {
+  const upstream = await reference(config)
+  const base = new URL(upstream.url)
+  const agent = new http.Agent({ keepAlive: true })
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const incoming: ProxyRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }
+      const changed = rewrite.request ? rewrite.request(incoming) : incoming
+      const reply = (r: ProxyResponse) => {
+        const out = rewrite.response ? rewrite.response(incoming, r) : r
+        res.writeHead(out.status, { ...out.headers, 'content-length': String(Buffer.byteLength(out.body)) })
+        res.end(req.method === 'HEAD' ? undefined : out.body)
+      }
+      if (isResponse(changed)) return reply(changed)
+      const headers = { ...changed.headers, host: base.host, 'content-length': String(Buffer.byteLength(changed.body)) }
+      delete headers['transfer-encoding']
+      const up = http.request({ host: base.hostname, port: base.port, method: changed.method, path: changed.path, headers, agent }, (ur) => {
+        const body: Buffer[] = []
+        ur.on('data', (c: Buffer) => body.push(c))
+        ur.on('end', () => {
+          const h: Record<string, string> = {}
+          for (const [k, v] of Object.entries(ur.headers)) if (v !== undefined && k !== 'content-length' && k !== 'connection' && k !== 'keep-alive') h[k] = Array.isArray(v) ? v.join(', ') : v
+          reply({ status: ur.statusCode ?? 502, headers: h, body: Buffer.concat(body).toString('utf8') })
+        })
+      })
+      up.on('error', () => reply({ status: 502, headers: { 'content-type': 'application/json' }, body: '{"code":"bad_gateway","message":"upstream failed"}' }))
+      up.end(changed.body)
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const port = (server.address() as { port: number }).port
+  return {
+    url: `http://127.0.0.1:${port}`,
+    clock: upstream.clock,
+    symbols: upstream.symbols,
+    async close() {
+      agent.destroy()
+      server.closeAllConnections()
+      await new Promise<void>((r) => server.close(() => r()))
+      await upstream.close()
+    },
+  }
+}
+
+const jsonResponse = (status: number, body: unknown): ProxyResponse => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+
+/** Applies `f` to every object in a lossless parse of the body (items of bulk bodies included). */
+function rewriteObjects(text: string, f: (o: Record<string, unknown>) => void): string {
+  let doc: unknown
+  try {
+    doc = losslessParse(text)
+  } catch {
+    return text
+  }
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(walk)
+    else if (v && typeof v === 'object' && !isLosslessNumber(v)) {
+      f(v as Record<string, unknown>)
+      Object.values(v).forEach(walk)
+    }
+  }
+  walk(doc)
+  return losslessStringify(doc) ?? text
+}
+
+// ---------------------------------------------------------------- verifier seams
+
+type Verify = typeof verifyOptions
+
+/** A verifier that, when the signer is not the wallet, also tries other domains: a server that ignores part of the domain. */
+function lenientDomains(candidates: DomainOverrides[]): Verify {
+  return (kind, message, signature, opts = {}) => {
+    const first = verifyOptions(kind, message, signature, opts)
+    const wallet = typeof message.wallet === 'string' ? message.wallet.toLowerCase() : undefined
+    if (!first.ok || wallet === undefined || first.signer.toLowerCase() === wallet) return first
+    for (const d of candidates) {
+      const r = verifyOptions(kind, message, signature, { ...opts, domain: { ...opts.domain, ...d } })
+      if (r.ok && r.signer.toLowerCase() === wallet) return r
+    }
+    return first
+  }
+}
+
+function withMessage(f: (kind: string, m: OptionsMessage) => OptionsMessage): Verify {
+  return (kind, message, signature, opts) => verifyOptions(kind, f(kind, message), signature, opts)
+}
+
+/** Strips trailing zeros: "100.0" → "100", "1.50" → "1.5". */
+const normalize = (s: string) => (s.includes('.') ? s.replace(/\.?0+$/, '') : s)
+
+// ---------------------------------------------------------------- the broken servers
+
+export interface BrokenServer {
+  readonly name: string
+  /** How it is broken, in one line. */
+  readonly how: string
+  /** The check that must fail. */
+  readonly caughtBy: string
+  /** The outcome it gets: 'fail' (a stated rule), or 'warn' for an assumed one. */
+  readonly outcome?: 'fail' | 'warn'
+  /** Checks to run (a subset keeps the suite fast). */
+  readonly only: readonly string[]
+  start(): Promise<Target>
+}
+
+export const BROKEN_SERVERS: readonly BrokenServer[] = [
+  {
+    name: 'number price accepted',
+    how: 'a proxy turns JSON-number size/price into strings before the server sees them',
+    caughtBy: 'auth.number-price',
+    only: ['auth.number-price', 'mutate.place-order/price.type-number', 'mutate.place-order/size.type-number'],
+    start: () =>
+      proxied({
+        request: (r) => ({
+          ...r,
+          body: rewriteObjects(r.body, (o) => {
+            for (const k of ['size', 'price']) if (isLosslessNumber(o[k])) o[k] = String(o[k])
+          }),
+        }),
+      }),
+  },
+  {
+    name: 'chain ID ignored',
+    how: 'the verifier also accepts signatures under chain IDs 1, 998 and 1337',
+    caughtBy: 'auth.chain-id',
+    only: ['auth.chain-id'],
+    start: () => reference({}, { verifyOptions: lenientDomains([{ chainId: 1 }, { chainId: 998 }, { chainId: 1337 }]) }),
+  },
+  {
+    name: 'nonce reuse allowed',
+    how: 'the nonce store never remembers a nonce',
+    caughtBy: 'nonce.reuse-after-success',
+    only: ['nonce.reuse-after-success'],
+    start: () => reference({}, { nonces: { has: () => false, consume: () => {} } }),
+  },
+  {
+    name: 'nonce consumed on failure',
+    how: 'a proxy answers 409 nonce_reused to any (wallet, nonce) it has already forwarded, whatever the outcome',
+    caughtBy: 'nonce.retry-after-failure',
+    only: ['nonce.retry-after-failure'],
+    start: () => {
+      const seen = new Set<string>()
+      return proxied({
+        request: (r) => {
+          if (r.method !== 'POST' || r.path !== '/order') return r
+          let key: string | undefined
+          rewriteObjects(r.body, (o) => {
+            if (typeof o.wallet === 'string' && o.nonce !== undefined) key = `${o.wallet.toLowerCase()}:${String(o.nonce)}`
+          })
+          if (key === undefined) return r
+          if (seen.has(key)) return jsonResponse(409, { code: 'nonce_reused', message: 'nonce already used' })
+          seen.add(key)
+          return r
+        },
+      })
+    },
+  },
+  {
+    name: 'agent not checked',
+    how: 'every signer counts as an approved agent of every wallet',
+    caughtBy: 'auth.unapproved-agent',
+    only: ['auth.unapproved-agent'],
+    start: () => {
+      const agents = createAgentStore()
+      return reference({}, { agents: { ...agents, isApproved: () => true } })
+    },
+  },
+  {
+    name: 'revoke ignored',
+    how: 'POST /revoke-agent answers "revoked" but the approval stays',
+    caughtBy: 'auth.agent-revoke',
+    only: ['auth.agent-revoke'],
+    start: () => {
+      const agents = createAgentStore()
+      return reference({}, { agents: { ...agents, revoke: (owner, agent) => agents.isApproved(owner, agent) } })
+    },
+  },
+  {
+    name: 'route struct wrong when omitted',
+    how: 'an order without route is verified as the 9-field PlaceOrder with route best_execution',
+    caughtBy: 'route.omitted',
+    only: ['route.omitted'],
+    start: () => reference({}, { verifyOptions: withMessage((kind, m) => (kind === 'PlaceOrder' && m.route === undefined ? { ...m, route: 'best_execution' } : m)) }),
+  },
+  {
+    name: 'decimal strings normalized before verifying',
+    how: 'size and price are normalized ("100.0" → "100") before the signature is checked',
+    caughtBy: 'auth.string-format',
+    only: ['auth.string-format'],
+    start: () =>
+      reference({}, {
+        verifyOptions: withMessage((kind, m) =>
+          kind === 'PlaceOrder' ? { ...m, size: normalize(String(m.size)), price: normalize(String(m.price)) } : m,
+        ),
+      }),
+  },
+  {
+    name: '61 orders allowed',
+    how: 'the Default tier allows 61 orders per minute',
+    caughtBy: 'rl.order-limit',
+    only: ['rl.order-limit'],
+    start: () => {
+      const tiers = structuredClone(defaultConfig().tiers)
+      tiers.default = { ...tiers.default!, ordersPerMinute: 61 }
+      return reference({ tiers })
+    },
+  },
+  {
+    name: 'categories shared',
+    how: 'cancels are counted in the order category',
+    caughtBy: 'rl.categories',
+    only: ['rl.categories'],
+    start: () => {
+      const real = createRateLimiter(60)
+      const shared: RateLimiter = {
+        charge: (w, cost, limits, now) => real.charge(w, { ...cost, orders: (cost.orders ?? 0) + (cost.cancels ?? 0), cancels: 0 }, limits, now),
+        status: (w, category, limit, now) => (category === 'cancels' ? real.status(w, 'orders', limit, now) : real.status(w, category, limit, now)),
+      }
+      return reference({}, { rateLimiter: shared })
+    },
+  },
+  {
+    name: 'headers missing',
+    how: 'X-RateLimit-* headers are dropped from error responses',
+    caughtBy: 'rl.headers',
+    only: ['rl.headers'],
+    start: () =>
+      reference({}, {
+        transformReply: (reply) => {
+          if (reply.status < 400) return reply
+          const headers = Object.fromEntries(Object.entries(reply.headers).filter(([k]) => !/^x-ratelimit-/i.test(k)))
+          return { ...reply, headers }
+        },
+      }),
+  },
+  {
+    name: 'Retry-After missing',
+    how: 'the 429 has no Retry-After header',
+    caughtBy: 'rl.order-limit',
+    only: ['rl.order-limit'],
+    start: () => reference({}, { transformReply: (reply) => ({ ...reply, headers: Object.fromEntries(Object.entries(reply.headers).filter(([k]) => k.toLowerCase() !== 'retry-after')) }) }),
+  },
+  {
+    name: 'batch counted once',
+    how: 'a k-item batch is charged as one order (or one cancel)',
+    caughtBy: 'rl.remaining',
+    only: ['rl.remaining'],
+    start: () => {
+      const real = createRateLimiter(60)
+      return reference({}, {
+        rateLimiter: {
+          charge: (w, cost, limits, now) => real.charge(w, Object.fromEntries(Object.entries(cost).map(([k, n]) => [k, Math.min(n ?? 0, 1)])), limits, now),
+          status: real.status,
+        },
+      })
+    },
+  },
+  {
+    name: 'cap ignored',
+    how: 'the open-order cap is never enforced',
+    caughtBy: 'cap.open-orders',
+    only: ['cap.open-orders'],
+    start: () => {
+      const tiers = structuredClone(defaultConfig().tiers)
+      tiers.default = { ...tiers.default!, maxOpenOrders: 1_000_000 }
+      return reference({ tiers })
+    },
+  },
+  {
+    name: 'orderbook 404 instead of 13020',
+    how: 'a proxy turns the JSON-RPC 13020 envelope into HTTP 404 not_found',
+    caughtBy: 'err.orderbook-missing',
+    only: ['err.orderbook-missing'],
+    start: () =>
+      proxied({
+        response: (req, res) => {
+          if (!req.path.startsWith('/orderbook') || !res.body.includes('13020')) return res
+          return jsonResponse(404, { code: 'not_found', message: 'no such instrument' })
+        },
+      }),
+  },
+  {
+    name: 'error body without code',
+    how: 'error bodies carry only message (and the legacy error field)',
+    caughtBy: 'err.body-shape',
+    only: ['err.body-shape'],
+    start: () =>
+      reference({}, {
+        transformReply: (reply) => {
+          if (reply.status < 400 || !reply.body || typeof reply.body !== 'object') return reply
+          const { code: _code, ...rest } = reply.body as Record<string, unknown>
+          return { ...reply, body: rest }
+        },
+      }),
+  },
+  {
+    name: 'nonce precision lost',
+    how: 'a proxy re-serializes bodies through JSON.parse, rounding nonces to doubles',
+    caughtBy: 'nonce.precision-2p53',
+    only: ['nonce.precision-2p53', 'nonce.uint64-max'],
+    start: () =>
+      proxied({
+        request: (r) => {
+          try {
+            return { ...r, body: r.body ? JSON.stringify(JSON.parse(r.body)) : r.body }
+          } catch {
+            return r
+          }
+        },
+      }),
+  },
+  {
+    name: 'domain name ignored',
+    how: 'the verifier also accepts the perp name and case variants of the domain name',
+    caughtBy: 'auth.domain',
+    only: ['auth.domain'],
+    start: () => reference({}, { verifyOptions: lenientDomains([{ name: 'Exchange' }, { name: 'service' }, { name: 'SERVICE' }]) }),
+  },
+  {
+    name: 'client ID not covered by the signature',
+    how: 'the server verifies PlaceOrder with clientId left empty, whatever client_id says',
+    caughtBy: 'auth.client-id-signed',
+    only: ['auth.client-id-signed'],
+    start: () => reference({}, { verifyOptions: withMessage((kind, m) => (kind === 'PlaceOrder' ? { ...m, clientId: '' } : m)) }),
+  },
+  {
+    name: '5xx on malformed JSON',
+    how: 'a proxy answers 500 internal_error to a body that is not JSON',
+    caughtBy: 'robust.malformed',
+    only: ['robust.malformed'],
+    start: () =>
+      proxied({
+        request: (r) => {
+          if (!r.body) return r
+          try {
+            JSON.parse(r.body)
+            return r
+          } catch {
+            return jsonResponse(500, { code: 'internal_error', message: 'Unexpected token in JSON' })
+          }
+        },
+      }),
+  },
+  {
+    name: 'perp verified under chainId 999',
+    how: 'perp Agent signatures are recovered under chainId 999 instead of 1337',
+    caughtBy: 'perp.chain-id-999',
+    only: ['perp.chain-id-999', 'perp.order-accepted'],
+    start: () => reference({}, { recoverPerpSigner: (input, sig, opts = {}) => recoverPerpSigner(input, sig, { ...opts, domain: { ...opts.domain, chainId: 999 } }) }),
+  },
+  {
+    name: 'high-s accepted',
+    how: 'malleable (high-s) signatures are accepted',
+    caughtBy: 'auth.signature-encoding',
+    outcome: 'warn',
+    only: ['auth.signature-encoding'],
+    start: () => reference({}, { verifyOptions: (kind, m, sig, opts = {}) => verifyOptions(kind, m, sig, { ...opts, allowHighS: true }) }),
+  },
+]
+

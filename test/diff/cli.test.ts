@@ -1,0 +1,204 @@
+/**
+ * `oec diff` through the real binary: output formats, exit codes 0/1/2, `--severity` files and
+ * `git:<ref>:<path>` arguments read from a temporary repository.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { main } from '../../src/cli/main.ts'
+import { DEFAULT_SPEC_PATH } from '../../src/spec/load.ts'
+import { runOec, type RunResult } from '../helpers/cli.ts'
+
+/**
+ * The CLI's own entry point in-process (same parsing, printing and exit codes as the binary,
+ * without a process start per case); the real binary is run below for exit codes and git refs.
+ */
+async function oec(args: string[]): Promise<RunResult> {
+  const out = new PassThrough()
+  const err = new PassThrough()
+  let stdout = ''
+  let stderr = ''
+  out.on('data', (d) => (stdout += d))
+  err.on('data', (d) => (stderr += d))
+  const code = await main(args, { stdout: out, stderr: err, stdin: new PassThrough() })
+  return { code, stdout, stderr }
+}
+const slow = { timeout: 120_000 }
+const long = { timeoutMs: 60_000 }
+
+const original = readFileSync(DEFAULT_SPEC_PATH, 'utf8')
+const dir = mkdtempSync(join(tmpdir(), 'oec-diff-'))
+
+function write(name: string, text: string): string {
+  const path = join(dir, name)
+  writeFileSync(path, text)
+  return path
+}
+
+/** Replaces the first `find` after `anchor`; returns the text and the 1-based line of the edit. */
+function editAfter(text: string, anchor: string, find: string, replace: string): { text: string; line: number } {
+  const a = text.indexOf(anchor)
+  const i = text.indexOf(find, a)
+  expect(a, anchor).toBeGreaterThanOrEqual(0)
+  expect(i, find).toBeGreaterThan(a)
+  return { text: text.slice(0, i) + replace + text.slice(i + find.length), line: text.slice(0, i).split('\n').length }
+}
+
+const base = write('base.yaml', original)
+// limit_exceeded: 422 → 400 (breaking), tier1 ordersPerMinute 30 → 20 (warning)
+const statusEdit = editAfter(original, '  - code: limit_exceeded\n', 'http_status: [422]', 'http_status: [400]')
+const both = editAfter(statusEdit.text, '    tier1:\n', 'ordersPerMinute: 30', 'ordersPerMinute: 20')
+const head = write('head.yaml', both.text)
+const warnOnly = write('warn-only.yaml', editAfter(original, '    tier1:\n', 'ordersPerMinute: 30', 'ordersPerMinute: 20').text)
+
+describe('oec diff CLI (in-process main)', () => {
+  it('text: one entry per finding, most severe first, exit 1 on a breaking change', async () => {
+    const r = await oec(['diff', base, head])
+    expect(r.code).toBe(1)
+    const ids = [...r.stdout.matchAll(/^(breaking|warning|info)\s+(\S+) (\S+)$/gm)].map((m) => [m[1], m[2], m[3]])
+    expect(ids).toEqual([
+      ['breaking', 'api-version-not-bumped', '/info/version'],
+      ['breaking', 'error-code-status-changed', '/x-service-error-codes/10/http_status'],
+      ['warning', 'rate-limit-tier-lowered', '/x-rate-limits/tiers/tier1/ordersPerMinute'],
+    ])
+    expect(r.stdout).toContain('The error code limit_exceeded now comes with HTTP 400 instead of 422.')
+    expect(r.stdout).toContain('2 breaking, 1 warning, 0 info')
+  })
+
+  it('json: the findings array with before and after', async () => {
+    const r = await oec(['diff', base, head, '--format', 'json'])
+    expect(r.code).toBe(1)
+    const findings = JSON.parse(r.stdout) as { id: string; severity: string; pointer: string; before?: unknown; after?: unknown }[]
+    const status = findings.find((f) => f.id === 'error-code-status-changed')!
+    expect(status).toMatchObject({ severity: 'breaking', pointer: '/x-service-error-codes/10/http_status', before: [422], after: [400] })
+    expect(findings.map((f) => f.id)).toEqual(['api-version-not-bumped', 'error-code-status-changed', 'rate-limit-tier-lowered'])
+  })
+
+  it('markdown: a changelog section grouped by severity', async () => {
+    const r = await oec(['diff', base, head, '--format', 'markdown'])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toMatch(/^## API changes in 1\.0\.0\n/)
+    const breaking = r.stdout.indexOf('### Breaking changes (2)')
+    const warnings = r.stdout.indexOf('### Warnings (1)')
+    expect(breaking).toBeGreaterThan(0)
+    expect(warnings).toBeGreaterThan(breaking)
+    expect(r.stdout).toContain('- **error-code-status-changed**: The error code limit\\_exceeded now comes with HTTP 400 instead of 422. (`/x-service-error-codes/10/http_status`)')
+  })
+
+  it('github: workflow annotations at the changed line of the head file', async () => {
+    const r = await oec(['diff', base, head, '--format', 'github'])
+    expect(r.code).toBe(1)
+    const lines = r.stdout.trim().split('\n')
+    expect(lines).toHaveLength(3)
+    const file = head.replace(/:/g, '%3A').replace(/,/g, '%2C')
+    expect(lines).toContain(`::error file=${file},line=${statusEdit.line},title=error-code-status-changed::The error code limit_exceeded now comes with HTTP 400 instead of 422.`)
+    expect(lines.find((l) => l.includes('rate-limit-tier-lowered'))).toBe(
+      `::warning file=${file},line=${both.line},title=rate-limit-tier-lowered::The Tier 1 tier's ordersPerMinute was lowered from 30 to 20.`,
+    )
+    const version = lines.find((l) => l.includes('api-version-not-bumped'))!
+    expect(version).toMatch(new RegExp(`^::error file=.*,line=${original.split('\n').findIndex((l) => l.startsWith('  version:')) + 1},title=api-version-not-bumped::`))
+  })
+
+  it('--fail-on: a warning passes by default and fails with --fail-on warning', async () => {
+    const [d, w, i] = await Promise.all([
+      oec(['diff', base, warnOnly]),
+      oec(['diff', base, warnOnly, '--fail-on', 'warning']),
+      oec(['diff', warnOnly, base, '--fail-on', 'warning']),
+    ])
+    expect(d.code).toBe(0)
+    expect(d.stdout).toContain('0 breaking, 1 warning, 0 info')
+    expect(w.code).toBe(1)
+    // the reverse edit raises the limit: info only
+    expect(i.stdout).toContain('0 breaking, 0 warning, 1 info')
+    expect(i.code).toBe(0)
+  })
+
+  it('--severity: a file lowers or silences rules, and the version rule follows', async () => {
+    const levels = write('levels.txt', '# project policy\nerror-code-status-changed   info\n\nrate-limit-tier-lowered none  # tiers are commercial\n')
+    const r = await oec(['diff', base, head, '--severity', levels, '--format', 'json'])
+    expect(r.stderr).toBe('')
+    const findings = JSON.parse(r.stdout) as { id: string; severity: string }[]
+    expect(findings.map((f) => [f.id, f.severity])).toEqual([['error-code-status-changed', 'info']])
+    expect(r.code).toBe(0)
+    const raise = write('raise.txt', 'rate-limit-tier-lowered err\n')
+    const r2 = await oec(['diff', base, warnOnly, '--severity', raise])
+    expect(r2.code).toBe(1)
+    expect(r2.stdout).toMatch(/^breaking\s+rate-limit-tier-lowered /m)
+  })
+
+  it('--severity: a bad line is an input error naming the file and line', async () => {
+    const bad = write('bad.txt', 'error-code-removed breaking\nerror-code-removd info\n')
+    const level = write('badlevel.txt', '\nerror-code-removed fatal\n')
+    const [r, l] = await Promise.all([oec(['diff', base, head, '--severity', bad]), oec(['diff', base, head, '--severity', level])])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toBe(`oec: ${bad}:2: unknown rule id "error-code-removd"\n`)
+    expect(l.code).toBe(2)
+    expect(l.stderr).toMatch(new RegExp(`^oec: ${level}:2: unknown level "fatal" for error-code-removed .*\\n$`))
+    expect(r.stdout + l.stdout).toBe('')
+  })
+
+  it('unreadable input exits 2 with one line', async () => {
+    const broken = write('broken.yaml', 'openapi: 3.1.0\ninfo: [\n')
+    const notOpenApi = write('not-openapi.yaml', 'hello: world\n')
+    const [yaml, format, shape] = await Promise.all([
+      oec(['diff', broken, base]),
+      oec(['diff', base, head, '--format', 'xml']),
+      oec(['diff', base, notOpenApi]),
+    ])
+    expect(shape.code).toBe(2)
+    expect(shape.stderr).toMatch(/^oec: .*not-openapi\.yaml: not an OpenAPI 3\.x document/)
+    expect(yaml.code).toBe(2)
+    expect(yaml.stderr).toMatch(new RegExp(`^oec: ${broken}:\\d+: invalid YAML`))
+    expect(yaml.stderr.trim().split('\n')).toHaveLength(1)
+    expect(format.code).toBe(2)
+    expect(format.stderr).toContain('xml')
+  })
+
+})
+
+describe('oec diff through the real binary', () => {
+  it('exits 0 for the shipped spec against itself, 1 on a breaking change, 2 on a missing file', slow, async () => {
+    const same = await runOec(['diff', base, DEFAULT_SPEC_PATH], long)
+    expect(same.stderr).toBe('')
+    expect(same.stdout).toBe(`${base} → ${DEFAULT_SPEC_PATH}: 0 breaking, 0 warning, 0 info\n`)
+    expect(same.code).toBe(0)
+    const changed = await runOec(['diff', base, head], long)
+    expect(changed.code).toBe(1)
+    expect(changed.stdout).toContain('2 breaking, 1 warning, 0 info')
+    const missing = await runOec(['diff', base, join(dir, 'nope.yaml')], long)
+    expect(missing.code).toBe(2)
+    expect(missing.stdout).toBe('')
+    expect(missing.stderr).toBe(`oec: cannot read spec ${join(dir, 'nope.yaml')}: no such file\n`)
+  })
+
+  it('git:<ref>:<path> reads the committed spec in a temporary repository', slow, async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'oec-diff-git-'))
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=oec', '-c', 'user.email=oec@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, stdio: 'pipe' })
+    git('init', '-q')
+    writeFileSync(join(repo, 'spec.yaml'), original)
+    git('add', 'spec.yaml')
+    git('commit', '-q', '-m', 'base')
+    const routeRequired = editAfter(original, '    PlaceOrderRequest:\n', 'required: [wallet, symbol, side, size, price, tif, client_id', 'required: [wallet, symbol, side, size, price, tif, route, client_id')
+    writeFileSync(join(repo, 'spec.yaml'), routeRequired.text)
+
+    const opts = { cwd: repo, ...long }
+    const r = await runOec(['diff', 'git:HEAD:spec.yaml', 'spec.yaml', '--format', 'github'], opts)
+    const same = await runOec(['diff', 'git:HEAD:spec.yaml', 'git:HEAD:spec.yaml'], opts)
+    const badRef = await runOec(['diff', 'git:no-such-ref:spec.yaml', 'spec.yaml'], opts)
+    const badPath = await runOec(['diff', 'git:HEAD:missing.yaml', 'spec.yaml'], opts)
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain('title=request-property-became-required::Request property `route` became required in POST /bulk_order, POST /order, PUT /bulk_order.')
+    expect(r.stdout).toMatch(/^::error file=spec\.yaml,line=\d+,title=request-property-became-required::/m)
+    expect(same.code).toBe(0)
+    expect(same.stdout).toContain('git:HEAD:spec.yaml → git:HEAD:spec.yaml: 0 breaking, 0 warning, 0 info')
+    for (const bad of [badRef, badPath]) {
+      expect(bad.code).toBe(2)
+      expect(bad.stderr).toMatch(/^oec: cannot read git:[^:]+:[a-z.]+: .+\n$/)
+      expect(bad.stdout).toBe('')
+    }
+  })
+})

@@ -1,0 +1,87 @@
+/** `oec serve` through the real binary: start with no config, a signed order over HTTP, errors, signals. */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { OEC, ROOT, runOec } from '../helpers/cli.ts'
+import { key } from './helpers.ts'
+
+const children: ChildProcess[] = []
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL')
+})
+
+function serve(args: string[]): Promise<{ child: ChildProcess; url: string; stderr: () => string; exit: Promise<number | null> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [OEC, 'serve', ...args], { cwd: ROOT, env: { ...process.env, OEC_DEBUG: '' } })
+    children.push(child)
+    let out = ''
+    let err = ''
+    const exit = new Promise<number | null>((res) => child.on('close', (code) => res(code)))
+    child.stderr.on('data', (d) => (err += d))
+    child.stdout.on('data', (d) => {
+      out += d
+      const m = /oec serve: listening on (http:\/\/\S+)/.exec(out)
+      if (m) resolve({ child, url: m[1]!, stderr: () => err, exit })
+    })
+    exit.then((code) => reject(new Error(`oec serve exited ${code}: ${err}`)))
+  })
+}
+
+describe('oec serve', () => {
+  it('starts with no config; an order signed with `oec sign` is ACKED over plain HTTP; SIGTERM stops it (exit 0)', async () => {
+    const s = await serve(['--port', '0', '--log'])
+    const k = key(777)
+    const signedBody = await new Promise<string>((resolve, reject) => {
+      const c = spawn(process.execPath, [OEC, 'sign', '--kind', 'PlaceOrder', '--symbol', 'BTC-20261225-100000-C', '--side', 'Buy', '--size', '1', '--price', '100.0', '--tif', 'gtc', '--route', 'book_only', '--client-id', 'cli-1'], {
+        cwd: ROOT,
+        env: { ...process.env, OEC_PRIVATE_KEY: k },
+      })
+      let out = ''
+      c.stdout.on('data', (d) => (out += d))
+      c.on('close', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`oec sign exited ${code}`))))
+    })
+    const r = await fetch(`${s.url}/order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: signedBody })
+    expect(r.status).toBe(200)
+    expect(((await r.json()) as { status: string }).status).toBe('ACKED')
+    s.child.kill('SIGTERM')
+    expect(await s.exit).toBe(0)
+    const log = s.stderr().split('\n').find((l) => l.startsWith('{'))
+    expect(JSON.parse(log!)).toMatchObject({ method: 'POST', path: '/order', status: 200 })
+    expect(s.stderr()).toContain('stopped')
+  })
+
+  it('a port in use: one line, exit 2', async () => {
+    const blocker = createServer()
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()))
+    const port = (blocker.address() as { port: number }).port
+    try {
+      const r = await runOec(['serve', '--port', String(port)])
+      expect(r.code).toBe(2)
+      expect(r.stderr.trim().split('\n')).toHaveLength(1)
+      expect(r.stderr).toContain('in use')
+    } finally {
+      blocker.close()
+    }
+  })
+
+  it('a bad config key, an unknown tier: one line naming it, exit 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oec-serve-'))
+    const cfg = join(dir, 'c.json')
+    writeFileSync(cfg, '{"instrument":["BTC-20261225-1-C"]}')
+    const bad = await runOec(['serve', '--config', cfg])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('unknown key "instrument"')
+    const tier = await runOec(['serve', '--wallet-tier', `0x${'ab'.repeat(20)}=gold`])
+    expect(tier.code).toBe(2)
+    expect(tier.stderr).toContain('unknown tier "gold"')
+  })
+
+  it('--help lists the flags', async () => {
+    const r = await runOec(['serve', '--help'])
+    expect(r.code).toBe(0)
+    for (const flag of ['--port', '--host', '--config', '--instruments', '--wallet-tier', '--route-required', '--domain-name', '--chain-id', '--log']) expect(r.stdout).toContain(flag)
+  })
+})

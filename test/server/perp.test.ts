@@ -1,0 +1,154 @@
+/** POST /exchange: perp orders signed as Agent{source, connectionId} under the perp domain. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { call, giveState, nonce, perpOrderAction, placeOrder, post, signed, signedPerp, start, wallet, type PerpOrder, type Started } from './helpers.ts'
+
+let s: Started
+beforeAll(async () => {
+  s = await start()
+})
+afterAll(() => s.close())
+
+// Asset index 3 is the fourth instrument of the shipped list: ETH-20261225-4000-C.
+const order = (over: Partial<PerpOrder> = {}): PerpOrder => ({ a: 3, b: true, p: '1', s: '1', r: false, t: { limit: { tif: 'Gtc' } }, ...over })
+
+describe('perp orders', () => {
+  it('a perp order signed by the toolkit signer is accepted, rests on the shared book, listed by GET /orders', async () => {
+    const w = wallet()
+    await giveState(s, w)
+    const r = await post(s, '/exchange', await signedPerp(perpOrderAction([order({ c: '0x' + '1'.repeat(32) })]), w.key))
+    expect(r.status).toBe(200)
+    expect(r.json.status).toBe('ok')
+    expect(r.json.response.type).toBe('order')
+    const [st] = r.json.response.data.statuses
+    expect(typeof st.resting.oid).toBe('number')
+    expect(r.headers.get('x-ratelimit-limit')).toBe('60')
+    const listed = (await call(s, 'GET', `/orders?wallet=${w.address}`)).json.orders
+    expect(listed.at(-1)).toMatchObject({ symbol: 'ETH-20261225-4000-C', side: 'Buy', price: '1', size: '1', tif: 'gtc', status: 'OPEN', client_id: '0x' + '1'.repeat(32) })
+    // The options book shows it.
+    const book = (await call(s, 'GET', '/orderbook?symbol=ETH-20261225-4000-C')).json.result
+    expect(book.bids[0]).toEqual({ price: '1', size: '1' })
+    // Cancel it with a perp cancel action.
+    const cancel = await post(s, '/exchange', await signedPerp({ type: 'cancel', cancels: [{ a: 3, o: st.resting.oid }] }, w.key))
+    expect(cancel.json.response).toEqual({ type: 'cancel', data: { statuses: ['success'] } })
+    expect(cancel.headers.get('x-ratelimit-limit')).toBe('120')
+  })
+
+  it('fills against options orders; Ioc and Alo map to ioc and a book-only gtc', async () => {
+    const maker = wallet()
+    const taker = wallet()
+    await giveState(s, taker)
+    await placeOrder(s, maker, { symbol: 'ETH-20261225-4000-C', side: 'Sell', price: '50', size: '2' })
+    const r = await post(s, '/exchange', await signedPerp(perpOrderAction([order({ p: '50', s: '1.5', t: { limit: { tif: 'Ioc' } } }), order({ b: false, p: '900', s: '1', t: { limit: { tif: 'Alo' } } })]), taker.key))
+    const [filled, resting] = r.json.response.data.statuses
+    expect(filled.filled).toMatchObject({ totalSz: '1.5', avgPx: '50' })
+    expect(resting.resting).toBeDefined()
+    const mine = (await call(s, 'GET', `/orders?wallet=${taker.address}`)).json.orders.slice(-2)
+    expect(mine.map((o: Record<string, string>) => [o.tif, o.route, o.status])).toEqual([
+      ['ioc', 'best_execution', 'FILLED'],
+      ['gtc', 'book_only', 'OPEN'],
+    ])
+  })
+
+  it('an unknown asset index is an error status, not a failure of the request', async () => {
+    const w = wallet()
+    await giveState(s, w)
+    const r = await post(s, '/exchange', await signedPerp(perpOrderAction([order({ a: 999 })]), w.key))
+    expect(r.json.response.data.statuses[0].error).toContain('999')
+  })
+
+  it('an agent places perp orders for its owner via vaultAddress; a non-approved one is refused', async () => {
+    const owner = wallet()
+    const agent = wallet()
+    await post(s, '/approve-agent', await signed('ApproveAgent', { agent: agent.address, nonce: nonce() }, owner.key))
+    const ok = await post(s, '/exchange', await signedPerp(perpOrderAction([order()]), agent.key, { vaultAddress: owner.address }))
+    expect(ok.json.status).toBe('ok')
+    expect((await call(s, 'GET', `/orders?wallet=${owner.address}`)).json.orders).toHaveLength(1)
+    const stranger = wallet()
+    await giveState(s, stranger)
+    const refused = await post(s, '/exchange', await signedPerp(perpOrderAction([order()]), stranger.key, { vaultAddress: owner.address }))
+    expect(refused.status).toBe(403)
+    expect(refused.json.code).toBe('unauthorized')
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('60')
+  })
+
+  it('shares the nonce namespace with options orders', async () => {
+    const w = wallet()
+    await giveState(s, w)
+    const n = nonce()
+    expect((await placeOrder(s, w, { nonce: n })).json.status).toBe('ACKED')
+    const r = await post(s, '/exchange', await signedPerp(perpOrderAction([order()]), w.key, { nonce: n }))
+    expect(r.status).toBe(409)
+    expect(r.json.code).toBe('nonce_reused')
+  })
+
+  it('an expired request (expiresAfter in the past) is an err envelope', async () => {
+    const w = wallet()
+    await giveState(s, w)
+    const r = await post(s, '/exchange', await signedPerp(perpOrderAction([order()]), w.key, { expiresAfter: 1000n }))
+    expect(r.json.status).toBe('err')
+    const ok = await post(s, '/exchange', await signedPerp(perpOrderAction([order()]), w.key, { expiresAfter: BigInt(s.clock.now() + 60_000) }))
+    expect(ok.json.status).toBe('ok')
+  })
+})
+
+describe('perp refusals', () => {
+  const refusedWith401 = async (body: string) => {
+    const r = await post(s, '/exchange', body)
+    expect(r.status).toBe(401)
+    expect(r.json).toEqual({ code: 'signature_verification_failed', message: 'Signature verification failed' })
+  }
+
+  it('a signer the server has never seen is refused', async () => {
+    await refusedWith401(await signedPerp(perpOrderAction([order()]), wallet().key))
+  })
+
+  it('signed under chainId 999 (the options chain) is refused', async () => {
+    const w = wallet()
+    await giveState(s, w)
+    await refusedWith401(await signedPerp(perpOrderAction([order()]), w.key, { domain: { chainId: 999 } }))
+  })
+
+  it('signed under the options domain (Service, 999) is refused', async () => {
+    const w = wallet()
+    await giveState(s, w)
+    await refusedWith401(await signedPerp(perpOrderAction([order()]), w.key, { domain: { name: 'Service', chainId: 999 } }))
+  })
+
+  it('testnet source "b" on a mainnet server is refused; a testnet server accepts it', async () => {
+    const w = wallet()
+    await giveState(s, w)
+    const body = await signedPerp(perpOrderAction([order()]), w.key, { isMainnet: false })
+    await refusedWith401(body)
+    const t = await start({ isMainnet: false })
+    try {
+      await giveState(t, w)
+      expect((await post(t, '/exchange', body)).json.status).toBe('ok')
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('a re-ordered action key, an action changed after signing, an unsigned vault address: refused', async () => {
+    const w = wallet()
+    await giveState(s, w)
+    const good = await signedPerp(perpOrderAction([order()]), w.key)
+    await refusedWith401(good.replace('"type":"order","orders":', '"orders":').replace(',"grouping":"na"}', ',"type":"order","grouping":"na"}'))
+    await refusedWith401(good.replace('"p":"1"', '"p":"2"'))
+    const victim = wallet()
+    const withVault = JSON.stringify({ ...JSON.parse(good), vaultAddress: victim.address }).replace(/"nonce":\d+/, `"nonce":${/"nonce":(\d+)/.exec(good)![1]}`)
+    const r = await post(s, '/exchange', withVault)
+    expect([401, 403]).toContain(r.status)
+    // The untouched request is still accepted: the refusals consumed nothing.
+    expect((await post(s, '/exchange', good)).json.status).toBe('ok')
+  })
+
+  it('a malformed perp body: 400 invalid_field naming the field', async () => {
+    const w = wallet()
+    const good = await signedPerp(perpOrderAction([order()]), w.key)
+    const r = await post(s, '/exchange', good.replace('"p":"1"', '"p":1'))
+    expect(r.status).toBe(400)
+    expect(r.json.message).toContain('action.orders[0].p')
+    const t = await post(s, '/exchange', good.replace('"Gtc"', '"gtc"'))
+    expect(t.json.message).toContain('tif')
+  })
+})

@@ -1,0 +1,176 @@
+/** The HTTP surface: routing, media types, body limits, error bodies, HEAD, read endpoints. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MAX_BODY_BYTES } from '../../src/server/index.ts'
+import { call, placeOrder, post, signedOrder, start, SYMBOL, wallet, type Started } from './helpers.ts'
+
+let s: Started
+beforeAll(async () => {
+  s = await start()
+})
+afterAll(() => s.close())
+
+describe('routing', () => {
+  it('unknown path: 404 not_found; known path, wrong method: 405 with Allow', async () => {
+    const r = await call(s, 'GET', '/nope')
+    expect(r.status).toBe(404)
+    expect(r.json.code).toBe('not_found')
+    const m = await call(s, 'PATCH', '/order', '{}')
+    expect(m.status).toBe(405)
+    expect(m.json.code).toBe('method_not_allowed')
+    expect(m.headers.get('allow')).toBe('POST, DELETE')
+    const g = await call(s, 'POST', '/orders', '{}')
+    expect(g.headers.get('allow')).toBe('GET, HEAD')
+  })
+
+  it('HEAD on a GET path: the status and headers, no body', async () => {
+    const ok = await call(s, 'HEAD', '/health')
+    expect(ok.status).toBe(200)
+    expect(ok.text).toBe('')
+    const bad = await call(s, 'HEAD', '/orders?wallet=nope')
+    expect(bad.status).toBe(400)
+    expect(bad.text).toBe('')
+    const missing = await call(s, 'HEAD', '/missing')
+    expect(missing.status).toBe(404)
+    expect(missing.text).toBe('')
+  })
+
+  it('GET /health', async () => {
+    expect((await call(s, 'GET', '/health')).json).toEqual({ status: 'ok' })
+  })
+})
+
+describe('bodies', () => {
+  it('over 64 KiB: 413 payload_too_large', async () => {
+    const r = await post(s, '/order', `{"wallet":"${'a'.repeat(MAX_BODY_BYTES)}"}`)
+    expect(r.status).toBe(413)
+    expect(r.json.code).toBe('payload_too_large')
+  })
+
+  it('a 2 MiB body is refused without reading it all', async () => {
+    const r = await post(s, '/order', 'x'.repeat(2 * 1024 * 1024)).catch((e: Error) => ({ status: -1, json: { code: e.message } }))
+    // The server answers 413 and closes; some clients see the close first.
+    expect([413, -1]).toContain(r.status)
+  })
+
+  it('non-JSON: 400 invalid_json; empty body: 400 invalid_json', async () => {
+    const r = await post(s, '/order', '{"wallet": ')
+    expect(r.status).toBe(400)
+    expect(r.json.code).toBe('invalid_json')
+    expect((await post(s, '/order', '')).json.code).toBe('invalid_json')
+  })
+
+  it('wrong content type: 415; missing content type is read as JSON', async () => {
+    const w = wallet()
+    const body = await signedOrder(w)
+    const r = await call(s, 'POST', '/order', body, { 'content-type': 'text/plain' })
+    expect(r.status).toBe(415)
+    expect(r.json.code).toBe('unsupported_media_type')
+    const bare = await fetch(s.url + '/order', { method: 'POST', body: new Blob([body]) })
+    expect(bare.headers.get('content-type')).toContain('application/json')
+    expect(((await bare.json()) as { status: string }).status).toBe('ACKED')
+    const charset = await call(s, 'POST', '/order', await signedOrder(w), { 'content-type': 'application/json; charset=utf-8' })
+    expect(charset.json.status).toBe('ACKED')
+  })
+
+  it('duplicate keys and deep nesting: 400 invalid_field', async () => {
+    const w = wallet()
+    const body = await signedOrder(w)
+    const dup = await post(s, '/order', body.replace('{', '{"side":"Sell",'))
+    expect(dup.status).toBe(400)
+    expect(dup.json.code).toBe('invalid_field')
+    expect(dup.json.message).toContain('side')
+    const deep = await post(s, '/order', '['.repeat(1000) + ']'.repeat(1000))
+    expect(deep.status).toBe(400)
+    expect(deep.json.code).toBe('invalid_field')
+  })
+
+  it('an unknown field (clientId instead of client_id) is refused, naming it', async () => {
+    const w = wallet()
+    const body = (await signedOrder(w)).replace('"client_id"', '"clientId"')
+    const r = await post(s, '/order', body)
+    expect(r.status).toBe(400)
+    expect(r.json.message).toContain('clientId')
+  })
+
+  it.each([
+    ['side', '"buy"'],
+    ['tif', '"GTC"'],
+    ['route', '"fast"'],
+    ['size', '"1e3"'],
+    ['price', '"-1"'],
+    ['price', '"01"'],
+    ['wallet', '"0x12"'],
+    ['symbol', '"BTC_20261225_1_C"'],
+    ['client_id', '7'],
+  ])('field %s = %s: 400 invalid_field naming it', async (field, value) => {
+    const w = wallet()
+    const body = (await signedOrder(w)).replace(new RegExp(`"${field}":("[^"]*"|\\d+)`), `"${field}":${value}`)
+    const r = await post(s, '/order', body)
+    expect(r.status).toBe(400)
+    expect(r.json.code).toBe('invalid_field')
+    expect(r.json.message).toContain(field)
+  })
+
+  it('a symbol with an impossible date is invalid_field; an unknown instrument is REJECTED', async () => {
+    const w = wallet()
+    const r = await placeOrder(s, w, { symbol: 'BTC-20260230-100-C' })
+    expect(r.status).toBe(400)
+    expect(r.json.message).toContain('calendar')
+    const u = await placeOrder(s, w, { symbol: 'BTC-20260228-100-C' })
+    expect(u.status).toBe(200)
+    expect(u.json.status).toBe('REJECTED')
+    expect(u.json.reason).toContain('unknown instrument')
+  })
+
+  it('every error body has code and message (and error where the catalog keeps a legacy value)', async () => {
+    const r = await post(s, '/order', '{}')
+    expect(Object.keys(r.json).sort()).toEqual(['code', 'message'])
+  })
+})
+
+describe('read endpoints', () => {
+  it('GET /orderbook of a missing instrument: HTTP 200 JSON-RPC 13020 envelope', async () => {
+    const r = await call(s, 'GET', '/orderbook?symbol=ETH-20991231-1-P')
+    expect(r.status).toBe(200)
+    expect(r.json).toEqual({ jsonrpc: '2.0', result: null, error: { code: 13020, message: 'not_found' } })
+  })
+
+  it('GET /orderbook: price levels best first', async () => {
+    const t = await start()
+    try {
+      const w = wallet()
+      await placeOrder(t, w, { side: 'Buy', price: '10', size: '1' })
+      await placeOrder(t, w, { side: 'Buy', price: '12', size: '2' })
+      await placeOrder(t, w, { side: 'Buy', price: '12.0', size: '0.5' })
+      await placeOrder(t, w, { side: 'Sell', price: '20', size: '1' })
+      await placeOrder(t, w, { side: 'Sell', price: '15', size: '1' })
+      const r = await call(t, 'GET', `/orderbook?symbol=${SYMBOL}`)
+      expect(r.json).toEqual({
+        jsonrpc: '2.0',
+        error: null,
+        result: { symbol: SYMBOL, bids: [{ price: '12', size: '2.5' }, { price: '10', size: '1' }], asks: [{ price: '15', size: '1' }, { price: '20', size: '1' }] },
+      })
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('query parameters are validated: missing, malformed, unknown, repeated', async () => {
+    expect((await call(s, 'GET', '/orders')).json.message).toContain('wallet')
+    expect((await call(s, 'GET', '/orders?wallet=0x1')).json.code).toBe('invalid_field')
+    const w = wallet().address
+    expect((await call(s, 'GET', `/orders?wallet=${w}&limit=5`)).json.message).toContain('limit')
+    expect((await call(s, 'GET', `/orders?wallet=${w}&wallet=${w}`)).status).toBe(400)
+    expect((await call(s, 'GET', `/orders?wallet=${w}&status=open`)).status).toBe(400)
+    expect((await call(s, 'GET', '/orderbook?symbol=nope')).status).toBe(400)
+    expect((await call(s, 'GET', `/orders?wallet=${w}`)).json).toEqual({ orders: [] })
+  })
+
+  it('GET /orders compares wallets as bytes (any case)', async () => {
+    const w = wallet()
+    await placeOrder(s, w)
+    const r = await call(s, 'GET', `/orders?wallet=${w.address.toLowerCase()}`)
+    expect(r.json.orders).toHaveLength(1)
+    expect(Object.keys(r.json.orders[0]).sort()).toEqual(['client_id', 'created_at', 'filled_size', 'order_id', 'price', 'route', 'side', 'size', 'status', 'symbol', 'tif', 'wallet'])
+  })
+})
