@@ -4,14 +4,13 @@
  * issue 8: under 2 s. No peer is measured: oasdiff (the reference tool) is a Go binary that is
  * not installed here; when `oasdiff` is on the PATH its `breaking` run is timed for context.
  */
-import { execFileSync, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { stringify } from 'yaml'
-import { diffSpecs } from '../src/diff/index.ts'
-import { defaultSpec, specFromSource } from '../src/spec/load.ts'
-import { parseSpecText } from '../src/spec/source.ts'
+import { diffSpecs, formatDiff, readSpecArg } from '../src/diff/index.ts'
+import { defaultSpec } from '../src/spec/load.ts'
 import type { BenchSection } from './types.ts'
 
 export const OPERATIONS = 5_000
@@ -99,10 +98,13 @@ export function applyChanges(doc: Doc): string[] {
   ]
 }
 
-function time<T>(fn: () => T): { value: T; ms: number } {
+/** Wall-clock and CPU time (user + system) of `fn`: CPU time stays meaningful on a busy machine. */
+function time<T>(fn: () => T): { value: T; ms: number; cpu: number } {
+  const c0 = process.cpuUsage()
   const t0 = performance.now()
   const value = fn()
-  return { value, ms: performance.now() - t0 }
+  const c = process.cpuUsage(c0)
+  return { value, ms: performance.now() - t0, cpu: (c.user + c.system) / 1000 }
 }
 
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`)
@@ -117,30 +119,39 @@ export default async function bench(): Promise<BenchSection[]> {
   writeFileSync(join(dir, 'base.yaml'), baseText)
   writeFileSync(join(dir, 'head.yaml'), headText)
 
-  const parse = time(() => [specFromSource(parseSpecText(baseText, 'base.yaml')), specFromSource(parseSpecText(headText, 'head.yaml'))] as const)
+  const parse = time(() => [readSpecArg(join(dir, 'base.yaml')).spec, readSpecArg(join(dir, 'head.yaml')).spec] as const)
   const [base, head] = parse.value
   if (base.operations.length !== OPERATIONS) throw new Error(`bench: generated ${base.operations.length} operations, not ${OPERATIONS}`)
   diffSpecs(base, head) // warm-up (JIT), not timed
   const runs = [0, 1, 2].map(() => time(() => diffSpecs(base, head)))
   const best = Math.min(...runs.map((r) => r.ms))
+  const bestCpu = Math.min(...runs.map((r) => r.cpu))
   const findings = runs[0]!.value
   const missing = expected.filter((id) => !findings.some((f) => f.id === id))
   if (missing.length) throw new Error(`bench: the diff missed ${missing.join(', ')}`)
   const self = time(() => diffSpecs(base, base))
   if (self.value.length !== 0) throw new Error('bench: a spec diffed against itself gave findings')
 
+  const inProcess = time(() => {
+    const b = readSpecArg(join(dir, 'base.yaml')).spec
+    const h = readSpecArg(join(dir, 'head.yaml')).spec
+    return formatDiff(diffSpecs(b, h), 'json', { base: b, head: h, headPath: 'head.yaml' })
+  })
   const cli = time(() => spawnSync(process.execPath, [join(import.meta.dirname, '..', 'bin', 'oec.js'), 'diff', join(dir, 'base.yaml'), join(dir, 'head.yaml'), '--format', 'json'], { encoding: 'utf8', maxBuffer: 64 << 20 }))
   if (cli.value.status !== 1) throw new Error(`bench: oec diff exited ${cli.value.status}: ${cli.value.stderr}`)
 
   const rows = [
-    { name: `diffSpecs, ${OPERATIONS.toLocaleString('en-US')} operations (best of 3)`, value: fmt(best), ratio: `${(best / TARGET_MS).toFixed(2)}× of the 2 s target` },
-    { name: 'diffSpecs, spec against itself', value: fmt(self.ms) },
-    { name: 'parse both YAML files (src/spec)', value: fmt(parse.ms) },
+    { name: `diffSpecs, ${OPERATIONS.toLocaleString('en-US')} operations (best of 3), wall`, value: fmt(best), ratio: `${(best / TARGET_MS).toFixed(2)}× of the 2 s target` },
+    { name: 'diffSpecs, same, CPU time', value: fmt(bestCpu), ratio: `${(bestCpu / TARGET_MS).toFixed(2)}× of the 2 s target` },
+    { name: 'diffSpecs, spec against itself, wall', value: fmt(self.ms) },
+    { name: 'read and parse both YAML files (oec diff loader), wall', value: fmt(parse.ms) },
+    { name: 'read + parse + diff + format in-process, wall', value: fmt(inProcess.ms), ratio: `${(inProcess.ms / TARGET_MS).toFixed(2)}× of the 2 s target` },
+    { name: 'read + parse + diff + format in-process, CPU time', value: fmt(inProcess.cpu), ratio: `${(inProcess.cpu / TARGET_MS).toFixed(2)}× of the 2 s target` },
     { name: 'oec diff end to end (process start, read, parse, diff, print)', value: fmt(cli.ms), ratio: `${(cli.ms / TARGET_MS).toFixed(2)}× of the 2 s target` },
   ]
   const notes = [
     `YAML size: ${(baseText.length / 1e6).toFixed(1)} MB per spec, ${baseText.split('\n').length.toLocaleString('en-US')} lines; ${findings.length} findings (${expected.length} planted changes, all found).`,
-    `Target (issue 8): diff under 2 s — ${best < TARGET_MS ? 'met' : 'MISSED'} for diffSpecs; ${cli.ms < TARGET_MS ? 'met' : 'missed'} end to end.`,
+    `Target (issue 8): diff under 2 s — diffSpecs ${best < TARGET_MS ? 'met' : 'missed'} (wall) / ${bestCpu < TARGET_MS ? 'met' : 'missed'} (CPU); read+parse+diff ${inProcess.ms < TARGET_MS ? 'met' : 'missed'} (wall) / ${inProcess.cpu < TARGET_MS ? 'met' : 'missed'} (CPU); the CLI row adds process start (tsx compiles the sources).`,
   ]
   const oasdiff = spawnSync('oasdiff', ['--version'], { encoding: 'utf8' })
   if (oasdiff.status === 0) {
@@ -149,6 +160,6 @@ export default async function bench(): Promise<BenchSection[]> {
   } else {
     notes.push('Peer: oasdiff is not installed on this machine, so no ratio is printed (install it and re-run for one).')
   }
-  void execFileSync
+  notes.push(`Machine load while measuring: ${loadavg()[0]!.toFixed(1)} (1-min load average on ${cpus().length} CPUs); figures are wall-clock.`)
   return [{ title: `oec diff: two specs of ${OPERATIONS.toLocaleString('en-US')} operations`, rows, notes }]
 }

@@ -5,10 +5,21 @@
  * unique nonce each, spread over many Default-tier wallets so that no rate limit bites.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import autocannon from 'autocannon'
 import { addressOf, buildRequest, type Hex } from '../src/signing/index.ts'
 import type { BenchSection } from './types.ts'
+
+/** The slice of autocannon's API used here (the package ships no types). */
+interface AutocannonResult {
+  requests: { average: number }
+  latency: { p50: number; p99: number }
+  '2xx': number
+  non2xx: number
+  errors: number
+}
+type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const OEC = fileURLToPath(new URL('../bin/oec.js', import.meta.url))

@@ -17,7 +17,7 @@ import {
   addressOf,
   cryptoBackend,
   digestOf,
-  keccak256,
+  keccak256Bytes,
   nativeCryptoAvailable,
   setCryptoBackend,
   setStringHashCache,
@@ -135,7 +135,7 @@ function floorFn(w: Workload): ((i: number) => unknown) | undefined {
   const sigs = w.signed.map((s) => Buffer.from(s.signature.slice(2, 130), 'hex'))
   const recids = w.signed.map((s) => parseInt(s.signature.slice(130), 16) - 27)
   const out = new Uint8Array(65)
-  return (i) => keccak256(secp.ecdsaRecover(sigs[i]!, recids[i]!, digests[i]!, false, out).subarray(1))
+  return (i) => keccak256Bytes(secp.ecdsaRecover(sigs[i]!, recids[i]!, digests[i]!, false, out).subarray(1))
 }
 
 async function measure(w: Workload): Promise<BenchSection[]> {

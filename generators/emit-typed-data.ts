@@ -94,7 +94,7 @@ export function emitTypedData(spec: Spec, names: NameRegistry, options: TypedDat
     const props: Prop[] = m.fields.map((f, i) => {
       const t = solidityType(f.type)
       if (!t) throw specError(ctx, `${pointer}/fields/${i}/type`, `unsupported EIP-712 field type ${JSON.stringify(f.type)} (nested structs are not generated)`)
-      return { name: f.name, type: t, optional: false, doc: { description: `\`${f.type}\`${f.body !== f.name ? `; the body field \`${f.body}\`` : ''}.` } }
+      return { name: f.name, type: t, optional: false, doc: { description: `EIP-712 \`${f.type}\`${f.body !== f.name ? `; sent as the body field \`${f.body}\`` : ''}.` } }
     })
     const typesName = names.claim(`${camelCase(m.id)}Types`)
     const raw = getPointer(spec.doc, pointer)

@@ -11,13 +11,14 @@ import { emitLimits } from './emit-limits.ts'
 import { emitTypedData, type TypedDataOptions } from './emit-typed-data.ts'
 import { emitTypes } from './emit-types.ts'
 import { NameRegistry, stringLiteral } from './names.ts'
-import { createProject, render, type SpecStamp } from './project.ts'
+import { createWriter, render, type SpecStamp, type WriterFactory } from './project.ts'
 
-export { HEADER_PREFIX, headerLine } from './project.ts'
+export { HEADER_PREFIX, headerLine } from './header.ts'
+export { createWriter, WRITER_OPTIONS, type WriterFactory } from './project.ts'
 export { literalPrefix } from './schema.ts'
 export { solidityType } from './emit-typed-data.ts'
 
-export interface EmitOptions extends TypedDataOptions {}
+export type EmitOptions = TypedDataOptions
 
 export interface EmittedFile {
   /** File name inside the output directory. */
@@ -26,7 +27,7 @@ export interface EmittedFile {
 }
 
 /** The generated files, in a fixed order: types, errors, typed-data, limits, index. */
-export function emitAll(spec: Spec, options: EmitOptions = {}): EmittedFile[] {
+export function emitAll(spec: Spec, options: EmitOptions = {}, newWriter: WriterFactory = createWriter): EmittedFile[] {
   const info = isObject(spec.doc.info) ? spec.doc.info : {}
   const stamp: SpecStamp = {
     title: typeof info.title === 'string' ? info.title : 'spec',
@@ -41,15 +42,14 @@ export function emitAll(spec: Spec, options: EmitOptions = {}): EmittedFile[] {
   const typedData = emitTypedData(spec, names, options)
   const types = emitTypes(spec, names)
 
-  const project = createProject()
   const modules = ['types', 'errors', 'typed-data', 'limits']
   // `.js` specifiers resolve to the .ts files under NodeNext, node10 and bundler resolution alike.
   const index: WriterFunction[] = [(w) => modules.forEach((m) => w.writeLine(`export * from ${stringLiteral(`./${m}.js`)};`))]
   return [
-    { name: 'types.ts', text: render(project, stamp, types) },
-    { name: 'errors.ts', text: render(project, stamp, errors) },
-    { name: 'typed-data.ts', text: render(project, stamp, typedData) },
-    { name: 'limits.ts', text: render(project, stamp, limits) },
-    { name: 'index.ts', text: render(project, stamp, index) },
+    { name: 'types.ts', text: render(stamp, types, newWriter) },
+    { name: 'errors.ts', text: render(stamp, errors, newWriter) },
+    { name: 'typed-data.ts', text: render(stamp, typedData, newWriter) },
+    { name: 'limits.ts', text: render(stamp, limits, newWriter) },
+    { name: 'index.ts', text: render(stamp, index, newWriter) },
   ]
 }

@@ -1,6 +1,6 @@
 /**
  * A small type-expression tree between JSON Schema and ts-morph: the schema walker builds it,
- * the printer turns it into ts-morph writers (and interface structures for top-level objects).
+ * and the writers below print it (and whole declarations) onto a ts-morph CodeBlockWriter.
  */
 import type { CodeBlockWriter, WriterFunction } from 'ts-morph'
 import { propertyName, stringLiteral } from './names.ts'
@@ -71,7 +71,7 @@ export function intersection(members: readonly TypeExpr[]): TypeExpr {
 }
 
 /** JSDoc text for a doc: `*\/` escaped so a description can never end the comment. */
-export function docText(doc: Doc | undefined): { description?: string; tags: { tagName: string; text?: string }[] } | undefined {
+function docText(doc: Doc | undefined): { description?: string; tags: { tagName: string; text?: string }[] } | undefined {
   if (!doc) return undefined
   const clean = (s: string) => s.replace(/\*\//g, '*\\/').trimEnd()
   const tags: { tagName: string; text?: string }[] = []
@@ -83,13 +83,7 @@ export function docText(doc: Doc | undefined): { description?: string; tags: { t
   return { ...(description ? { description } : {}), tags }
 }
 
-/** ts-morph `docs` for a structure, or nothing. */
-export function jsDocs(doc: Doc | undefined) {
-  const d = docText(doc)
-  return d ? [d] : []
-}
-
-/** Writes a JSDoc block (for members inside writer-built object types). */
+/** Writes a JSDoc block: one line when it fits, else one ` * ` line per description line and tag. */
 export function writeDoc(writer: CodeBlockWriter, doc: Doc | undefined): void {
   const d = docText(doc)
   if (!d) return
@@ -192,15 +186,12 @@ export function writeType(writer: CodeBlockWriter, t: TypeExpr): void {
   }
 }
 
-export function typeWriter(t: TypeExpr): WriterFunction {
-  return (writer) => writeType(writer, t)
-}
-
 /*
  * Declarations are written as ts-morph writer statements rather than declaration structures:
  * ts-morph prints a structure's multi-line type or initializer with a hanging indent (every
  * line after the first one level too deep), and running its formatter to undo that costs more
- * than the whole generation. A statement writer runs at the file's own indentation.
+ * than the whole generation. A statement writer runs at the file's own indentation (and needs
+ * no TypeScript compiler, see project.ts).
  */
 
 /** `export interface Name { ... }` for an object type. */

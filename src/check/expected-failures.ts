@@ -51,10 +51,12 @@ export function loadExpectedFailures(path: string): ExpectedFailures {
   return parseExpectedFailures(text, path)
 }
 
-/** Prefix match; `*` matches any run of characters. */
+/**
+ * Prefix match at a component boundary (`nonce/3` matches `nonce/3` but not `nonce/30`;
+ * `nonce` and `nonce/` match the whole family); `*` matches any run of characters.
+ */
 export function matchesEntry(id: string, pattern: string): boolean {
-  if (!pattern.includes('*')) return id.startsWith(pattern)
-  const re = new RegExp('^' + pattern.split('*').map(escapeRe).join('.*'))
+  const re = new RegExp('^' + pattern.split('*').map(escapeRe).join('.*') + (/[/.#]$/.test(pattern) ? '' : '(?:$|[/.#])'))
   return re.test(id)
 }
 

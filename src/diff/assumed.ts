@@ -25,10 +25,16 @@ function flagsOf(node: JsonObject): Map<string, boolean> | undefined {
   return out
 }
 
+function toPtr(path: readonly string[]): string {
+  let out = ''
+  for (const t of path) out += `/${esc(t)}`
+  return out
+}
+
 export function diffAssumed(base: Spec, head: Spec, c: Collector): void {
   const catalogKey = head.catalogKey
 
-  const compareFlags = (b: JsonObject, h: JsonObject, ptr: () => string) => {
+  const compareFlags = (b: JsonObject, h: JsonObject, path: readonly string[]) => {
     const fb = flagsOf(b)
     const fh = flagsOf(h)
     if (!fb && !fh) return
@@ -37,7 +43,7 @@ export function diffAssumed(base: Spec, head: Spec, c: Collector): void {
       const was = fb?.get(name) ?? false
       const is = fh?.get(name) ?? false
       if (was === is) continue
-      const p = ptr()
+      const p = toPtr(path)
       const at = name === 'x-assumed' ? p : `${p}/${name}`
       const what = name === 'x-assumed' ? `the element at ${p || '/'}` : `${name.slice('x-assumed-'.length)} of the element at ${p || '/'}`
       if (was) c.add('assumed-became-stated', at, `${what} is now stated rather than assumed, so a departure from it becomes a failure`, { before: true, after: false })
@@ -57,18 +63,17 @@ export function diffAssumed(base: Spec, head: Spec, c: Collector): void {
       return
     }
     if (!isObject(b) || !isObject(h)) return
-    const ptr = () => path.map((t) => `/${esc(t)}`).join('')
     const bRef = typeof b.$ref === 'string'
     const hRef = typeof h.$ref === 'string'
     if (bRef || hRef) {
       // Both refs: the targets are walked where they are defined. One ref: compare the target's flags.
       if (bRef && hRef) return
-      const rb = bRef ? resolve(base.doc, b, ptr()).node : b
-      const rh = hRef ? resolve(head.doc, h, ptr()).node : h
-      if (rb && rh) compareFlags(rb, rh, ptr)
+      const rb = bRef ? resolve(base.doc, b, toPtr(path)).node : b
+      const rh = hRef ? resolve(head.doc, h, toPtr(path)).node : h
+      if (rb && rh) compareFlags(rb, rh, path)
       return
     }
-    compareFlags(b, h, ptr)
+    compareFlags(b, h, path)
     for (const k in h) {
       if (!(k in b)) continue
       const vb = b[k]

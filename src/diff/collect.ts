@@ -26,7 +26,24 @@ interface Entry {
 
 const MAX_WHERE = 4
 
-export class Collector {
+/** Where comparers put changes: the collector itself, or a recorder that replays them later. */
+export interface ChangeSink {
+  add(id: string, pointer: string, text: string, extra?: ChangeExtra): void
+}
+
+/** Records changes so that a comparison shared by many operations runs once and is replayed. */
+export class Recorder implements ChangeSink {
+  readonly calls: [string, string, string, ChangeExtra][] = []
+  add(id: string, pointer: string, text: string, extra: ChangeExtra = {}): void {
+    this.calls.push([id, pointer, text, extra])
+  }
+  /** Replays into `sink`, as seen from `where`. */
+  replay(sink: ChangeSink, where: string): void {
+    for (const [id, pointer, text, extra] of this.calls) sink.add(id, pointer, text, { ...extra, where })
+  }
+}
+
+export class Collector implements ChangeSink {
   private readonly entries = new Map<string, Entry>()
 
   /** `text` is the sentence without a final period and without the operations. */

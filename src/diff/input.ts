@@ -3,9 +3,51 @@
  * `git show <ref>:<path>` in the current directory (so CI can diff against `origin/main`).
  */
 import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { InputError } from '../errors.ts'
 import { specFromSource, type LoadOptions, type Spec } from '../spec/load.ts'
-import { parseSpecText, readSpecFile } from '../spec/source.ts'
+import { isObject } from '../spec/model.ts'
+import { parseSpecText, readSpecFile, type SpecSource } from '../spec/source.ts'
+
+interface JsYaml {
+  load(text: string, options: { schema: unknown; filename?: string }): unknown
+  readonly CORE_SCHEMA: unknown
+}
+const jsyaml = createRequire(import.meta.url)('js-yaml') as JsYaml
+
+/** A YAML alias (`*name`) could expand exponentially when walked: such files take the guarded parser. */
+const ALIAS = /(^|[\s[{,:-])\*[A-Za-z0-9_-]+\s*($|[,\]}\n])/m
+
+/**
+ * Parses a spec for diffing. `oec diff` meets specs of thousands of operations, where the
+ * `yaml` package behind src/spec takes tens of seconds (its duplicate-key check is quadratic in
+ * the size of a mapping such as `paths`); js-yaml (YAML 1.2 core schema, duplicate keys refused)
+ * parses the same document in linear time. src/spec's parser still gives the one-line error
+ * with a line number for a broken file, and the line numbers of github annotations, built
+ * only when a finding needs one.
+ */
+export function diffSource(text: string, file: string): SpecSource {
+  if (ALIAS.test(text)) return parseSpecText(text, file)
+  let doc: unknown
+  try {
+    doc = jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA, filename: file })
+  } catch {
+    return parseSpecText(text, file)
+  }
+  if (!isObject(doc)) return parseSpecText(text, file)
+  let located: SpecSource | undefined
+  return { file, text, doc, lineOf: (pointer: string) => (located ??= parseSpecText(text, file)).lineOf(pointer) }
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    readSpecFile(path) // throws src/spec's one-line InputError (no such file, is a directory, ...)
+    throw new InputError(`cannot read spec ${path}`)
+  }
+}
 
 export interface SpecArg {
   readonly spec: Spec
@@ -33,6 +75,6 @@ export function readGitFile(ref: string, path: string, cwd: string = process.cwd
 
 export function readSpecArg(arg: string, options: LoadOptions = {}, cwd?: string): SpecArg {
   const git = parseGitArg(arg)
-  if (git) return { spec: specFromSource(parseSpecText(readGitFile(git.ref, git.path, cwd), arg), options), path: git.path.replace(/^\.\//, '') }
-  return { spec: specFromSource(readSpecFile(arg), options), path: arg }
+  if (git) return { spec: specFromSource(diffSource(readGitFile(git.ref, git.path, cwd), arg), options), path: git.path.replace(/^\.\//, '') }
+  return { spec: specFromSource(diffSource(readText(arg), arg), options), path: arg }
 }

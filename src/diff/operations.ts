@@ -5,7 +5,7 @@
  */
 import type { Spec } from '../spec/load.ts'
 import { getPointer, isObject, responseErrorCodes, type JsonObject } from '../spec/model.ts'
-import type { Collector } from './collect.ts'
+import { Recorder, type ChangeSink, type Collector } from './collect.ts'
 import { compareSchemas, esc, resolve, type SchemaContext, type SchemaMemo } from './schema.ts'
 
 interface OpRef {
@@ -92,6 +92,8 @@ interface Param {
 function parametersOf(spec: Spec, op: OpRef): Map<string, Param> {
   const out = new Map<string, Param>()
   const pathPtr = op.pointer.slice(0, op.pointer.lastIndexOf('/'))
+  // Path parameters are matched by position in the template, so renaming `{id}` is not a removal.
+  const templateNames = [...op.path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1])
   const lists: [unknown, string][] = [
     [op.pathItem.parameters, `${pathPtr}/parameters`],
     [op.node.parameters, `${op.pointer}/parameters`],
@@ -103,7 +105,8 @@ function parametersOf(spec: Spec, op: OpRef): Map<string, Param> {
       if (!r.node) return
       const name = String(r.node.name)
       const where = String(r.node.in)
-      const key = `${where}:${where === 'header' ? name.toLowerCase() : name}`
+      const slot = where === 'path' ? templateNames.indexOf(name) : -1
+      const key = slot >= 0 ? `path:#${slot}` : `${where}:${where === 'header' ? name.toLowerCase() : name}`
       out.set(key, { node: r.node, ptr: r.ptr, name, in: where })
     })
   }
@@ -186,7 +189,12 @@ function diffRequestBody(base: Spec, head: Spec, b: OpRef, h: OpRef, c: Collecto
 
 const isSuccess = (status: string) => /^2/.test(status)
 
+/** Shared response components, compared once per pair of documents. */
+const responseMemos = new WeakMap<SchemaMemo, Map<string, Recorder>>()
+
 function diffResponses(base: Spec, head: Spec, b: OpRef, h: OpRef, c: Collector, where: string, memo: SchemaMemo): void {
+  let responseMemo = responseMemos.get(memo)
+  if (!responseMemo) responseMemos.set(memo, (responseMemo = new Map()))
   const sb = isObject(b.node.responses) ? b.node.responses : {}
   const sh = isObject(h.node.responses) ? h.node.responses : {}
   for (const status of Object.keys(sb).sort()) {
@@ -196,10 +204,24 @@ function diffResponses(base: Spec, head: Spec, b: OpRef, h: OpRef, c: Collector,
       else c.add('response-non-success-status-removed', bPtr, `${where} no longer declares the status ${status}`)
       continue
     }
+    const hPtr = `${h.pointer}/responses/${esc(status)}`
     const rb = resolve(base.doc, sb[status], bPtr)
-    const rh = resolve(head.doc, sh[status], `${h.pointer}/responses/${esc(status)}`)
+    const rh = resolve(head.doc, sh[status], hPtr)
     if (!rb.node || !rh.node) continue
-    diffResponse(base, head, rb.node, rb.ptr, rh.node, rh.ptr, c, `${where} (${status})`, memo)
+    const seenFrom = `${where} (${status})`
+    if (rb.ptr === bPtr && rh.ptr === hPtr) {
+      diffResponse(base, head, rb.node, rb.ptr, rh.node, rh.ptr, c, seenFrom, memo)
+      continue
+    }
+    // A shared response component (BadRequest, RateLimited, ...) is compared once and replayed.
+    const key = `response|${rb.ptr}|${rh.ptr}`
+    let rec = responseMemo.get(key)
+    if (!rec) {
+      rec = new Recorder()
+      diffResponse(base, head, rb.node, rb.ptr, rh.node, rh.ptr, rec, seenFrom, memo)
+      responseMemo.set(key, rec)
+    }
+    rec.replay(c, seenFrom)
   }
   for (const status of Object.keys(sh).sort()) {
     if (status in sb) continue
@@ -233,7 +255,7 @@ function headersOf(doc: unknown, response: JsonObject, ptr: string): Map<string,
   return out
 }
 
-function diffResponse(base: Spec, head: Spec, b: JsonObject, bPtr: string, h: JsonObject, hPtr: string, c: Collector, where: string, memo: SchemaMemo): void {
+function diffResponse(base: Spec, head: Spec, b: JsonObject, bPtr: string, h: JsonObject, hPtr: string, c: ChangeSink, where: string, memo: SchemaMemo): void {
   const hb = headersOf(base.doc, b, bPtr)
   const hh = headersOf(head.doc, h, hPtr)
   for (const [key, x] of [...hb].sort()) {

@@ -6,7 +6,7 @@
 import { InputError } from '../errors.ts'
 import { getPointer, isObject, type JsonObject } from '../spec/model.ts'
 import { toPointer } from '../spec/source.ts'
-import type { ChangeExtra, Collector } from './collect.ts'
+import type { ChangeExtra, ChangeSink } from './collect.ts'
 
 export type Direction = 'request' | 'response'
 
@@ -27,7 +27,7 @@ export interface SchemaChange {
 export type SchemaMemo = Map<string, readonly SchemaChange[]>
 
 export interface SchemaContext {
-  readonly c: Collector
+  readonly c: ChangeSink
   /** Shared by every comparison between the same two documents. */
   readonly memo: SchemaMemo
   readonly baseDoc: unknown

@@ -66,9 +66,10 @@ export async function generateFromSpec(spec: Spec, options: Pick<GenerateOptions
   return emitAll(spec, options.domainName !== undefined ? { domainName: options.domainName } : {})
 }
 
+/** A file's text with CRLF read as LF: a checkout with autocrlf is not drift. */
 function readIfFile(path: string): string | undefined {
   try {
-    return readFileSync(path, 'utf8')
+    return readFileSync(path, 'utf8').replace(/\r\n/g, '\n')
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return undefined
@@ -153,7 +154,7 @@ export function writeGenerated(dir: string, files: readonly GeneratedFile[]): Ge
   } catch (err) {
     throw new InputError(`cannot create ${dir}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`)
   }
-  const pending: [string, string][] = []
+  const pending: { name: string; tmp: string; path: string }[] = []
   const unchanged: string[] = []
   try {
     for (const f of files) {
@@ -163,16 +164,17 @@ export function writeGenerated(dir: string, files: readonly GeneratedFile[]): Ge
         continue
       }
       const tmp = join(dir, `.${f.name}.${process.pid}.oec-tmp`)
-      pending.push([tmp, path])
+      pending.push({ name: f.name, tmp, path })
       writeFileSync(tmp, f.text)
     }
   } catch (err) {
-    for (const [tmp] of pending) rmSync(tmp, { force: true })
+    for (const p of pending) rmSync(p.tmp, { force: true })
     if (err instanceof InputError) throw err
     throw new InputError(`cannot write into ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`)
   }
-  for (const [tmp, path] of pending) renameSync(tmp, path)
+  // Every new file is complete on disk before the first rename.
+  for (const p of pending) renameSync(p.tmp, p.path)
   const removed = staleFiles(dir, files)
   for (const e of removed) rmSync(join(dir, e), { force: true })
-  return { written: pending.map(([, p]) => p.slice(dir.length).replace(/^[\\/]/, '')), unchanged, removed }
+  return { written: pending.map((p) => p.name), unchanged, removed }
 }

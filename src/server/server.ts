@@ -43,6 +43,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const ctx = createContext(spec, config, deps, exchange)
   const router = buildRouter(ctx, handlers)
   const server = createServer({ keepAliveTimeout: 5000 }, createListener(ctx, router))
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    // A request node's parser refuses (bad framing, huge headers) still gets a catalog body.
+    if (err.code === 'ECONNRESET' || !socket.writable) return socket.destroy()
+    const reply = ctx.catalog.reply('invalid_field', `malformed HTTP request (${err.code ?? 'parse error'})`)
+    const text = JSON.stringify(reply.body)
+    socket.end(`HTTP/1.1 ${reply.status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`)
+  })
   const ws = attachWebSocket(server, ctx)
   feed = ws
   const host = opts.host ?? '127.0.0.1'

@@ -98,7 +98,12 @@ function plain(node: unknown, pointer: string, numbers: Map<string, string>): un
   if (Array.isArray(node)) return node.map((v, i) => plain(v, `${pointer}/${i}`, numbers))
   if (node !== null && typeof node === 'object') {
     const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(node)) out[k] = plain(v, `${pointer}/${escapePointerToken(k)}`, numbers)
+    for (const [k, v] of Object.entries(node)) {
+      const value = plain(v, `${pointer}/${escapePointerToken(k)}`, numbers)
+      // A "__proto__" key is data: plain assignment would set the prototype instead.
+      if (k === '__proto__') Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true })
+      else out[k] = value
+    }
     return out
   }
   return node

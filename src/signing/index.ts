@@ -4,12 +4,12 @@
  */
 export * from './types.ts'
 export { parseBody, readUint64, escapePointerToken, type ParsedBody, type ParsedBodyOk } from './body.ts'
-export { cryptoBackend, nativeCryptoAvailable, setCryptoBackend, keccak256, type CryptoBackendName } from './crypto.ts'
+export { cryptoBackend, nativeCryptoAvailable, setCryptoBackend, keccak256 as keccak256Bytes, type CryptoBackendName } from './crypto.ts'
 export { setStringHashCache } from './eip712.ts'
 export {
   addressOfPublicKey,
   buildRequest,
-  checksum,
+  checksum as checksumAddress,
   digestOf,
   domainFields,
   eip712DomainType,

@@ -317,8 +317,24 @@ export function addressOfPublicKey(pub: Uint8Array): Hex {
   return checksum(hash.toString('hex', 12))
 }
 
+// Signers repeat (a wallet signs many orders): their EIP-55 form is memoised, bounded.
+let checksumCache = new Map<string, Hex>()
+onCryptoBackendChange(() => {
+  checksumCache = new Map()
+})
+
 /** EIP-55 checksum of 40 lowercase hex digits. */
 export function checksum(lower: string): Hex {
+  let out = checksumCache.get(lower)
+  if (out === undefined) {
+    out = computeChecksum(lower)
+    if (checksumCache.size >= 4096) checksumCache = new Map()
+    checksumCache.set(lower, out)
+  }
+  return out
+}
+
+function computeChecksum(lower: string): Hex {
   const h = keccak256(Buffer.from(lower, 'latin1'))
   let out = '0x'
   for (let i = 0; i < 40; i++) {

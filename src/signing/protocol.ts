@@ -32,6 +32,12 @@ function fail(message: string): never {
   throw new ProtocolError(message)
 }
 
+/** obj[k] = v, also for k = "__proto__" (data, not the prototype). */
+function setOwn(obj: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(obj, k, { value: v, enumerable: true, writable: true, configurable: true })
+  else obj[k] = v
+}
+
 function isLossless(v: unknown): v is LosslessNumber {
   return isLosslessNumber(v)
 }
@@ -57,7 +63,7 @@ function actionValue(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(actionValue)
   if (isObject(v)) {
     const out: Record<string, unknown> = {}
-    for (const [k, x] of Object.entries(v)) out[k] = actionValue(x)
+    for (const [k, x] of Object.entries(v)) setOwn(out, k, actionValue(x))
     return out
   }
   return v
@@ -86,15 +92,14 @@ function optionsMessageOf(kind: OptionsKind, raw: unknown): OptionsMessage {
   if (!isObject(raw as never)) fail(`message must be an object, got ${typeOf(raw)}`)
   const m = raw as Record<string, unknown>
   const presence: Record<string, string> = {}
-  for (const k of Object.keys(m)) if (m[k] !== undefined && m[k] !== null) presence[k] = ''
+  for (const k of Object.keys(m)) if (m[k] !== undefined && m[k] !== null) setOwn(presence, k, '')
   const { struct } = compiledMessage(messageVariant(kind, presence))
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(m)) {
     const field = struct.fields.find((f) => f.name === k)
     if (isLossless(v)) {
-      if (field?.kind === 'uint') out[k] = integerOf(v, `${struct.primaryType}.${k}`)
-      else out[k] = Number(v.value)
-    } else out[k] = v
+      setOwn(out, k, field?.kind === 'uint' ? integerOf(v, `${struct.primaryType}.${k}`) : Number(v.value))
+    } else setOwn(out, k, v)
   }
   return out as OptionsMessage
 }

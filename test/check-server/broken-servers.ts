@@ -6,12 +6,16 @@
 import http from 'node:http'
 import { isLosslessNumber, parse as losslessParse, stringify as losslessStringify } from 'lossless-json'
 import { recoverPerpSigner, verifyOptions, type DomainOverrides, type OptionsMessage } from '../../src/signing/index.ts'
-import { SimulatedClock, createAgentStore, createRateLimiter, startServer, defaultConfig, type ServerConfig, type ServerDeps, type RateLimiter } from '../../src/server/index.ts'
+import { positionsSetup } from '../../src/check/server/runner.ts'
+import { defaultSpec } from '../../src/spec/index.ts'
+import { DEFAULT_INSTRUMENTS, SimulatedClock, createAgentStore, createRateLimiter, startServer, defaultConfig, type ServerConfig, type ServerDeps, type RateLimiter } from '../../src/server/index.ts'
 
 export interface Target {
   readonly url: string
   readonly clock: SimulatedClock
   readonly symbols: readonly string[]
+  /** Wallets of a known tier the server was configured with. */
+  readonly tierWallets?: { privateKey: `0x${string}`; tier: string }[]
   close(): Promise<void>
 }
 
@@ -313,6 +317,19 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
       const tiers = structuredClone(defaultConfig().tiers)
       tiers.default = { ...tiers.default!, maxOpenOrders: 1_000_000 }
       return reference({ tiers })
+    },
+  },
+  {
+    name: 'positions cap ignored',
+    how: 'the positions cap of the Tier 1 wallet is never enforced',
+    caughtBy: 'cap.positions',
+    only: ['cap.positions'],
+    start: async () => {
+      const setup = positionsSetup(defaultSpec(), DEFAULT_INSTRUMENTS)
+      const tiers = Object.fromEntries(Object.entries(defaultConfig().tiers).map(([id, t]) => [id, { ...t, maxPositions: t.maxPositions > 0 ? 1_000_000 : t.maxPositions }]))
+      // The runner still believes the spec's cap; the server enforces none.
+      const t = await reference({ tiers, instruments: setup.instruments, walletTiers: setup.walletTiers })
+      return { ...t, tierWallets: [setup.wallet] }
     },
   },
   {

@@ -17,8 +17,8 @@ function under(results: CaseResult[], id: string): CaseResult[] {
 }
 
 describe('broken servers are caught', () => {
-  it('has at least 21 broken servers, one per rule family', () => {
-    expect(BROKEN_SERVERS.length).toBeGreaterThanOrEqual(21)
+  it('has at least 22 broken servers, one per rule family', () => {
+    expect(BROKEN_SERVERS.length).toBeGreaterThanOrEqual(22)
     expect(new Set(BROKEN_SERVERS.map((b) => b.name)).size).toBe(BROKEN_SERVERS.length)
   })
 
@@ -26,7 +26,7 @@ describe('broken servers are caught', () => {
     it(`${b.name} (${b.how}) → ${b.caughtBy} ${b.outcome ?? 'fail'}s`, async () => {
       const t = await b.start()
       open.push(t)
-      const { summary } = await runServerChecks({ target: t.url, clock: t.clock, symbols: t.symbols, only: b.only })
+      const { summary } = await runServerChecks({ target: t.url, clock: t.clock, symbols: t.symbols, only: b.only, ...(t.tierWallets ? { tierWallets: t.tierWallets } : {}) })
       const caught = under(summary.results, b.caughtBy).filter((r) => r.outcome === (b.outcome ?? 'fail'))
       expect(caught.map((r) => r.id), `results: ${summary.results.map((r) => `${r.id}=${r.outcome}`).join(' ')}`).not.toEqual([])
       // A failure carries what was sent, what came back and how to reproduce it.

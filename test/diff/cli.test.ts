@@ -140,6 +140,16 @@ describe('oec diff CLI (in-process main)', () => {
     expect(r.stdout + l.stdout).toBe('')
   })
 
+  it('--service reads the catalog under x-<word>-error-codes', async () => {
+    const acmeBase = write('acme-base.yaml', original.replace('x-service-error-codes:', 'x-acme-error-codes:'))
+    const acmeHead = write('acme-head.yaml', statusEdit.text.replace('x-service-error-codes:', 'x-acme-error-codes:'))
+    const [ok, missing] = await Promise.all([oec(['diff', acmeBase, acmeHead, '--service', 'acme', '--format', 'json']), oec(['diff', acmeBase, acmeHead])])
+    expect(ok.code).toBe(1)
+    expect((JSON.parse(ok.stdout) as { pointer: string }[]).map((f) => f.pointer)).toContain('/x-acme-error-codes/10/http_status')
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toBe(`oec: ${acmeBase}: no x-service-error-codes extension: the error-code catalog is missing (found x-acme-error-codes: pass --service acme)\n`)
+  })
+
   it('unreadable input exits 2 with one line', async () => {
     const broken = write('broken.yaml', 'openapi: 3.1.0\ninfo: [\n')
     const notOpenApi = write('not-openapi.yaml', 'hello: world\n')

@@ -76,6 +76,15 @@ describe('oec diff: no false positives', () => {
     expect(f.map((x) => x.pointer)).toEqual(['/paths/~1order/post/requestBody/content/application~1json/schema/properties/route'])
   })
 
+  it('renaming a path parameter is not a change of the operation', () => {
+    const add = (name: string) => (d: Doc) => {
+      d.paths[`/orders/{${name}}`] = {
+        get: { operationId: 'getOrder', parameters: [{ name, in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } },
+      }
+    }
+    expect(diffSpecs(edited(add('id')), edited(add('orderId')))).toEqual([])
+  })
+
   it('an address changing letter case only is not a domain change', () => {
     const head = edited((d) => (at(d, '/x-eip712/domains/options').verifyingContract = '0x000000000000000000000000000000000000DEAD'))
     const lower = edited((d) => (at(d, '/x-eip712/domains/options').verifyingContract = '0x000000000000000000000000000000000000dead'))

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../src/cli/main.ts'
-import { generateFiles } from '../../src/generate/index.ts'
+import { generateFiles, writeGenerated } from '../../src/generate/index.ts'
 import { runOec, type RunResult } from '../helpers/cli.ts'
 import { acmeSpec, editedSpec, tempDir } from './helpers.ts'
 
@@ -30,13 +30,16 @@ let first: RunResult
 let drift: RunResult
 let unsupported: RunResult
 const badOut = join(tmp.dir, 'bad-out')
+const driftOut = join(tmp.dir, 'drift-out')
 
 beforeAll(async () => {
-  first = await binary(['generate', '--out', out])
   const edited = editedSpec(tmp.dir, 'edited.yaml', [['          enum: [ACKED, REJECTED]', '          enum: [ACKED, REJECTED, PENDING]']])
   const bad = editedSpec(tmp.dir, 'bad.yaml', [['    Side:\n      type: string\n', '    Side:\n      type: string\n      not: { const: Hold }\n']])
-  ;[drift, unsupported] = await Promise.all([
-    binary(['generate', '--spec', edited, '--out', out, '--check']),
+  // Fresh output for the drift check, written in process so the three processes can run at once.
+  writeGenerated(driftOut, await generateFiles())
+  ;[first, drift, unsupported] = await Promise.all([
+    binary(['generate', '--out', out]),
+    binary(['generate', '--spec', edited, '--out', driftOut, '--check']),
     binary(['generate', '--spec', bad, '--out', badOut]),
   ])
 }, 120_000)
@@ -60,16 +63,16 @@ describe('oec generate', () => {
   it('--check fails after a spec edit: exit 1 and a unified diff naming the file', () => {
     const r = drift
     expect(r.code).toBe(1)
-    expect(r.stdout).toContain(`--- ${join(out, 'types.ts')}\ton disk`)
-    expect(r.stdout).toContain(`+++ ${join(out, 'types.ts')}\tgenerated from the spec`)
+    expect(r.stdout).toContain(`--- ${join(driftOut, 'types.ts')}\ton disk`)
+    expect(r.stdout).toContain(`+++ ${join(driftOut, 'types.ts')}\tgenerated from the spec`)
     expect(r.stdout).toMatch(/^-  status: 'ACKED' \| 'REJECTED';$/m)
     expect(r.stdout).toMatch(/^\+  status: 'ACKED' \| 'REJECTED' \| 'PENDING';$/m)
     // The spec hash in every header changed too, so every file is named.
-    for (const f of ['errors.ts', 'typed-data.ts', 'limits.ts', 'index.ts']) expect(r.stdout).toContain(`+++ ${join(out, f)}`)
+    for (const f of ['errors.ts', 'typed-data.ts', 'limits.ts', 'index.ts']) expect(r.stdout).toContain(`+++ ${join(driftOut, f)}`)
     expect(r.stderr.trim().split('\n')).toHaveLength(1)
     expect(r.stderr).toMatch(/is out of date \(types\.ts differs, /)
     // Nothing was written by --check.
-    expect(readFileSync(join(out, 'types.ts'), 'utf8')).not.toContain('PENDING')
+    expect(readFileSync(join(driftOut, 'types.ts'), 'utf8')).not.toContain('PENDING')
   })
 
   it('--check names a missing file and a stale generated one; writing restores both and keeps user files', async () => {
@@ -77,12 +80,14 @@ describe('oec generate', () => {
     mkdirSync(dir)
     for (const f of await generateFiles()) writeFileSync(join(dir, f.name), f.text)
     rmSync(join(dir, 'limits.ts'))
+    // A Windows checkout (autocrlf) is not drift.
+    writeFileSync(join(dir, 'errors.ts'), readFileSync(join(dir, 'errors.ts'), 'utf8').replace(/\n/g, '\r\n'))
     const header = readFileSync(join(dir, 'types.ts'), 'utf8').split('\n')[0]
     writeFileSync(join(dir, 'old.ts'), `${header}\nexport const gone = 1;\n`)
     writeFileSync(join(dir, 'mine.ts'), 'export const handwritten = 1;\n')
     const r = await oec(['generate', '--out', dir, '--check'])
     expect(r.code).toBe(1)
-    expect(r.stderr).toMatch(/limits\.ts is missing, old\.ts is no longer generated/)
+    expect(r.stderr).toMatch(/\(limits\.ts is missing, old\.ts is no longer generated\)/)
     expect(r.stdout).toContain(`+++ ${join(dir, 'limits.ts')}`)
     expect(r.stdout).toContain(`--- ${join(dir, 'old.ts')}`)
     const w = await oec(['generate', '--out', dir])

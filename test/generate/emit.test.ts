@@ -267,3 +267,16 @@ describe('hostile text in the spec stays inside comments and literals', () => {
     }
   })
 })
+
+describe('the writer', () => {
+  it("is ts-morph's: Project#createWriter with the same settings prints identical bytes", async () => {
+    const { IndentationText, NewLineKind, Project, QuoteKind } = await import('ts-morph')
+    const project = new Project({
+      useInMemoryFileSystem: true,
+      manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Single, newLineKind: NewLineKind.LineFeed },
+    })
+    const { emitAll } = await import('../../generators/index.ts')
+    const viaProject = emitAll(loadSpec(), {}, () => project.createWriter())
+    expect(viaProject).toEqual(files)
+  })
+})

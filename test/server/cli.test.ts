@@ -4,7 +4,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Readable, Writable } from 'node:stream'
 import { afterAll, describe, expect, it } from 'vitest'
+import { main } from '../../src/cli/main.ts'
 import { OEC, ROOT, runOec } from '../helpers/cli.ts'
 import { key } from './helpers.ts'
 
@@ -30,11 +32,12 @@ function serve(args: string[]): Promise<{ child: ChildProcess; url: string; stde
   })
 }
 
-describe('oec serve', () => {
+// Each case spawns the real binary; tsx start-up dominates, and a loaded CI box is slow at it.
+describe('oec serve', { timeout: 90_000 }, () => {
   it('starts with no config; an order signed with `oec sign` is ACKED over plain HTTP; SIGTERM stops it (exit 0)', async () => {
-    const s = await serve(['--port', '0', '--log'])
     const k = key(777)
-    const signedBody = await new Promise<string>((resolve, reject) => {
+    const started = serve(['--port', '0', '--log'])
+    const signing = new Promise<string>((resolve, reject) => {
       const c = spawn(process.execPath, [OEC, 'sign', '--kind', 'PlaceOrder', '--symbol', 'BTC-20261225-100000-C', '--side', 'Buy', '--size', '1', '--price', '100.0', '--tif', 'gtc', '--route', 'book_only', '--client-id', 'cli-1'], {
         cwd: ROOT,
         env: { ...process.env, OEC_PRIVATE_KEY: k },
@@ -43,6 +46,7 @@ describe('oec serve', () => {
       c.stdout.on('data', (d) => (out += d))
       c.on('close', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`oec sign exited ${code}`))))
     })
+    const [s, signedBody] = await Promise.all([started, signing])
     const r = await fetch(`${s.url}/order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: signedBody })
     expect(r.status).toBe(200)
     expect(((await r.json()) as { status: string }).status).toBe('ACKED')
@@ -53,12 +57,33 @@ describe('oec serve', () => {
     expect(s.stderr()).toContain('stopped')
   })
 
+  it('a bad config key through the binary: one line naming it, exit 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oec-serve-'))
+    const cfg = join(dir, 'c.json')
+    writeFileSync(cfg, '{"instrument":["BTC-20261225-1-C"]}')
+    const bad = await runOec(['serve', '--config', cfg], { timeoutMs: 60_000 })
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('unknown key "instrument"')
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1)
+  })
+})
+
+/** The same command in-process (no tsx start-up per case): start-up errors and help. */
+describe('oec serve in-process', () => {
+  async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    let stdout = ''
+    let stderr = ''
+    const sink = (add: (s: string) => void) => new Writable({ write: (chunk, _enc, cb) => (add(String(chunk)), cb()) })
+    const code = await main(args, { stdout: sink((x) => (stdout += x)), stderr: sink((x) => (stderr += x)), stdin: Readable.from([]) })
+    return { code, stdout, stderr }
+  }
+
   it('a port in use: one line, exit 2', async () => {
     const blocker = createServer()
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()))
     const port = (blocker.address() as { port: number }).port
     try {
-      const r = await runOec(['serve', '--port', String(port)])
+      const r = await run(['serve', '--port', String(port)])
       expect(r.code).toBe(2)
       expect(r.stderr.trim().split('\n')).toHaveLength(1)
       expect(r.stderr).toContain('in use')
@@ -67,20 +92,22 @@ describe('oec serve', () => {
     }
   })
 
-  it('a bad config key, an unknown tier: one line naming it, exit 2', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'oec-serve-'))
-    const cfg = join(dir, 'c.json')
-    writeFileSync(cfg, '{"instrument":["BTC-20261225-1-C"]}')
-    const bad = await runOec(['serve', '--config', cfg])
-    expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain('unknown key "instrument"')
-    const tier = await runOec(['serve', '--wallet-tier', `0x${'ab'.repeat(20)}=gold`])
+  it('an unknown tier, a malformed --wallet-tier, a bad instrument, a bad port: one line each, exit 2', async () => {
+    const tier = await run(['serve', '--wallet-tier', `0x${'ab'.repeat(20)}=gold`])
     expect(tier.code).toBe(2)
     expect(tier.stderr).toContain('unknown tier "gold"')
+    const pair = await run(['serve', '--wallet-tier', 'nope'])
+    expect(pair.code).toBe(2)
+    expect(pair.stderr).toContain('ADDRESS=TIER')
+    const sym = await run(['serve', '--instruments', 'BTC-20261325-1-C'])
+    expect(sym.code).toBe(2)
+    expect(sym.stderr).toContain('BTC-20261325-1-C')
+    const port = await run(['serve', '--port', 'x'])
+    expect(port.code).toBe(2)
   })
 
   it('--help lists the flags', async () => {
-    const r = await runOec(['serve', '--help'])
+    const r = await run(['serve', '--help'])
     expect(r.code).toBe(0)
     for (const flag of ['--port', '--host', '--config', '--instruments', '--wallet-tier', '--route-required', '--domain-name', '--chain-id', '--log']) expect(r.stdout).toContain(flag)
   })

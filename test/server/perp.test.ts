@@ -1,5 +1,6 @@
 /** POST /exchange: perp orders signed as Agent{source, connectionId} under the perp domain. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addressOf } from '../../src/signing/index.ts'
 import { call, giveState, nonce, perpOrderAction, placeOrder, post, signed, signedPerp, start, wallet, type PerpOrder, type Started } from './helpers.ts'
 
 let s: Started
@@ -31,6 +32,20 @@ describe('perp orders', () => {
     const cancel = await post(s, '/exchange', await signedPerp({ type: 'cancel', cancels: [{ a: 3, o: st.resting.oid }] }, w.key))
     expect(cancel.json.response).toEqual({ type: 'cancel', data: { statuses: ['success'] } })
     expect(cancel.headers.get('x-ratelimit-limit')).toBe('120')
+  })
+
+  it('an order signed with the venue SDK (published known answer, python SDK signing_test) is accepted', async () => {
+    // hyperliquid-python-sdk tests/signing_test.py: key 0x0123…0123, nonce 0, mainnet, this exact action.
+    const key = '0x0123456789012345678901234567890123456789012345678901234567890123' as const
+    await giveState(s, { key, address: addressOf(key) })
+    const body =
+      '{"action":{"type":"order","orders":[{"a":1,"b":true,"p":"100","s":"100","r":false,"t":{"limit":{"tif":"Gtc"}}}],"grouping":"na"},"nonce":0,' +
+      '"signature":{"r":"0xd65369825a9df5d80099e513cce430311d7d26ddf477f5b3a33d2806b100d78e","s":"0x2b54116ff64054968aa237c20ca9ff68000f977c93289157748a3162b6ea940e","v":28}}'
+    const r = await post(s, '/exchange', body)
+    expect(r.status).toBe(200)
+    expect(r.json.response.data.statuses[0].resting).toBeDefined()
+    const listed = (await call(s, 'GET', `/orders?wallet=${addressOf(key)}`)).json.orders.at(-1)
+    expect(listed).toMatchObject({ symbol: 'BTC-20261225-100000-P', side: 'Buy', price: '100', size: '100', status: 'OPEN' })
   })
 
   it('fills against options orders; Ioc and Alo map to ioc and a book-only gtc', async () => {
@@ -128,11 +143,20 @@ describe('perp refusals', () => {
     }
   })
 
-  it('a re-ordered action key, an action changed after signing, an unsigned vault address: refused', async () => {
+  it('an action signed over re-ordered keys is refused; JSON key order on the wire does not matter', async () => {
+    const w = wallet()
+    await giveState(s, w)
+    const reordered = { orders: [{ b: true, a: 3, p: '1', s: '1', r: false, t: { limit: { tif: 'Gtc' } } }], type: 'order', grouping: 'na' }
+    await refusedWith401(await signedPerp(reordered, w.key))
+    const canonicalSentReordered = (await signedPerp(perpOrderAction([order()]), w.key)).replace('"type":"order","orders":', '"orders":').replace(',"grouping":"na"}', ',"type":"order","grouping":"na"}')
+    expect(canonicalSentReordered).toContain('"orders":[{"a":3')
+    expect((await post(s, '/exchange', canonicalSentReordered)).json.status).toBe('ok')
+  })
+
+  it('an action changed after signing, an unsigned vault address: refused, consuming nothing', async () => {
     const w = wallet()
     await giveState(s, w)
     const good = await signedPerp(perpOrderAction([order()]), w.key)
-    await refusedWith401(good.replace('"type":"order","orders":', '"orders":').replace(',"grouping":"na"}', ',"type":"order","grouping":"na"}'))
     await refusedWith401(good.replace('"p":"1"', '"p":"2"'))
     const victim = wallet()
     const withVault = JSON.stringify({ ...JSON.parse(good), vaultAddress: victim.address }).replace(/"nonce":\d+/, `"nonce":${/"nonce":(\d+)/.exec(good)![1]}`)

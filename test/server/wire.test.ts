@@ -1,4 +1,5 @@
 /** The HTTP surface: routing, media types, body limits, error bodies, HEAD, read endpoints. */
+import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_BODY_BYTES } from '../../src/server/index.ts'
 import { call, placeOrder, post, signedOrder, start, SYMBOL, wallet, type Started } from './helpers.ts'
@@ -32,6 +33,19 @@ describe('routing', () => {
     const missing = await call(s, 'HEAD', '/missing')
     expect(missing.status).toBe(404)
     expect(missing.text).toBe('')
+  })
+
+  it('a request the HTTP parser refuses still gets 400 with a catalog body', async () => {
+    const port = new URL(s.url).port
+    const raw = await new Promise<string>((resolve, reject) => {
+      const sock = connect(Number(port), '127.0.0.1', () => sock.write('BLAH /order HTTP/1.1\r\nHost: x\r\n\r\n'))
+      let out = ''
+      sock.on('data', (d) => (out += d))
+      sock.on('end', () => resolve(out))
+      sock.on('error', reject)
+    })
+    expect(raw.startsWith('HTTP/1.1 400')).toBe(true)
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)).code).toBe('invalid_field')
   })
 
   it('GET /health', async () => {

@@ -94,3 +94,15 @@ describe('parseBody', () => {
     }
   })
 })
+
+describe('"__proto__" is data', () => {
+  it('parseBody keeps a "__proto__" key as an own property', () => {
+    const r = parseBody('{"__proto__":{"polluted":1},"nonce":1}')
+    if (!r.ok) throw new Error(r.message)
+    const v = r.value as Record<string, unknown>
+    expect(Object.keys(v)).toEqual(['__proto__', 'nonce'])
+    expect(v.polluted).toBeUndefined()
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect(r.numbers.get('/__proto__/polluted')).toBe('1')
+  })
+})

@@ -38,7 +38,7 @@ forEachBackend((backend) => {
           expect(ours).toBe(hashTypedData(viemTyped(typed)))
           expect(ours).toBe(TypedDataEncoder.hash(ethersDomain(typed.domain) as never, typed.types, typed.message))
         }),
-        { numRuns: heavy ? 1500 : 400 },
+        { numRuns: heavy ? 1000 : 300 },
       )
     })
 

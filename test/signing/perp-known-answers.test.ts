@@ -4,8 +4,12 @@
  * nktkas/hyperliquid tests/signing/mod.test.ts (action hashes and signatures with
  * vaultAddress / expiresAfter). Actions are rebuilt here as the SDKs build them on the wire.
  */
+import { Wallet } from 'ethers'
+import fc from 'fast-check'
+import { hashTypedData, type TypedDataDefinition } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { perpActionHash, recoverPerpSigner, signPerpAction, addressOf, type Hex } from '../../src/signing/index.ts'
+import { addressOf, perpActionHash, perpTypedData, recoverPerpSigner, signPerpAction, type Hex } from '../../src/signing/index.ts'
 import { forEachBackend } from './backends.ts'
 
 // Python SDK: eth_account key used by every signing test there.
@@ -175,5 +179,42 @@ forEachBackend((backend) => {
         })
       }
     }
+  })
+})
+
+describe('perp Agent signatures vs viem and ethers on random actions', () => {
+  const orderArb = fc.record({
+    a: fc.nat({ max: 10_000 }),
+    b: fc.boolean(),
+    p: fc.stringMatching(/^(0|[1-9][0-9]{0,6})(\.[0-9]{1,6})?$/),
+    s: fc.stringMatching(/^(0|[1-9][0-9]{0,6})(\.[0-9]{1,6})?$/),
+    r: fc.boolean(),
+    t: fc.record({ limit: fc.record({ tif: fc.constantFrom('Gtc', 'Ioc', 'Alo') }) }),
+  })
+  const inputArb = fc.record({
+    action: fc.oneof(
+      fc.record({ type: fc.constant('order'), orders: fc.array(orderArb, { minLength: 1, maxLength: 4 }), grouping: fc.constant('na') }),
+      fc.record({ type: fc.constant('cancel'), cancels: fc.array(fc.record({ a: fc.nat(), o: fc.nat() }), { minLength: 1, maxLength: 4 }) }),
+    ),
+    nonce: fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
+    vaultAddress: fc.option(fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => `0x${Buffer.from(b).toString('hex')}` as Hex), { nil: null }),
+    expiresAfter: fc.option(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), { nil: null }),
+    isMainnet: fc.boolean(),
+  })
+
+  it('digest, signature and recovered signer agree with viem and ethers', async () => {
+    const account = privateKeyToAccount(TS_KEY)
+    const wallet = new Wallet(TS_KEY)
+    await fc.assert(
+      fc.asyncProperty(inputArb, fc.option(fc.record({ chainId: fc.constantFrom(999, 1337, 1) }), { nil: undefined }), async (input, domain) => {
+        const ours = await signPerpAction(input, TS_KEY, domain)
+        const typed = perpTypedData(input, domain)
+        expect(ours.digest).toBe(hashTypedData(typed as unknown as TypedDataDefinition))
+        expect(ours.signature).toBe(await account.signTypedData(typed as unknown as TypedDataDefinition))
+        expect(ours.signature).toBe(await wallet.signTypedData({ ...typed.domain } as never, typed.types, typed.message))
+        expect(recoverPerpSigner(input, ours, domain ? { domain } : {})).toMatchObject({ ok: true, signer: account.address })
+      }),
+      { numRuns: 60 },
+    )
   })
 })

@@ -17,7 +17,7 @@ function show(v: unknown): string {
 }
 
 /** Differences between an expected and an actual body text, as short phrases (empty: same meaning). */
-export function bodyDifferences(expectedText: string, actualText: unknown): string[] {
+export function bodyDifferences(expectedText: string, actualText: unknown, opts: { presenceOnly?: readonly string[] } = {}): string[] {
   if (typeof actualText !== 'string') return [`body is ${show(actualText)}, not JSON text`]
   let actual: unknown
   try {
@@ -36,7 +36,7 @@ export function bodyDifferences(expectedText: string, actualText: unknown): stri
     if (!(key in expected)) out.push(key === 'route' ? `route ${show(got[key])} is present although the message was signed without route` : `unexpected field ${key}`)
   }
   for (const [key, want] of Object.entries(expected)) {
-    if (!(key in got)) continue
+    if (!(key in got) || opts.presenceOnly?.includes(key)) continue
     const have = got[key]
     if (!sameValue(want, have)) out.push(`${key}: expected ${show(want)}, got ${show(have)}`)
   }
@@ -68,11 +68,13 @@ export function signProblems(c: VectorCase, a: Record<string, unknown>): string[
   if (c.kind === 'Agent') {
     if (!lowerEq(a.connectionId, c.perp!.connectionId)) out.push(`sign: connectionId ${String(a.connectionId)}, expected ${c.perp!.connectionId}`)
   }
+  // The body first: it names the field at fault, the hashes only show that something is.
+  if (c.kind !== 'Agent' && c.request) {
+    // The signature value is judged on its own below; in the body only its presence counts.
+    for (const d of bodyDifferences(c.request.body, a.body, { presenceOnly: ['signature'] })) out.push(`sign: body ${d}`)
+  }
   if (!lowerEq(a.digest, c.digest)) out.push(`sign: digest ${String(a.digest)}, expected ${c.digest}`)
   if (!lowerEq(a.signature, c.signature)) out.push(`sign: signature ${clipHex(a.signature)}, expected ${clipHex(c.signature)}`)
-  if (c.kind !== 'Agent' && c.request) {
-    for (const d of bodyDifferences(c.request.body, a.body)) out.push(`sign: body ${d}`)
-  }
   return out
 }
 

@@ -23,6 +23,8 @@ export interface TesteeOptions {
   readonly command: readonly string[]
   /** Per-request time limit (ms), counted from the moment the request is written. */
   readonly timeoutMs: number
+  /** Extra time for the first answer after a (re)start, for testees that start slowly. Default 20 s. */
+  readonly startupMs?: number
   /** Requests in flight at once. */
   readonly window?: number
   /** Restarts after a crash before the remaining requests are failed. */
@@ -85,6 +87,8 @@ export async function runRequests(requests: readonly PendingRequest[], opts: Tes
     let lastOutputAt = Date.now()
     let finished = false
     let dead: string | undefined
+    let answeredSinceStart = false
+    const startupMs = opts.startupMs ?? 20_000
 
     const settle = (f: InFlight, a: Answer) => {
       clearTimeout(f.timer)
@@ -121,7 +125,7 @@ export async function runRequests(requests: readonly PendingRequest[], opts: Tes
           req,
           resolve: () => {},
           sentAt: Date.now(),
-          timer: setTimeout(() => onTimeout(f), opts.timeoutMs),
+          timer: setTimeout(() => onTimeout(f), opts.timeoutMs + (answeredSinceStart ? 0 : startupMs)),
         }
         inflight.push(f)
         child.stdin.write(req.line + '\n')
@@ -132,7 +136,7 @@ export async function runRequests(requests: readonly PendingRequest[], opts: Tes
     const onTimeout = (f: InFlight) => {
       if (answers.has(f.req.id)) return
       const silent = Date.now() - lastOutputAt >= opts.timeoutMs
-      settle(f, { ok: false, problem: `no answer within ${opts.timeoutMs} ms` })
+      settle(f, { ok: false, problem: `no answer within ${opts.timeoutMs} ms${answeredSinceStart ? '' : ` (+${startupMs} ms to start)`}` })
       if (silent) {
         // Nothing at all came back for a whole timeout: the testee hangs. Stop waiting on it.
         dead = `not answered: the testee stopped answering (request ${f.req.id} timed out after ${opts.timeoutMs} ms)`
@@ -145,6 +149,7 @@ export async function runRequests(requests: readonly PendingRequest[], opts: Tes
 
     const onLine = (line: string) => {
       lastOutputAt = Date.now()
+      answeredSinceStart = true
       if (line.trim() === '') return
       let value: unknown
       try {
@@ -171,6 +176,7 @@ export async function runRequests(requests: readonly PendingRequest[], opts: Tes
 
     const start = () => {
       buffer = ''
+      answeredSinceStart = false
       lastOutputAt = Date.now()
       let c: ChildProcess
       try {

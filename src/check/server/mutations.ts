@@ -210,7 +210,9 @@ export function deriveMutations(doc: unknown, info: SchemaInfo, base: ReadonlyMa
     // numeric boundaries and integer forms
     if (isNonce) {
       const min = typeof p.schema.minimum === 'number' ? BigInt(p.schema.minimum) : 0n
-      const max = p.schema.maximum !== undefined ? BigInt(String(p.schema.maximum)) : UINT64_MAX
+      // A YAML/JSON reader holds 2^64-1 as a double: trust `format: uint64`, never a rounded maximum.
+      const m = p.schema.maximum
+      const max = p.schema.format === 'uint64' || typeof m !== 'number' || !Number.isSafeInteger(m) ? UINT64_MAX : BigInt(m)
       add(p.name, 'boundary', 'below-minimum', `${p.name} ${min - 1n} (below the minimum ${min})`, new RawJson((min - 1n).toString()))
       add(p.name, 'boundary', 'above-maximum', `${p.name} ${max + 1n} (above the maximum)`, new RawJson((max + 1n).toString()))
       add(p.name, 'boundary', 'fraction', `${p.name} with a fraction`, new RawJson('1.5'), { assumed: true })
@@ -238,4 +240,12 @@ export function deriveMutations(doc: unknown, info: SchemaInfo, base: ReadonlyMa
   const extra = `x_oec_${rng.int(1_000_000).toString(36)}`
   out.push({ id: 'extra.unknown', field: extra, kind: 'unknown', description: `unknown field ${extra} added`, value: 'x', signedField: false, level: 'assumed', rules: ['PO-11'], codes: ['invalid_field'] })
   return out
+}
+
+/** Every rule a schema's mutations can name (for the check catalog), independent of the seed. */
+export function mutationRules(doc: unknown, info: SchemaInfo): string[] {
+  const out = new Set<string>()
+  const kinds: Mutation['kind'][] = ['type', 'pattern', 'enum', 'min-length', 'boundary', 'required', 'unknown']
+  for (const p of props(doc, info.schema)) for (const k of kinds) for (const r of rulesFor(info.name, p.name, k)) out.add(r)
+  return [...out].sort()
 }

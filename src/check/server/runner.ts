@@ -3,7 +3,8 @@
  * slow checks included, seconds) or a URL. Emits one CaseResult per case as it completes.
  */
 import type { CaseResult, RunSummary } from '../../report/model.ts'
-import { SimulatedClock, startServer, type RunningServer, type ServerConfig } from '../../server/index.ts'
+import { DEFAULT_INSTRUMENTS, SimulatedClock, startServer, type RunningServer, type ServerConfig } from '../../server/index.ts'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { defaultSpec, type Spec } from '../../spec/index.ts'
 import { InputError } from '../../errors.ts'
 import { allChecks } from './checks/index.ts'
@@ -68,6 +69,19 @@ export function missingSymbolFor(symbols: readonly string[]): string {
   }
 }
 
+/** Extra instruments and one known-tier wallet so that `cap.positions` can run on the embedded server. */
+export function positionsSetup(spec: Spec, base: readonly string[]): { instruments: string[]; walletTiers: Record<string, string>; wallet: { privateKey: `0x${string}`; tier: string } } {
+  const tiers = Object.values(spec.rateLimits.tiers).filter((t) => t.maxPositions > 0)
+  const tier = tiers.reduce((a, b) => (b.maxPositions < a.maxPositions ? b : a), tiers[0]!)
+  const instruments = [...base]
+  for (let i = 1; instruments.length < tier.maxPositions + 1 + base.length; i++) {
+    const s = `OECPOS${i}-20301231-100-C`
+    if (!instruments.includes(s)) instruments.push(s)
+  }
+  const privateKey = generatePrivateKey()
+  return { instruments, walletTiers: { [privateKeyToAccount(privateKey).address.toLowerCase()]: tier.id }, wallet: { privateKey, tier: tier.id } }
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export async function runServerChecks(opts: ServerRunOptions = {}): Promise<ServerRunResult> {
@@ -84,13 +98,19 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
   let perpChainId = opts.perpChainId ?? perps?.chainId ?? 1337
   let isMainnet = opts.isMainnet ?? true
   let symbols = opts.symbols ?? []
+  let tierWallets = opts.tierWallets ?? []
   if (!url) {
     clock = new SimulatedClock(Date.now())
+    // The positions cap needs cap + 1 instruments and a wallet of a known tier: the embedded
+    // server lists extra instruments and puts one runner wallet in the tier with the smallest cap.
+    const positions = positionsSetup(spec, opts.symbols?.length ? opts.symbols : DEFAULT_INSTRUMENTS)
+    tierWallets = [...tierWallets, positions.wallet]
     server = await startServer({
       config: {
         ...(opts.domainName ? { domainName: opts.domainName } : {}),
         ...(opts.chainId !== undefined ? { chainId: opts.chainId } : {}),
-        ...(opts.symbols?.length ? { instruments: [...opts.symbols] } : {}),
+        instruments: positions.instruments,
+        walletTiers: positions.walletTiers,
         ...opts.embeddedConfig,
         log: false,
       },
@@ -120,7 +140,7 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
       isMainnet,
       symbols,
       missingSymbol: opts.missingSymbol ?? missingSymbolFor(symbols),
-      tierWallets: opts.tierWallets ?? [],
+      tierWallets,
       now: () => (simulated ? simulated.now() : Date.now()),
       async waitUntil(unixSeconds) {
         if (simulated) {

@@ -1,5 +1,6 @@
 import type { CommandModule } from '../program.ts'
 import { checkServerCommand } from '../../check/server/command.ts'
+import { checkClientCommand } from '../../check/client/command.ts'
 
 /**
  * `oec check client|server`: the conformance runners. Each runner registers its own
@@ -15,4 +16,4 @@ export const checkCommand: CommandModule = {
 }
 
 /** The runners' subcommands (`check client`, `check server`), each from its own module. */
-const checkSubcommands: CommandModule[] = [checkServerCommand]
+const checkSubcommands: CommandModule[] = [checkClientCommand, checkServerCommand]

@@ -36,9 +36,16 @@ interface SignOptions {
 
 async function serveJsonl(io: CliIO): Promise<ExitCode> {
   const rl = createInterface({ input: io.stdin, crlfDelay: Infinity })
+  // A reader that goes away (EPIPE) ends the session quietly instead of crashing it.
+  let gone = false
+  io.stdout.on('error', () => {
+    gone = true
+    rl.close()
+  })
   // Lines are answered strictly one after another, so answers keep request order.
   for await (const line of rl) {
     const out = await answerLine(line)
+    if (gone) break
     if (out !== undefined) io.stdout.write(`${out}\n`)
   }
   return 0

@@ -29,7 +29,8 @@ function agentChange(change: 'approve' | 'revoke'): HandlerFactory {
       const limited = ctx.charge(owner, { api: 1 }, category)
       if (limited) return limited
       const headers = () => ctx.rateHeaders(owner, category)
-      if (v.agent.toLowerCase() === owner.toLowerCase()) {
+      // Approving yourself is a mistake worth naming; revoking yourself is just "not approved".
+      if (change === 'approve' && v.agent.toLowerCase() === owner.toLowerCase()) {
         return ctx.catalog.reply('invalid_field', `invalid field "agent": a wallet cannot ${change} itself as its own agent`, {}, headers())
       }
       const { nonces, agents, clock } = ctx.deps

@@ -7,7 +7,9 @@
  */
 import type { Hex } from '../../signing/index.ts'
 import { readUint64 } from '../../signing/index.ts'
+import { deref, type JsonObject } from '../../spec/index.ts'
 import { authorizedFor, refusal } from '../auth.ts'
+import { canonicalize } from '../canonical.ts'
 import { formatDec } from '../decimal.ts'
 import { averagePrice } from '../exchange.ts'
 import type { OrderInput } from '../exchange.ts'
@@ -35,6 +37,8 @@ const TIF: Record<string, { tif: string; route: string }> = {
 export const perpExchange: HandlerFactory = (ctx, op) => {
   const validator = ctx.validators.body(op.operationId)!
   const perpDomain = ctx.spec.typedData.domains.perps
+  const schema = deref(ctx.spec.doc, op.requestSchema) as JsonObject
+  const actionSchema = (schema.properties as JsonObject).action
   return (req) => {
     const body = req.body!
     const problem = validator.check(body.value)
@@ -55,7 +59,7 @@ export const perpExchange: HandlerFactory = (ctx, op) => {
     req.state.category = category
 
     const r = ctx.deps.recoverPerpSigner(
-      { action: v.action, nonce: nonce.value, vaultAddress: vault, expiresAfter, isMainnet: ctx.config.isMainnet !== false },
+      { action: canonicalize(ctx.spec, actionSchema, v.action) as Record<string, unknown>, nonce: nonce.value, vaultAddress: vault, expiresAfter, isMainnet: ctx.config.isMainnet !== false },
       v.signature,
       { domain: { name: perpDomain?.name, chainId: ctx.config.perpChainId ?? perpDomain?.chainId } },
     )

@@ -40,7 +40,7 @@ export const authChecks: Check[] = [
   {
     id: 'auth.direct-order',
     title: 'orders signed by the wallet itself are accepted (every side, tif, route; empty and unicode client_id)',
-    rules: ['AUTH-2', 'EP-1', 'PO-9', 'SIG-1', 'PO-7', 'RL-2'],
+    rules: ['AUTH-2', 'EP-1', 'PO-9', 'SIG-1', 'PO-7', 'RL-2', 'AGENT-9'],
     level: 'stated',
     async run(ctx) {
       const w = ctx.wallet()
@@ -78,7 +78,7 @@ export const authChecks: Check[] = [
   {
     id: 'auth.agent-order',
     title: 'approve an agent, then its orders and cancels for the owner are accepted and it is listed',
-    rules: ['AGENT-1', 'AGENT-2', 'AGENT-3', 'AUTH-3'],
+    rules: ['AGENT-1', 'AGENT-2', 'AGENT-3', 'AUTH-3', 'AGENT-4', 'EP-2'],
     level: 'stated',
     async run(ctx) {
       const owner = ctx.wallet()
@@ -125,7 +125,7 @@ export const authChecks: Check[] = [
   {
     id: 'auth.unapproved-agent',
     title: 'a signer that is neither the wallet nor its approved agent is refused',
-    rules: ['AUTH-2', 'AUTH-4', 'SIGFAIL-5', 'AUTH-5'],
+    rules: ['AUTH-2', 'AUTH-4', 'SIGFAIL-5', 'AUTH-5', 'AUTH-1', 'AUTH-6', 'EP-2'],
     level: 'stated',
     async run(ctx) {
       await ctx.case('stranger', 'a fresh key signs an order for another wallet', async (c) => {
@@ -233,7 +233,7 @@ export const authChecks: Check[] = [
   {
     id: 'auth.domain',
     title: 'a signature under another domain name, version or verifying contract is refused',
-    rules: ['DOM-1', 'DOM-2', 'DOM-4', 'SIGFAIL-4', 'VER-1'],
+    rules: ['DOM-1', 'DOM-2', 'DOM-4', 'SIGFAIL-4', 'VER-1', 'PERP-3'],
     level: 'stated',
     async run(ctx) {
       const w = ctx.wallet()
@@ -327,7 +327,7 @@ export const authChecks: Check[] = [
   {
     id: 'auth.tampered',
     title: 'any signed field changed after signing is refused',
-    rules: ['AUTH-1', 'SIG-1', 'SIGFAIL-3', 'SIGFAIL-2'],
+    rules: ['AUTH-1', 'SIG-1', 'SIGFAIL-3', 'SIGFAIL-2', 'AUTH-2'],
     level: 'stated',
     async run(ctx) {
       const w = ctx.wallet()
@@ -376,7 +376,7 @@ export const authChecks: Check[] = [
   {
     id: 'auth.signature-encoding',
     title: 'signature encodings: v 0/1 accepted, high-s refused, malformed signatures refused',
-    rules: ['SIG-9', 'SIG-10', 'AUTH-7'],
+    rules: ['SIG-9', 'SIG-10', 'AUTH-7', 'AUTH-1'],
     level: 'assumed',
     async run(ctx) {
       const w = ctx.wallet()

@@ -6,10 +6,12 @@ import { errorChecks } from './errors.ts'
 import { mutationChecks } from './mutation.ts'
 import { nonceChecks } from './nonce.ts'
 import { perpChecks } from './perp.ts'
-import { rateLimitChecks } from './ratelimit.ts'
+import { positionChecks, rateLimitChecks } from './ratelimit.ts'
 import { robustnessChecks } from './robustness.ts'
 import { routeChecks } from './route.ts'
 import { vectorChecks } from './vectors.ts'
+import { wsChecks } from './ws.ts'
+import { miscChecks } from './misc.ts'
 
 const LAST = new Set(['err.body-shape', 'err.catalog-codes'])
 
@@ -19,8 +21,11 @@ export function allChecks(spec: Spec): Check[] {
     ...vectorChecks(spec),
     ...nonceChecks,
     ...routeChecks,
+    ...wsChecks,
     ...rateLimitChecks,
+    ...positionChecks,
     ...perpChecks,
+    ...miscChecks,
     ...mutationChecks(spec),
     ...robustnessChecks,
     ...errorChecks,

@@ -7,7 +7,7 @@ import type { OptionsKind } from '../../../signing/index.ts'
 import { deref, isObject, readSignedSchema, type JsonObject } from '../../../spec/index.ts'
 import { brief } from '../context.ts'
 import { codeOf, newClientId, orderEntries, signed, statusOf, succeeded } from '../helpers.ts'
-import { deriveMutations, REMOVE, type Mutation, type SchemaInfo } from '../mutations.ts'
+import { deriveMutations, mutationRules, REMOVE, type Mutation, type SchemaInfo } from '../mutations.ts'
 import { bodyText, type BodyEntries, type BodyValue } from '../requests.ts'
 import type { Check, CheckContext } from '../types.ts'
 import type { Wallet } from '../wallets.ts'
@@ -121,12 +121,12 @@ function variantsOf(m: Mutation, entries: BodyEntries): Variant[] {
   return out
 }
 
-function mutationCheck(t: SignedTarget): Check {
+function mutationCheck(spec: Spec, t: SignedTarget): Check {
   const id = `mutate.${kebab(t.info.name.replace(/Request$/, ''))}`
   return {
     id,
     title: `signature-aware mutations of ${t.info.name} (${t.method} ${t.path})`,
-    rules: ['AUTH-1', 'ERR-9'],
+    rules: [...new Set(['AUTH-1', 'ERR-9', ...mutationRules(spec.doc, t.info)])],
     level: t.info.schema['x-assumed'] === true ? 'assumed' : 'stated',
     async run(ctx) {
       const probe = baseBody(ctx, t)
@@ -165,5 +165,5 @@ function mutationCheck(t: SignedTarget): Check {
 
 /** One check per signed request schema of the spec. */
 export function mutationChecks(spec: Spec): Check[] {
-  return signedTargets(spec).map(mutationCheck)
+  return signedTargets(spec).map((t) => mutationCheck(spec, t))
 }

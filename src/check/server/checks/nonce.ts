@@ -35,7 +35,7 @@ export const nonceChecks: Check[] = [
   {
     id: 'nonce.retry-after-failure',
     title: 'a request that failed may be retried with the same nonce',
-    rules: ['NONCE-5', 'NONCE-7'],
+    rules: ['NONCE-5', 'NONCE-7', 'SIGFAIL-4'],
     level: 'stated',
     async run(ctx) {
       const w = ctx.wallet()
@@ -62,7 +62,7 @@ export const nonceChecks: Check[] = [
   {
     id: 'nonce.gaps-decreasing',
     title: 'gaps and decreasing nonces are allowed',
-    rules: ['NONCE-4', 'NONCE-8'],
+    rules: ['NONCE-4', 'NONCE-8', 'NONCE-3'],
     level: 'stated',
     async run(ctx) {
       const w = ctx.wallet()

@@ -24,7 +24,7 @@ import {
 } from '../helpers.ts'
 import { perpOrder } from './perp.ts'
 import type { Check, CheckContext } from '../types.ts'
-import type { Wallet } from '../wallets.ts'
+import { walletFromKey, type Wallet } from '../wallets.ts'
 
 function defaultTier(ctx: CheckContext): Tier {
   const rl = ctx.spec.rateLimits
@@ -162,7 +162,7 @@ export const rateLimitChecks: Check[] = [
   {
     id: 'rl.headers',
     title: 'X-RateLimit-Limit/-Remaining/-Reset on success and error responses of every rate-limited endpoint',
-    rules: ['RL-6', 'RL-9', 'RL-8'],
+    rules: ['RL-6', 'RL-9', 'RL-8', 'RL-11', 'RL-2'],
     level: 'stated',
     async run(ctx) {
       for (const op of ctx.spec.operations.filter((o) => o.rateLimit)) {
@@ -242,7 +242,7 @@ export const rateLimitChecks: Check[] = [
   {
     id: 'rl.order-limit',
     title: 'the limit+1-th order in a window gets 429 with the stated body, Retry-After = retry_after_secs, Remaining 0',
-    rules: ['RL-5', 'RL-4', 'RL-2', 'RL-7', 'ERR-7', 'ERR-4', 'RL-8'],
+    rules: ['RL-5', 'RL-4', 'RL-2', 'RL-7', 'ERR-7', 'ERR-4', 'RL-8', 'RL-11', 'ERR-3'],
     level: 'stated',
     async run(ctx) {
       const w = ctx.wallet()
@@ -313,7 +313,7 @@ export const rateLimitChecks: Check[] = [
   {
     id: 'rl.reset',
     title: 'after the limit is hit, the counters reset at X-RateLimit-Reset',
-    rules: ['RL-1', 'RL-9', 'RL-10'],
+    rules: ['RL-1', 'RL-9', 'RL-10', 'RL-11'],
     level: 'stated',
     slow: true,
     async run(ctx) {
@@ -376,6 +376,51 @@ export const rateLimitChecks: Check[] = [
       if (s >= 400 && body.error !== 'limit_exceeded') ctx.fail(`the cap refusal has error ${JSON.stringify(body.error)}, not "limit_exceeded"`, { exchange: e, expected: '{"error":"limit_exceeded","message":"… 100 …"}' })
       if (!new RegExp(`(^|\\D)${cap}(\\D|$)`).test(text)) ctx.fail(`the cap refusal message ${JSON.stringify(text)} does not state the cap ${cap}`, { exchange: e, rules: ['CAP-3', 'ERR-8'] })
       if (s !== 422 && codeOf(e) !== 'limit_exceeded') ctx.warn(`cap refusal answered ${brief(e)}; the reference answers 422 limit_exceeded`, { exchange: e, level: 'assumed', rules: ['CAP-5'] })
+    },
+  },
+]
+
+/** The known-tier wallet with the smallest positive position cap, else a fresh default-tier wallet. */
+function positionsTaker(ctx: CheckContext): { wallet: Wallet; cap: number } {
+  const tiers = ctx.spec.rateLimits.tiers
+  let best: { wallet: Wallet; cap: number } | undefined
+  for (const tw of ctx.target.tierWallets) {
+    const cap = tiers[tw.tier]?.maxPositions ?? -1
+    if (cap > 0 && (!best || cap < best.cap)) best = { wallet: walletFromKey(tw.privateKey, tw.tier), cap }
+  }
+  return best ?? { wallet: ctx.wallet(), cap: defaultTier(ctx).maxPositions }
+}
+
+export const positionChecks: Check[] = [
+  {
+    id: 'cap.positions',
+    title: 'an order that would open a position beyond the positions cap is refused with limit_exceeded and the cap in the message',
+    rules: ['CAP-2', 'CAP-3', 'ERR-8', 'CAP-5'],
+    level: 'stated',
+    async run(ctx) {
+      const { wallet: taker, cap } = positionsTaker(ctx)
+      if (cap < 0) return ctx.skip('the taker has no positions cap (-1: unlimited)')
+      const symbols = ctx.target.symbols
+      if (symbols.length < cap + 1) return ctx.skip(`needs ${cap + 1} listed instruments to open ${cap} positions and try one more (have ${symbols.length}: pass more --symbol, or a config wallet of a tier with a smaller cap)`)
+      const maker = ctx.wallet()
+      // One fill per instrument: the maker rests a sell, the taker lifts it with an ioc buy.
+      for (let i = 0; i < cap; i++) {
+        const symbol = symbols[symbols.length - 1 - i]!
+        const m = (await placeOrder(ctx, { wallet: maker, symbol, side: 'Sell', price: '100', size: '1', route: 'book_only' })).e
+        expectSuccess(ctx, m, `maker sell in ${symbol}`)
+        const t = (await placeOrder(ctx, { wallet: taker, symbol, side: 'Buy', price: '100', size: '1', tif: 'ioc', route: 'book_only' })).e
+        if (!succeeded(t)) ctx.fail(`position ${i + 1} of the cap ${cap}: the taker's buy in ${symbol} was not accepted: ${brief(t)}`, { exchange: t })
+      }
+      const symbol = symbols[symbols.length - 1 - cap]!
+      const e = (await placeOrder(ctx, { wallet: taker, symbol, side: 'Buy', price: '1', size: '1', route: 'book_only' })).e
+      if (succeeded(e)) ctx.fail(`with ${cap} open positions, an order in a new instrument ${symbol} was accepted`, { exchange: e, expected: `limit_exceeded with a message stating ${cap}` })
+      const s = statusOf(e)
+      const body = jsonOf(e) ?? {}
+      if (s >= 500) ctx.fail(`server error ${brief(e)}`, { exchange: e })
+      const text = String(s === 200 ? (body.reason ?? '') : (body.message ?? ''))
+      if (s >= 400 && body.error !== 'limit_exceeded') ctx.fail(`the positions-cap refusal has error ${JSON.stringify(body.error)}, not "limit_exceeded"`, { exchange: e })
+      if (!new RegExp(`(^|\\D)${cap}(\\D|$)`).test(text)) ctx.fail(`the positions-cap refusal message ${JSON.stringify(text)} does not state the cap ${cap}`, { exchange: e, rules: ['CAP-3', 'ERR-8'] })
+      if (s !== 422 && codeOf(e) !== 'limit_exceeded') ctx.warn(`positions-cap refusal answered ${brief(e)}; the reference answers 422 limit_exceeded`, { exchange: e, level: 'assumed', rules: ['CAP-5'] })
     },
   },
 ]

@@ -1,0 +1,75 @@
+/**
+ * `oec check client [options] -- <command...>`: the client conformance runner on the command line.
+ */
+import { createWriteStream } from 'node:fs'
+import { resolve } from 'node:path'
+import { InputError } from '../../errors.ts'
+import { createReporter, exitCodeFor, REPORTER_NAMES, type ReporterName } from '../../report/index.ts'
+import { Option, intOption, type CommandModule } from '../../cli/program.ts'
+import { DEFAULT_VECTORS_DIR } from '../../vectors/paths.ts'
+import { loadExpectedFailures, writeExpectedFailures } from '../expected-failures.ts'
+import { clientCases, runClientCheck } from './runner.ts'
+
+interface ClientOpts {
+  timeout: number
+  startupTimeout: number
+  expectedFailures?: string
+  fix?: boolean
+  only?: string
+  reporter: ReporterName
+  out?: string
+  vectors: string
+}
+
+export const checkClientCommand: CommandModule = {
+  register(check, io, done) {
+    check
+      .command('client')
+      .description('check a client signer/verifier: run <command...> and replay the vectors over the `oec sign --jsonl` protocol')
+      .argument('<command...>', 'the testee program and its arguments (after --)')
+      .option('--timeout <ms>', 'per-request time limit in milliseconds', intOption('--timeout', 1, 600_000), 5000)
+      .option('--startup-timeout <ms>', 'extra time for the first answer after the testee starts', intOption('--startup-timeout', 0, 600_000), 20_000)
+      .option('--expected-failures <file>', 'known failures: one case id (or prefix) per line, "# reason" optional')
+      .option('--fix', 'rewrite the --expected-failures file to list exactly the cases failing now')
+      .option('--only <ids>', 'comma-separated case ids or prefixes (e.g. place-order-valid,nonce/3)')
+      .addOption(new Option('--reporter <name>', 'report format').choices([...REPORTER_NAMES]).default('pretty'))
+      .option('--out <file>', 'write the report to a file instead of stdout')
+      .option('--vectors <dir>', 'vector directory', DEFAULT_VECTORS_DIR)
+      .addHelpText(
+        'after',
+        `
+The testee reads one JSON request per line on stdin and writes one answer per line on stdout,
+in request order, echoing "id" (see \`oec sign --jsonl\`). Each case checks the exact digest,
+the exact signature, the body text by meaning, and that verify accepts exactly what it should.
+
+Examples:
+  oec check client -- oec sign --jsonl
+  oec check client --reporter junit --out client.xml -- python3 my_signer.py
+  oec check client --expected-failures known.txt -- ./my-signer
+
+Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now passes), 2 bad arguments.`,
+      )
+      .action(async (command: string[], opts: ClientOpts) => {
+        if (command.length === 0) throw new InputError('check client: give the testee command after --, e.g. oec check client -- oec sign --jsonl')
+        if (opts.fix && !opts.expectedFailures) throw new InputError('check client: --fix needs --expected-failures FILE')
+        const only = opts.only ? opts.only.split(',').map((s) => s.trim()).filter(Boolean) : []
+        const vectorsDir = resolve(opts.vectors)
+        const total = clientCases(vectorsDir, only).length
+        if (total === 0) throw new InputError(`check client: no case matches --only ${opts.only ?? ''}`)
+        const list = opts.expectedFailures && !opts.fix ? loadExpectedFailures(opts.expectedFailures) : undefined
+        const out = opts.out ? createWriteStream(opts.out) : io.stdout
+        const reporter = createReporter(opts.reporter, out, { total, ...(opts.out ? { color: false } : {}) })
+        const run = await runClientCheck({ command, timeoutMs: opts.timeout, startupMs: opts.startupTimeout, only, vectorsDir, ...(list ? { expectedFailures: list } : {}), onResult: (r) => reporter.onResult(r) })
+        reporter.finish(run.summary)
+        if (opts.out) await new Promise<void>((r) => (out as NodeJS.WritableStream).end(r))
+        if (opts.fix && opts.expectedFailures) {
+          writeExpectedFailures(opts.expectedFailures, run.raw)
+          const n = run.raw.filter((r) => r.outcome === 'fail').length
+          io.stderr.write(`wrote ${opts.expectedFailures}: ${n} failing case(s) listed\n`)
+          done(0)
+          return
+        }
+        done(exitCodeFor(run.summary.results))
+      })
+  },
+}
