@@ -5,7 +5,7 @@
  * not installed here; when `oasdiff` is on the PATH its `breaking` run is timed for context.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { stringify } from 'yaml'
@@ -118,6 +118,8 @@ export default async function bench(): Promise<BenchSection[]> {
   const dir = mkdtempSync(join(tmpdir(), 'oec-diff-bench-'))
   writeFileSync(join(dir, 'base.yaml'), baseText)
   writeFileSync(join(dir, 'head.yaml'), headText)
+  writeFileSync(join(dir, 'base.json'), JSON.stringify(baseDoc))
+  writeFileSync(join(dir, 'head.json'), JSON.stringify(headDoc))
 
   const parse = time(() => [readSpecArg(join(dir, 'base.yaml')).spec, readSpecArg(join(dir, 'head.yaml')).spec] as const)
   const [base, head] = parse.value
@@ -132,11 +134,15 @@ export default async function bench(): Promise<BenchSection[]> {
   const self = time(() => diffSpecs(base, base))
   if (self.value.length !== 0) throw new Error('bench: a spec diffed against itself gave findings')
 
-  const inProcess = time(() => {
-    const b = readSpecArg(join(dir, 'base.yaml')).spec
-    const h = readSpecArg(join(dir, 'head.yaml')).spec
-    return formatDiff(diffSpecs(b, h), 'json', { base: b, head: h, headPath: 'head.yaml' })
-  })
+  const pipeline = (ext: string) =>
+    time(() => {
+      const b = readSpecArg(join(dir, `base.${ext}`)).spec
+      const h = readSpecArg(join(dir, `head.${ext}`)).spec
+      return formatDiff(diffSpecs(b, h), 'json', { base: b, head: h, headPath: `head.${ext}` })
+    })
+  const inProcess = pipeline('yaml')
+  const inProcessJson = pipeline('json')
+  if (inProcessJson.value !== inProcess.value.replace(/head\.yaml/g, 'head.json')) throw new Error('bench: JSON and YAML specs diff differently')
   const cli = time(() => spawnSync(process.execPath, [join(import.meta.dirname, '..', 'bin', 'oec.js'), 'diff', join(dir, 'base.yaml'), join(dir, 'head.yaml'), '--format', 'json'], { encoding: 'utf8', maxBuffer: 64 << 20 }))
   if (cli.value.status !== 1) throw new Error(`bench: oec diff exited ${cli.value.status}: ${cli.value.stderr}`)
 
@@ -147,6 +153,8 @@ export default async function bench(): Promise<BenchSection[]> {
     { name: 'read and parse both YAML files (oec diff loader), wall', value: fmt(parse.ms) },
     { name: 'read + parse + diff + format in-process, wall', value: fmt(inProcess.ms), ratio: `${(inProcess.ms / TARGET_MS).toFixed(2)}× of the 2 s target` },
     { name: 'read + parse + diff + format in-process, CPU time', value: fmt(inProcess.cpu), ratio: `${(inProcess.cpu / TARGET_MS).toFixed(2)}× of the 2 s target` },
+    { name: 'the same with JSON specs, wall', value: fmt(inProcessJson.ms), ratio: `${(inProcessJson.ms / TARGET_MS).toFixed(2)}× of the 2 s target` },
+    { name: 'the same with JSON specs, CPU time', value: fmt(inProcessJson.cpu), ratio: `${(inProcessJson.cpu / TARGET_MS).toFixed(2)}× of the 2 s target` },
     { name: 'oec diff end to end (process start, read, parse, diff, print)', value: fmt(cli.ms), ratio: `${(cli.ms / TARGET_MS).toFixed(2)}× of the 2 s target` },
   ]
   const notes = [
@@ -161,5 +169,6 @@ export default async function bench(): Promise<BenchSection[]> {
     notes.push('Peer: oasdiff is not installed on this machine, so no ratio is printed (install it and re-run for one).')
   }
   notes.push(`Machine load while measuring: ${loadavg()[0]!.toFixed(1)} (1-min load average on ${cpus().length} CPUs); figures are wall-clock.`)
+  rmSync(dir, { recursive: true, force: true })
   return [{ title: `oec diff: two specs of ${OPERATIONS.toLocaleString('en-US')} operations`, rows, notes }]
 }

@@ -26,7 +26,10 @@ export async function main(
       writeErr: (s) => io.stderr.write(s),
     })
     .exitOverride()
-  for (const c of commands) c.register(program, io, done)
+  // Load only the command being run; anything else (help, a typo) needs them all to list them.
+  const first = argv.find((a) => !a.startsWith('-'))
+  const chosen = commands.filter((c) => c.name === first)
+  for (const c of chosen.length > 0 ? chosen : commands) (await c.load()).register(program, io, done)
   const inherit = (cmd: Command) => {
     for (const sub of cmd.commands) {
       sub.exitOverride().configureOutput(program.configureOutput())

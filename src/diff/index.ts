@@ -14,7 +14,7 @@ import { diffSigning } from './signing.ts'
 import { diffVersions } from './version.ts'
 
 export type { DiffFinding, DiffLevel, DiffSeverity, RuleInfo } from './model.ts'
-export { RULES as DIFF_RULES, SEVERITY_RANK, ruleIds as diffRuleIds } from './model.ts'
+export { RULES as DIFF_RULES, SEVERITY_RANK as DIFF_SEVERITY_RANK, ruleIds as diffRuleIds } from './model.ts'
 export { DIFF_FORMATS, countBySeverity, failsOn, formatDiff, type DiffFormat, type FormatContext } from './format.ts'
 export { loadSeverityFile, parseSeverityText } from './policy.ts'
 export { parseGitArg, readGitFile, readSpecArg, type SpecArg } from './input.ts'

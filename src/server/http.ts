@@ -13,7 +13,7 @@ export const MAX_BODY_BYTES = 64 * 1024
 /** Past this much we stop reading and close the connection after the 413. */
 const ABORT_BYTES = 1024 * 1024
 
-type BodyRead = { kind: 'ok'; bytes: Buffer } | { kind: 'too_large'; aborted: boolean }
+type BodyRead = { kind: 'ok'; bytes: Buffer } | { kind: 'too_large'; aborted: boolean } | { kind: 'gone' }
 
 function readBody(req: IncomingMessage): Promise<BodyRead> {
   return new Promise((resolve) => {
@@ -35,7 +35,9 @@ function readBody(req: IncomingMessage): Promise<BodyRead> {
       }
     })
     req.on('end', () => finish(total > MAX_BODY_BYTES ? { kind: 'too_large', aborted: false } : { kind: 'ok', bytes: Buffer.concat(chunks, total) }))
-    req.on('error', () => finish({ kind: 'too_large', aborted: true }))
+    // The client went away mid-body: nobody to answer.
+    req.on('error', () => finish({ kind: 'gone' }))
+    req.on('aborted', () => finish({ kind: 'gone' }))
   })
 }
 
@@ -108,6 +110,10 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
     if (op.requestSchema) {
       const media = mediaProblem(req.headers['content-type'])
       const read = await readBody(req)
+      if (read.kind === 'gone') {
+        res.destroy()
+        return
+      }
       if (read.kind === 'too_large') {
         send(res, catalog.reply('payload_too_large', `body is over ${MAX_BODY_BYTES} bytes (64 KiB)`), rc, false, started, state, read.aborted)
         if (read.aborted) req.destroy()

@@ -110,7 +110,16 @@ export interface Validators {
   schema(pointer: string): (value: unknown) => FieldProblem | null
 }
 
+const compiled = new WeakMap<Spec, Validators>()
+
+/** Compiled once per spec document: servers started in one process share the validators. */
 export function compileValidators(spec: Spec): Validators {
+  let v = compiled.get(spec)
+  if (!v) compiled.set(spec, (v = compileFresh(spec)))
+  return v
+}
+
+function compileFresh(spec: Spec): Validators {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, allowUnionTypes: true })
   addFormats(ajv)
   // The nonce is read exactly by readUint64; for ajv it is an integer with bounds.

@@ -38,7 +38,8 @@ function connectionIdBytes(input: Omit<PerpSignInput, 'isMainnet'>): Buffer {
   const expires = input.expiresAfter ?? null
   const expiresValue = expires === null ? null : u64(expires, 'expiresAfter')
   const buf = Buffer.alloc(packed.length + 8 + (vault ? 21 : 1) + (expiresValue === null ? 0 : 9))
-  let off = packed.copy(buf, 0)
+  buf.set(packed, 0)
+  let off = packed.length
   off = buf.writeBigUInt64BE(nonce, off)
   if (vault) {
     buf[off++] = 1

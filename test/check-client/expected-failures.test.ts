@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { applyExpectedFailures, loadExpectedFailures, parseExpectedFailures, writeExpectedFailures } from '../../src/check/expected-failures.ts'
 import { runClientCheck } from '../../src/check/client/index.ts'
-import type { CaseResult } from '../../src/report/index.ts'
+import { exitCodeFor, type CaseResult } from '../../src/report/index.ts'
 import { runOec } from '../helpers/cli.ts'
 
 const tmp = mkdtempSync(join(tmpdir(), 'oec-xfail-'))
@@ -46,9 +46,10 @@ describe('expected-failure lists', () => {
     const only = ['place-order-valid/1', 'place-order-valid/4']
     const plain = await runClientCheck({ command: testee, only, timeoutMs: 5000 })
     expect(plain.summary.results.map((x) => `${x.id}:${x.outcome}`)).toEqual(['place-order-valid/1:pass', 'place-order-valid/4:fail'])
-
-    const listed = await runClientCheck({ command: testee, only, timeoutMs: 5000, expectedFailures: parseExpectedFailures('place-order-valid/4 # always signs route\n', 'x.txt') })
-    expect(listed.summary.results.map((x) => x.outcome)).toEqual(['pass', 'xfail'])
+    expect(exitCodeFor(plain.summary.results)).toBe(1) // unlisted failure: the run fails
+    const listed = applyExpectedFailures(plain.raw, parseExpectedFailures('place-order-valid/4 # always signs route\n', 'x.txt'))
+    expect(listed.results.map((x) => x.outcome)).toEqual(['pass', 'xfail'])
+    expect(exitCodeFor(listed.results)).toBe(0) // listed failure: the run passes
 
     const path = join(tmp, 'known.txt')
     writeFileSync(path, 'place-order-valid/1  # stale: this case passes\nplace-order-valid/4  # always signs route\n')

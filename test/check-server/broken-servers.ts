@@ -39,6 +39,8 @@ interface ProxyResponse {
   body: string
 }
 interface Rewrite {
+  /** Write the body after the headers of a HEAD response too (as a raw socket write). */
+  headBody?: boolean
   /** Change the request, or answer it directly. */
   request?(req: ProxyRequest): ProxyRequest | ProxyResponse
   response?(req: ProxyRequest, res: ProxyResponse): ProxyResponse
@@ -61,6 +63,13 @@ async function proxied(rewrite: Rewrite, config: Partial<ServerConfig> = {}): Pr
       const changed = rewrite.request ? rewrite.request(incoming) : incoming
       const reply = (r: ProxyResponse) => {
         const out = rewrite.response ? rewrite.response(incoming, r) : r
+        if (req.method === 'HEAD' && rewrite.headBody) {
+          // Node never sends a body after HEAD; a broken server does, written straight onto the socket.
+          const body = out.body || '{"code":"not_found","message":"no such path"}'
+          const head = [`HTTP/1.1 ${out.status} X`, ...Object.entries(out.headers).map(([k, v]) => `${k}: ${v}`), `content-length: ${Buffer.byteLength(body)}`, 'connection: close']
+          req.socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
+          return
+        }
         res.writeHead(out.status, { ...out.headers, 'content-length': String(Buffer.byteLength(out.body)) })
         res.end(req.method === 'HEAD' ? undefined : out.body)
       }
@@ -344,6 +353,13 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
           return jsonResponse(404, { code: 'not_found', message: 'no such instrument' })
         },
       }),
+  },
+  {
+    name: 'HEAD answered with a body',
+    how: 'a proxy writes the GET body after the headers of HEAD responses',
+    caughtBy: 'err.head',
+    only: ['err.head'],
+    start: () => proxied({ headBody: true }),
   },
   {
     name: 'error body without code',

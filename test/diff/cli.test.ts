@@ -3,11 +3,11 @@
  * `git:<ref>:<path>` arguments read from a temporary repository.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { main } from '../../src/cli/main.ts'
 import { DEFAULT_SPEC_PATH } from '../../src/spec/load.ts'
 import { runOec, type RunResult } from '../helpers/cli.ts'
@@ -31,6 +31,10 @@ const long = { timeoutMs: 60_000 }
 
 const original = readFileSync(DEFAULT_SPEC_PATH, 'utf8')
 const dir = mkdtempSync(join(tmpdir(), 'oec-diff-'))
+const repos: string[] = []
+afterAll(() => {
+  for (const d of [dir, ...repos]) rmSync(d, { recursive: true, force: true })
+})
 
 function write(name: string, text: string): string {
   const path = join(dir, name)
@@ -186,6 +190,7 @@ describe('oec diff through the real binary', () => {
 
   it('git:<ref>:<path> reads the committed spec in a temporary repository', slow, async () => {
     const repo = mkdtempSync(join(tmpdir(), 'oec-diff-git-'))
+    repos.push(repo)
     const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=oec', '-c', 'user.email=oec@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, stdio: 'pipe' })
     git('init', '-q')
     writeFileSync(join(repo, 'spec.yaml'), original)

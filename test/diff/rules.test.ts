@@ -445,7 +445,210 @@ const cases: Case[] = [
     severity: 'warning',
     pointer: '/info/version',
   },
+  // ---------------------------------------------------------------- the rest of the registry
+  {
+    name: 'deprecated operation removed after its sunset',
+    baseEdit: (d) => Object.assign(d.paths['/health'].get, { deprecated: true, 'x-sunset': '2026-01-01' }),
+    edit: (d) => delete d.paths['/health'],
+    id: 'endpoint-removed',
+    severity: 'info',
+    pointer: '/paths/~1health/get',
+  },
+  { name: 'operation deprecated', edit: (d) => (d.paths['/health'].get.deprecated = true), id: 'endpoint-deprecated', severity: 'info', pointer: '/paths/~1health/get/deprecated' },
+  { name: 'rate-limit category changed', edit: (d) => (d.paths['/order'].post['x-rate-limit'].category = 'api'), id: 'rate-limit-category-changed', severity: 'warning', pointer: '/paths/~1order/post/x-rate-limit' },
+  {
+    name: 'request body became required',
+    baseEdit: (d) => (d.paths['/approve-agent'].post.requestBody.required = false),
+    edit: (d) => (d.paths['/approve-agent'].post.requestBody.required = true),
+    id: 'request-body-became-required',
+    severity: 'breaking',
+    pointer: '/paths/~1approve-agent/post/requestBody/required',
+  },
+  {
+    name: 'new optional request property',
+    edit: (d) => (at(d, '/components/schemas/ApproveAgentRequest/properties').memo = { type: 'string' }),
+    id: 'new-optional-request-property',
+    severity: 'info',
+    pointer: '/components/schemas/ApproveAgentRequest/properties/memo',
+  },
+  {
+    name: 'request property became optional',
+    edit: (d) => (at(d, '/components/schemas/ApproveAgentRequest').required = ['agent', 'signature']),
+    id: 'request-property-became-optional',
+    severity: 'info',
+    pointer: '/components/schemas/ApproveAgentRequest/properties/nonce',
+  },
+  {
+    name: 'new optional query parameter',
+    edit: (d) => d.paths['/orders'].get.parameters.push({ name: 'limit', in: 'query', required: false, schema: { type: 'integer' } }),
+    id: 'new-optional-request-parameter',
+    severity: 'info',
+    pointer: '/paths/~1orders/get/parameters/2',
+  },
+  {
+    name: 'query parameter became optional',
+    edit: (d) => (d.paths['/orderbook'].get.parameters[0].required = false),
+    id: 'request-parameter-became-optional',
+    severity: 'info',
+    pointer: '/paths/~1orderbook/get/parameters/0/required',
+  },
+  {
+    name: 'success status added',
+    edit: (d) => (d.paths['/health'].get.responses['202'] = { description: 'warming up' }),
+    id: 'response-success-status-added',
+    severity: 'info',
+    pointer: '/paths/~1health/get/responses/202',
+  },
+  {
+    name: 'error status added',
+    edit: (d) => (d.paths['/health'].get.responses['500'] = { $ref: '#/components/responses/InternalError' }),
+    id: 'response-non-success-status-added',
+    severity: 'info',
+    pointer: '/paths/~1health/get/responses/500',
+    also: ['error-code-added-to-operation'],
+  },
+  {
+    name: 'response media type removed',
+    edit: (d) => {
+      const content = d.paths['/health'].get.responses['200'].content
+      content['text/plain'] = { schema: { type: 'string' } }
+      delete content['application/json']
+    },
+    id: 'response-media-type-removed',
+    severity: 'breaking',
+    pointer: '/paths/~1health/get/responses/200/content/application~1json',
+  },
+  {
+    name: 'required response property added',
+    edit: (d) => {
+      at(d, '/components/schemas/Health/properties').uptime = { type: 'integer' }
+      at(d, '/components/schemas/Health/required').push('uptime')
+    },
+    id: 'response-required-property-added',
+    severity: 'info',
+    pointer: '/components/schemas/Health/properties/uptime',
+  },
+  {
+    name: 'optional response property added',
+    edit: (d) => (at(d, '/components/schemas/Health/properties').version = { type: 'string' }),
+    id: 'response-optional-property-added',
+    severity: 'info',
+    pointer: '/components/schemas/Health/properties/version',
+  },
+  {
+    name: 'response property became required',
+    edit: (d) => at(d, '/components/schemas/OrderResult/required').push('reason'),
+    id: 'response-property-became-required',
+    severity: 'info',
+    pointer: '/components/schemas/OrderResult/properties/reason',
+  },
+  {
+    name: 'response enum value removed',
+    edit: (d) => (at(d, '/components/schemas/AgentChange/properties/status').enum = ['approved']),
+    id: 'response-property-enum-value-removed',
+    severity: 'info',
+    pointer: '/components/schemas/AgentChange/properties/status/enum',
+  },
+  {
+    name: 'response may take a new oneOf shape',
+    edit: (d) => at(d, '/components/schemas/PerpResponse/properties/response/oneOf').push({ type: 'integer' }),
+    id: 'response-property-one-of-added',
+    severity: 'warning',
+    pointer: '/components/schemas/PerpResponse/properties/response/oneOf',
+  },
+  {
+    name: 'optional response header removed',
+    edit: (d) => delete d.paths['/order'].post.responses['200'].headers.Deprecation,
+    id: 'optional-response-header-removed',
+    severity: 'warning',
+    pointer: '/paths/~1order/post/responses/200/headers/Deprecation',
+  },
+  {
+    name: 'error code removed from an operation',
+    edit: (d) => (at(d, '/components/responses/BadQuery')['x-error-codes'] = []),
+    id: 'error-code-removed-from-operation',
+    severity: 'info',
+    pointer: '/components/responses/BadQuery/x-error-codes',
+  },
+  { name: 'signing domain removed', edit: (d) => delete d['x-eip712'].domains.perps, id: 'eip712-domain-removed', severity: 'breaking', pointer: '/x-eip712/domains/perps' },
+  {
+    name: 'signing domain added',
+    edit: (d) => (d['x-eip712'].domains.spot = { ...at(d, '/x-eip712/domains/perps'), name: 'Spot' }),
+    id: 'eip712-domain-added',
+    severity: 'info',
+    pointer: '/x-eip712/domains/spot',
+  },
+  {
+    name: 'signed message moved to another domain',
+    edit: (d) => (msg(d, 'RevokeAgent').domain = 'perps'),
+    id: 'eip712-message-domain-changed',
+    severity: 'breaking',
+    pointer: '/x-eip712/messages/RevokeAgent/domain',
+  },
+  {
+    name: 'signed message added',
+    edit: (d) => (d['x-eip712'].messages.Ping = { domain: 'options', primaryType: 'Ping', fields: [{ name: 'nonce', type: 'uint64' }] }),
+    id: 'eip712-message-added',
+    severity: 'info',
+    pointer: '/x-eip712/messages/Ping',
+  },
+  {
+    name: 'tier added',
+    edit: (d) => (d['x-rate-limits'].tiers.vip = { ...at(d, '/x-rate-limits/tiers/tier2'), name: 'VIP' }),
+    id: 'rate-limit-tier-added',
+    severity: 'info',
+    pointer: '/x-rate-limits/tiers/vip',
+  },
+  { name: 'window changed', edit: (d) => (d['x-rate-limits'].windowSeconds = 30), id: 'rate-limit-window-changed', severity: 'warning', pointer: '/x-rate-limits/windowSeconds' },
+  { name: 'default tier changed', edit: (d) => (d['x-rate-limits'].defaultTier = 'tier1'), id: 'rate-limit-default-tier-changed', severity: 'warning', pointer: '/x-rate-limits/defaultTier' },
+  { name: 'max batch raised', edit: (d) => (d['x-rate-limits'].maxBatch = 100), id: 'max-batch-increased', severity: 'info', pointer: '/x-rate-limits/maxBatch' },
 ]
+
+/**
+ * Schema-keyword rules, once for a request body property and once for a query parameter: the
+ * element starts as `before` in both specs (a base edit) and becomes `after` in head.
+ */
+const keywordCases: [suffix: string, severity: DiffSeverity, before: object, after: object, at: string][] = [
+  ['type-changed', 'breaking', { type: 'string' }, { type: 'integer' }, '/type'],
+  ['became-not-nullable', 'breaking', { type: ['string', 'null'] }, { type: 'string' }, '/type'],
+  ['enum-value-added', 'info', { type: 'string', enum: ['a'] }, { type: 'string', enum: ['a', 'b'] }, '/enum'],
+  ['enum-value-removed', 'breaking', { type: 'string', enum: ['a', 'b'] }, { type: 'string', enum: ['a'] }, '/enum'],
+  ['became-enum', 'breaking', { type: 'string' }, { type: 'string', enum: ['a'] }, '/enum'],
+  ['pattern-added', 'breaking', { type: 'string' }, { type: 'string', pattern: '^a' }, '/pattern'],
+  ['pattern-changed', 'warning', { type: 'string', pattern: '^a' }, { type: 'string', pattern: '^b' }, '/pattern'],
+  ['pattern-removed', 'info', { type: 'string', pattern: '^a' }, { type: 'string' }, ''],
+  ['max-length-decreased', 'breaking', { type: 'string', maxLength: 10 }, { type: 'string', maxLength: 5 }, '/maxLength'],
+  ['max-length-increased', 'info', { type: 'string', maxLength: 10 }, { type: 'string', maxLength: 20 }, '/maxLength'],
+  ['min-length-increased', 'breaking', { type: 'string', minLength: 2 }, { type: 'string', minLength: 3 }, '/minLength'],
+  ['min-length-decreased', 'info', { type: 'string', minLength: 2 }, { type: 'string', minLength: 1 }, '/minLength'],
+  ['max-decreased', 'breaking', { type: 'integer', maximum: 10 }, { type: 'integer', maximum: 5 }, '/maximum'],
+  ['max-increased', 'info', { type: 'integer', maximum: 10 }, { type: 'integer', maximum: 20 }, '/maximum'],
+  ['min-increased', 'breaking', { type: 'integer', minimum: 1 }, { type: 'integer', minimum: 2 }, '/minimum'],
+  ['min-decreased', 'info', { type: 'integer', minimum: 1 }, { type: 'integer', minimum: 0 }, '/minimum'],
+  ['max-items-decreased', 'breaking', { type: 'array', items: { type: 'string' }, maxItems: 10 }, { type: 'array', items: { type: 'string' }, maxItems: 5 }, '/maxItems'],
+  ['max-items-increased', 'info', { type: 'array', items: { type: 'string' }, maxItems: 10 }, { type: 'array', items: { type: 'string' }, maxItems: 20 }, '/maxItems'],
+  ['min-items-increased', 'breaking', { type: 'array', items: { type: 'string' }, minItems: 1 }, { type: 'array', items: { type: 'string' }, minItems: 2 }, '/minItems'],
+  ['min-items-decreased', 'info', { type: 'array', items: { type: 'string' }, minItems: 2 }, { type: 'array', items: { type: 'string' }, minItems: 1 }, '/minItems'],
+  ['one-of-removed', 'breaking', { oneOf: [{ type: 'string' }, { type: 'integer' }] }, { oneOf: [{ type: 'string' }] }, '/oneOf'],
+]
+for (const [suffix, severity, before, after, where] of keywordCases) {
+  cases.push({
+    name: `request property ${suffix}`,
+    baseEdit: (d) => (at(d, '/components/schemas/ApproveAgentRequest/properties').memo = structuredClone(before)),
+    edit: (d) => (at(d, '/components/schemas/ApproveAgentRequest/properties').memo = structuredClone(after)),
+    id: `request-property-${suffix}`,
+    severity,
+    pointer: `/components/schemas/ApproveAgentRequest/properties/memo${where}`,
+  })
+  cases.push({
+    name: `query parameter ${suffix}`,
+    baseEdit: (d) => d.paths['/orders'].get.parameters.push({ name: 'memo', in: 'query', required: false, schema: structuredClone(before) }),
+    edit: (d) => (d.paths['/orders'].get.parameters[2].schema = structuredClone(after)),
+    id: `request-parameter-${suffix}`,
+    severity,
+    pointer: `/paths/~1orders/get/parameters/2/schema${where}`,
+  })
+}
 
 describe('oec diff rules: one fixture pair per rule', () => {
   it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
@@ -464,6 +667,11 @@ describe('oec diff rules: one fixture pair per rule', () => {
     const allowed = new Set([c.id, ...(c.also ?? []), ...VERSION_RULES])
     expect(findings.map((f) => f.id).filter((id) => !allowed.has(id))).toEqual([])
     c.check?.(hit!)
+  })
+
+  it('has a fixture pair for every registered rule', () => {
+    const tested = new Set(cases.map((c) => c.id))
+    expect(Object.keys(DIFF_RULES).filter((id) => !tested.has(id))).toEqual([])
   })
 
   it('covers every registered rule id that the issue lists', () => {

@@ -163,6 +163,15 @@ describe('agents', () => {
     expect(r2.json.code).toBe('not_found')
   })
 
+  it('an agent revoking itself for its owner: 404 (it acts only for itself, where it is not approved)', async () => {
+    const owner = wallet()
+    const agent = wallet()
+    await approve(owner, agent.address)
+    const r = await revoke(agent, agent.address)
+    expect(r.status).toBe(404)
+    expect((await call(s, 'GET', `/authorized-agents?wallet=${owner.address}`)).json.agents).toHaveLength(1)
+  })
+
   it('an agent cannot revoke its owner’s agents', async () => {
     const owner = wallet()
     const a1 = wallet()

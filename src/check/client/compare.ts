@@ -30,10 +30,10 @@ export function bodyDifferences(expectedText: string, actualText: unknown, opts:
   const got = actual as Record<string, unknown>
   const out: string[] = []
   for (const key of Object.keys(expected)) {
-    if (!(key in got)) out.push(key === 'route' ? 'route is missing although it was signed' : `${key} is missing`)
+    if (!(key in got)) out.push(key === 'route' ? 'route: missing although it was signed' : `${key}: missing`)
   }
   for (const key of Object.keys(got)) {
-    if (!(key in expected)) out.push(key === 'route' ? `route ${show(got[key])} is present although the message was signed without route` : `unexpected field ${key}`)
+    if (!(key in expected)) out.push(key === 'route' ? `route: ${show(got[key])} is present although the message was signed without route` : `${key}: not expected in the body`)
   }
   for (const [key, want] of Object.entries(expected)) {
     if (!(key in got) || opts.presenceOnly?.includes(key)) continue

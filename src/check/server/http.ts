@@ -140,3 +140,50 @@ export async function probe(client: HttpClient): Promise<string | undefined> {
   const e = await client.send('GET', '/health')
   return e.response ? undefined : (e.error ?? 'no answer')
 }
+
+/**
+ * A HEAD request over a raw socket, read until the server closes: unlike an HTTP client, which
+ * never reads a body after HEAD, this sees any bytes a server wrongly sends after the headers.
+ */
+export async function rawHead(baseUrl: string, path: string, timeoutMs = 10_000): Promise<{ status: number; headers: Record<string, string>; trailing: string } | { error: string }> {
+  const url = new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`)
+  const net = await import('node:net')
+  const tls = await import('node:tls')
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    const socket = url.protocol === 'https:' ? tls.connect({ host: url.hostname, port, servername: url.hostname }) : net.connect({ host: url.hostname, port })
+    const timer = setTimeout(() => {
+      socket.destroy()
+      finish()
+    }, timeoutMs)
+    let done = false
+    const finish = () => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      const text = Buffer.concat(chunks).toString('latin1')
+      const end = text.indexOf('\r\n\r\n')
+      if (end < 0) return resolve({ error: text.length ? 'no complete header block' : 'no answer' })
+      const [statusLine, ...lines] = text.slice(0, end).split('\r\n')
+      const headers: Record<string, string> = {}
+      for (const l of lines) {
+        const i = l.indexOf(':')
+        if (i > 0) headers[l.slice(0, i).trim().toLowerCase()] = l.slice(i + 1).trim()
+      }
+      resolve({ status: Number(statusLine?.split(' ')[1] ?? 0), headers, trailing: text.slice(end + 4) })
+    }
+    socket.on('connect', () => socket.write(`HEAD ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`))
+    socket.on('secureConnect', () => {})
+    socket.on('data', (c: Buffer) => chunks.push(c))
+    socket.on('end', finish)
+    socket.on('close', finish)
+    socket.on('error', (err) => {
+      if (!chunks.length && !done) {
+        done = true
+        clearTimeout(timer)
+        resolve({ error: err.message })
+      } else finish()
+    })
+  })
+}

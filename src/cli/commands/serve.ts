@@ -67,7 +67,13 @@ export const serveCommand: CommandModule = {
           process.once('SIGINT', () => resolve('SIGINT'))
           process.once('SIGTERM', () => resolve('SIGTERM'))
         })
+        // A second signal while in-flight requests drain means "now".
+        const force = () => process.exit(130)
+        process.once('SIGINT', force)
+        process.once('SIGTERM', force)
         await server.close()
+        process.off('SIGINT', force)
+        process.off('SIGTERM', force)
         io.stderr.write(`oec serve: ${signal}, stopped\n`)
         done(0)
       })

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { DEFAULT_VECTORS_DIR, verifyVectors, writeVectors } from '../../vectors/index.ts'
+import { DEFAULT_VECTORS_DIR } from '../../vectors/paths.ts'
 import type { CommandModule } from '../program.ts'
 
 /** `oec vectors generate|verify`: the Wycheproof-style vector files and their release check. */
@@ -12,6 +12,8 @@ export const vectorsCommand: CommandModule = {
       .option('--out <dir>', 'directory to write into', DEFAULT_VECTORS_DIR)
       .addHelpText('after', '\nExit codes: 0 written, 2 unusable arguments.\nThe JSON Schema (vectors.schema.json) is not written; it lives in the shipped vectors/ directory.')
       .action(async (opts: { out: string }) => {
+        // Loaded on use: the generator pulls in viem's full build, which every other command can skip.
+        const { writeVectors } = await import('../../vectors/generate.ts')
         const dir = resolve(opts.out)
         const r = await writeVectors(dir)
         io.stdout.write(`wrote ${r.files.length} files, ${r.cases} cases to ${dir}\n`)
@@ -23,6 +25,7 @@ export const vectorsCommand: CommandModule = {
       .option('--dir <dir>', 'directory holding the vector files and vectors.schema.json', DEFAULT_VECTORS_DIR)
       .addHelpText('after', '\nExit codes: 0 all vectors agree with the code, 1 differences found, 2 unreadable input.')
       .action(async (opts: { dir: string }) => {
+        const { verifyVectors } = await import('../../vectors/verify.ts')
         const report = await verifyVectors(resolve(opts.dir))
         for (const f of report.findings) io.stdout.write(`${f.file}${f.tcId !== undefined ? ` tcId ${f.tcId}` : ''}: ${f.message}\n`)
         io.stdout.write(

@@ -5,7 +5,7 @@
  */
 import { deref, getPointer, isObject } from '../../../spec/index.ts'
 import { brief } from '../context.ts'
-import type { Exchange } from '../http.ts'
+import { rawHead, type Exchange } from '../http.ts'
 import { jsonOf, statusOf } from '../helpers.ts'
 import type { Check, CheckContext } from '../types.ts'
 
@@ -75,9 +75,14 @@ export const errorChecks: Check[] = [
         '/no-such-path',
       ]
       for (const p of paths) {
+        // Through the HTTP client (logged, with a curl command) and over a raw socket, which
+        // sees bytes sent after the headers that an HTTP client silently drops.
         const e = await ctx.send('HEAD', p)
+        const raw = await rawHead(ctx.target.url, p)
+        if ('error' in raw) return ctx.fail(`HEAD ${p}: ${raw.error}`, { exchange: e })
+        if (raw.trailing.length > 0) ctx.fail(`HEAD ${p} sent ${raw.trailing.length} bytes after the headers (a body): ${JSON.stringify(raw.trailing.slice(0, 80))}`, { exchange: e, expected: 'no body' })
         if ((e.response?.body.length ?? 0) > 0) ctx.fail(`HEAD ${p} returned a body (${e.response!.body.length} bytes)`, { exchange: e, expected: 'no body' })
-        const codeHeader = Object.keys(e.response?.headers ?? {}).find((h) => /error-?code|x-error/i.test(h))
+        const codeHeader = Object.keys(raw.headers).find((h) => /error-?code|x-error/i.test(h))
         if (codeHeader) ctx.fail(`HEAD ${p} carries an error-code header ${codeHeader}`, { exchange: e, expected: 'the status alone' })
       }
     },
