@@ -64,6 +64,23 @@ describe('the correct reference server', () => {
   })
 })
 
+describe('the domain and instruments are parameters, not constants', () => {
+  it('passes an embedded server with another domain name, chain ID and instrument list', async () => {
+    const { summary, target } = await runServerChecks({
+      domainName: 'Acme Exchange',
+      chainId: 31337,
+      symbols: ['ETH-20261225-4000-C', 'SOL-20261225-200-P'],
+      only: ['auth', 'vectors.domain-mismatch', 'vectors.place-order-valid', 'perp', 'route', 'cap.positions', 'nonce.uint64-max'],
+    })
+    expect(target.domainName).toBe('Acme Exchange')
+    expect(target.chainId).toBe(31337)
+    expect(summary.results.filter((r) => r.outcome === 'fail').map((r) => `${r.id}: ${r.message}`)).toEqual([])
+    expect(summary.results.filter((r) => r.outcome === 'pass').length).toBeGreaterThan(150)
+    // Orders signed under the configured domain are accepted (the runner signs with the target's).
+    expect(summary.results.find((r) => r.id === 'auth.direct-order/gtc-buy')?.outcome).toBe('pass')
+  }, 60_000)
+})
+
 describe('oec check server (the real binary)', () => {
   it('with no arguments runs the embedded server and exits 0 with a summary a newcomer can read', async () => {
     const r = await runOec(['check', 'server'], { timeoutMs: 90_000 })

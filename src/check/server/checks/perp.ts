@@ -6,7 +6,8 @@
  * because a server refuses an unknown perp signer whatever its signature.
  */
 import type { DomainOverrides, Hex } from '../../../signing/index.ts'
-import { expectAuthRefused, expectSuccess, placeOrder, succeeded } from '../helpers.ts'
+import { brief } from '../context.ts'
+import { expectAuthRefused, expectSuccess, placeOrder, statusOf, succeeded } from '../helpers.ts'
 import { perpOrderAction, signPerpBody } from '../requests.ts'
 import type { Check, CheckContext } from '../types.ts'
 import type { Wallet } from '../wallets.ts'
@@ -57,6 +58,8 @@ export const perpChecks: Check[] = [
     async run(ctx) {
       const w = await knownKey(ctx)
       const e = await ctx.send('POST', '/exchange', await perpOrder(ctx, w))
+      // The path is assumed (the seed shows none): a server that takes perps elsewhere only warns.
+      if ([404, 405].includes(statusOf(e))) ctx.fail(`no perp operation at the assumed POST /exchange (${brief(e)})`, { exchange: e, level: 'assumed', rules: ['PERP-6'] })
       expectSuccess(ctx, e, 'a correct perp order', { expected: 'HTTP 200 {"status":"ok",...}' })
     },
   },

@@ -8,6 +8,7 @@
  * perp key gets state first (an options order), as DECISIONS asks.
  */
 import { perpActionHash, type Hex } from '../../../signing/index.ts'
+import { DEFAULT_INSTRUMENTS } from '../../../server/index.ts'
 import type { Spec } from '../../../spec/index.ts'
 import { compact, highS, signTyped, splitSig, joinSig, SECP256K1_N } from '../../../vectors/build.ts'
 import { loadVectorFiles, type LoadedFile, type ServerOutcome, type TypedDataJson, type VectorCase } from '../../../vectors/index.ts'
@@ -46,6 +47,42 @@ class AddressMap {
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.deep(x)])) as T
     return v
   }
+}
+
+/**
+ * The vectors trade the reference server's shipped instruments; a target lists its own. Each
+ * shipped symbol maps to a target symbol (a deliberately malformed symbol stays as it is).
+ */
+class SymbolMap {
+  private readonly map = new Map<string, string>()
+  constructor(ctx: CheckContext) {
+    const listed = ctx.target.symbols
+    DEFAULT_INSTRUMENTS.forEach((s, i) => {
+      if (!listed.includes(s) && listed.length) this.map.set(s, listed[i % listed.length]!)
+    })
+  }
+  text(s: string): string {
+    let out = s
+    for (const [from, to] of this.map) out = out.split(JSON.stringify(from)).join(JSON.stringify(to))
+    return out
+  }
+  deep<T>(v: T): T {
+    if (typeof v === 'string') return (this.map.get(v) ?? v) as T
+    if (Array.isArray(v)) return v.map((x) => this.deep(x)) as T
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.deep(x)])) as T
+    return v
+  }
+}
+
+/** The spec's default domains (what the vectors sign under) swapped for the target's; deliberate mismatches kept. */
+function targetDomain(ctx: CheckContext, d: Record<string, string | number>): Record<string, string | number> {
+  const options = ctx.spec.typedData.domains.options
+  const perps = ctx.spec.typedData.domains.perps
+  const out = { ...d }
+  if (options && out.name === options.name) out.name = ctx.target.domainName
+  if (options && typeof out.chainId === 'number' && out.chainId === options.chainId && d.name === options.name) out.chainId = ctx.target.chainId
+  if (perps && typeof out.chainId === 'number' && out.chainId === perps.chainId && d.name === perps.name) out.chainId = ctx.target.perpChainId
+  return out
 }
 
 /** The sent signature as a function of the correct one, applied to the new correct signature. */
@@ -112,6 +149,7 @@ interface Replayed {
 async function replay(ctx: CheckContext, c: VectorCase): Promise<Replayed | string> {
   if (!c.request) return 'no HTTP request in this case'
   const map = new AddressMap()
+  const symbols = new SymbolMap(ctx)
   const signer = freshWallet()
   map.set(c.signer, signer)
   const keys = new Map<string, Wallet>([[c.privateKey.toLowerCase(), signer]])
@@ -128,7 +166,7 @@ async function replay(ctx: CheckContext, c: VectorCase): Promise<Replayed | stri
     if (!map.get(step.agent)) map.set(step.agent, agent)
     setup.push({ body: (await agentBody(ctx, 'ApproveAgent', owner, agent.address, { nonce: BigInt(step.nonce) })).text })
   }
-  const td: TypedDataJson = { ...c.typedData, message: map.deep(c.typedData.message) }
+  const td: TypedDataJson = { ...c.typedData, domain: targetDomain(ctx, c.typedData.domain), message: symbols.deep(map.deep(c.typedData.message)) }
   if (c.perp) {
     // connectionId hashes the vault address: recompute it when the vault was mapped.
     const input = { action: c.perp.action, nonce: BigInt(c.perp.nonce), vaultAddress: (c.perp.vaultAddress ?? null) as Hex | null, expiresAfter: c.perp.expiresAfter ? BigInt(c.perp.expiresAfter) : null }
@@ -137,7 +175,7 @@ async function replay(ctx: CheckContext, c: VectorCase): Promise<Replayed | stri
     }
   }
   const { signature: sig1 } = await signTyped(td, signer.privateKey)
-  let body = map.text(c.request.body)
+  let body = symbols.text(map.text(c.request.body))
   let parsed: Record<string, unknown>
   try {
     parsed = JSON.parse(c.request.body) as Record<string, unknown>
