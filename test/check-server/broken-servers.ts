@@ -6,7 +6,7 @@
 import http from 'node:http'
 import { isLosslessNumber, parse as losslessParse, stringify as losslessStringify } from 'lossless-json'
 import { recoverPerpSigner, verifyOptions, type DomainOverrides, type OptionsMessage } from '../../src/signing/index.ts'
-import { positionsSetup } from '../../src/check/server/runner.ts'
+import { positionsSetup, unlimitedSetup } from '../../src/check/server/runner.ts'
 import { defaultSpec } from '../../src/spec/index.ts'
 import { DEFAULT_INSTRUMENTS, SimulatedClock, createAgentStore, createRateLimiter, startServer, defaultConfig, type ServerConfig, type ServerDeps, type RateLimiter } from '../../src/server/index.ts'
 
@@ -339,6 +339,43 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
       // The runner still believes the spec's cap; the server enforces none.
       const t = await reference({ tiers, instruments: setup.instruments, walletTiers: setup.walletTiers })
       return { ...t, tierWallets: [setup.wallet] }
+    },
+  },
+  {
+    name: 'max positions -1 read as a cap',
+    how: 'the market-maker tier (max positions -1) is capped at 20 positions',
+    caughtBy: 'cap.unlimited-positions',
+    only: ['cap.unlimited-positions'],
+    start: async () => {
+      const setup = positionsSetup(defaultSpec(), DEFAULT_INSTRUMENTS)
+      const unlimited = unlimitedSetup(defaultSpec())!
+      const tiers = Object.fromEntries(Object.entries(defaultConfig().tiers).map(([id, t]) => [id, { ...t, maxPositions: t.maxPositions === -1 ? 20 : t.maxPositions }]))
+      const t = await reference({ tiers, instruments: setup.instruments, walletTiers: unlimited.walletTiers })
+      return { ...t, tierWallets: [unlimited.wallet] }
+    },
+  },
+  {
+    name: 'a refused batch consumes budget',
+    how: 'a batch that would cross the order limit is refused but still uses up the window',
+    caughtBy: 'rl.batch-crossing',
+    outcome: 'warn',
+    only: ['rl.batch-crossing'],
+    start: () => {
+      const real = createRateLimiter(60)
+      return reference({}, {
+        rateLimiter: {
+          charge(w, cost, limits, now) {
+            const r = real.charge(w, cost, limits, now)
+            if (!r.ok) {
+              // Charge what still fits before refusing: the refused batch eats the rest of the window.
+              const left = real.status(w, r.category, limits[r.category], now).remaining
+              if (left > 0) real.charge(w, { [r.category]: left }, limits, now)
+            }
+            return r
+          },
+          status: real.status,
+        },
+      })
     },
   },
   {

@@ -11,7 +11,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runServerChecks, serverCheckCatalog } from '../../src/check/server/index.ts'
 import { DEFAULT_INSTRUMENTS, SimulatedClock, startServer, type RunningServer } from '../../src/server/index.ts'
-import { positionsSetup } from '../../src/check/server/runner.ts'
+import { positionsSetup, unlimitedSetup } from '../../src/check/server/runner.ts'
 import { defaultSpec } from '../../src/spec/index.ts'
 import type { CaseResult } from '../../src/report/model.ts'
 import { Readable, Writable } from 'node:stream'
@@ -28,8 +28,9 @@ describe('the correct reference server', () => {
     clock = new SimulatedClock(Date.UTC(2026, 5, 1, 9, 30, 0))
     // Enough instruments and one Tier 1 wallet for cap.positions, as a user's --config would give.
     const positions = positionsSetup(defaultSpec(), DEFAULT_INSTRUMENTS)
-    server = await startServer({ deps: { clock }, config: { instruments: positions.instruments, walletTiers: positions.walletTiers } })
-    const run = await runServerChecks({ target: server.url, clock, symbols: server.config.instruments, tierWallets: [positions.wallet] })
+    const unlimited = unlimitedSetup(defaultSpec())!
+    server = await startServer({ deps: { clock }, config: { instruments: positions.instruments, walletTiers: { ...positions.walletTiers, ...unlimited.walletTiers } } })
+    const run = await runServerChecks({ target: server.url, clock, symbols: server.config.instruments, tierWallets: [positions.wallet, unlimited.wallet] })
     results = run.summary.results
   }, 60_000)
   afterAll(() => server.close())

@@ -82,6 +82,14 @@ export function positionsSetup(spec: Spec, base: readonly string[]): { instrumen
   return { instruments, walletTiers: { [privateKeyToAccount(privateKey).address.toLowerCase()]: tier.id }, wallet: { privateKey, tier: tier.id } }
 }
 
+/** A wallet of a tier without a positions cap (-1), when the spec has one, for cap.unlimited-positions. */
+export function unlimitedSetup(spec: Spec): { walletTiers: Record<string, string>; wallet: { privateKey: `0x${string}`; tier: string } } | undefined {
+  const tier = Object.values(spec.rateLimits.tiers).find((t) => t.maxPositions === -1)
+  if (!tier) return undefined
+  const privateKey = generatePrivateKey()
+  return { walletTiers: { [privateKeyToAccount(privateKey).address.toLowerCase()]: tier.id }, wallet: { privateKey, tier: tier.id } }
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export async function runServerChecks(opts: ServerRunOptions = {}): Promise<ServerRunResult> {
@@ -104,13 +112,14 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
     // The positions cap needs cap + 1 instruments and a wallet of a known tier: the embedded
     // server lists extra instruments and puts one runner wallet in the tier with the smallest cap.
     const positions = positionsSetup(spec, opts.symbols?.length ? opts.symbols : DEFAULT_INSTRUMENTS)
-    tierWallets = [...tierWallets, positions.wallet]
+    const unlimited = unlimitedSetup(spec)
+    tierWallets = [...tierWallets, positions.wallet, ...(unlimited ? [unlimited.wallet] : [])]
     server = await startServer({
       config: {
         ...(opts.domainName ? { domainName: opts.domainName } : {}),
         ...(opts.chainId !== undefined ? { chainId: opts.chainId } : {}),
         instruments: positions.instruments,
-        walletTiers: positions.walletTiers,
+        walletTiers: { ...positions.walletTiers, ...unlimited?.walletTiers },
         ...opts.embeddedConfig,
         log: false,
       },

@@ -6,7 +6,7 @@ import { errorChecks } from './errors.ts'
 import { mutationChecks } from './mutation.ts'
 import { nonceChecks } from './nonce.ts'
 import { perpChecks } from './perp.ts'
-import { positionChecks, rateLimitChecks } from './ratelimit.ts'
+import { moreLimitChecks, positionChecks, rateLimitChecks } from './ratelimit.ts'
 import { robustnessChecks } from './robustness.ts'
 import { routeChecks } from './route.ts'
 import { vectorChecks } from './vectors.ts'
@@ -24,6 +24,7 @@ export function allChecks(spec: Spec): Check[] {
     ...wsChecks,
     ...rateLimitChecks,
     ...positionChecks,
+    ...moreLimitChecks,
     ...perpChecks,
     ...miscChecks,
     ...mutationChecks(spec),

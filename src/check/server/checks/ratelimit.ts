@@ -147,11 +147,9 @@ async function exhaustOrders(ctx: CheckContext, w: Wallet, limit: number): Promi
   return out
 }
 
-/** On a live target, starting a burst near the end of a window would split it: wait for a fresh one. */
-async function freshWindow(ctx: CheckContext, w: Wallet): Promise<void> {
+/** On a live target, a burst started near the end of an (epoch-aligned) window would be split: wait for a fresh one. */
+async function freshWindow(ctx: CheckContext): Promise<void> {
   if (ctx.target.embedded) return
-  const probe = await ctx.send('GET', `/orders?wallet=${w.address}`)
-  void probe
   const nowS = ctx.target.now() / 1000
   const window = ctx.spec.rateLimits.windowSeconds
   const left = window - (nowS % window)
@@ -187,7 +185,7 @@ export const rateLimitChecks: Check[] = [
     level: 'stated',
     async run(ctx) {
       const w = ctx.wallet()
-      await freshWindow(ctx, w)
+      await freshWindow(ctx)
       let last: RateHeaders | undefined
       const step = (e: Exchange, what: string, k: number, category: string) => {
         if (!succeeded(e)) ctx.fail(`${what}: not accepted (${brief(e)})`, { exchange: e })
@@ -246,7 +244,7 @@ export const rateLimitChecks: Check[] = [
     level: 'stated',
     async run(ctx) {
       const w = ctx.wallet()
-      await freshWindow(ctx, w)
+      await freshWindow(ctx)
       const limit = defaultTier(ctx).ordersPerMinute
       const sent = await exhaustOrders(ctx, w, limit)
       const accepted = sent.filter(succeeded).length
@@ -286,7 +284,7 @@ export const rateLimitChecks: Check[] = [
     level: 'stated',
     async run(ctx) {
       const w = ctx.wallet()
-      await freshWindow(ctx, w)
+      await freshWindow(ctx)
       const tier = defaultTier(ctx)
       const first = await restingOrder(ctx, w)
       const second = await restingOrder(ctx, w)
@@ -318,7 +316,7 @@ export const rateLimitChecks: Check[] = [
     slow: true,
     async run(ctx) {
       const w = ctx.wallet()
-      await freshWindow(ctx, w)
+      await freshWindow(ctx)
       const limit = defaultTier(ctx).ordersPerMinute
       const sent = await exhaustOrders(ctx, w, limit)
       const last = sent[sent.length - 1]!
@@ -381,6 +379,17 @@ export const rateLimitChecks: Check[] = [
 ]
 
 /** The known-tier wallet with the smallest positive position cap, else a fresh default-tier wallet. */
+/** Opens one position per instrument for `taker` (a maker rests a sell, the taker lifts the lowest ask). */
+async function openPositions(ctx: CheckContext, taker: Wallet, symbols: readonly string[]): Promise<void> {
+  const maker = ctx.wallet()
+  for (const symbol of symbols) {
+    const m = (await placeOrder(ctx, { wallet: maker, symbol, side: 'Sell', price: '999998', size: '1', route: 'book_only' })).e
+    expectSuccess(ctx, m, `maker sell in ${symbol}`)
+    const t = (await placeOrder(ctx, { wallet: taker, symbol, side: 'Buy', price: '999999', size: '1', tif: 'ioc', route: 'book_only' })).e
+    if (!succeeded(t)) ctx.fail(`the taker's buy in ${symbol} (a new position) was not accepted: ${brief(t)}`, { exchange: t })
+  }
+}
+
 function positionsTaker(ctx: CheckContext): { wallet: Wallet; cap: number } {
   const tiers = ctx.spec.rateLimits.tiers
   let best: { wallet: Wallet; cap: number } | undefined
@@ -424,6 +433,63 @@ export const positionChecks: Check[] = [
       if (s >= 400 && body.error !== 'limit_exceeded') ctx.fail(`the positions-cap refusal has error ${JSON.stringify(body.error)}, not "limit_exceeded"`, { exchange: e })
       if (!new RegExp(`(^|\\D)${cap}(\\D|$)`).test(text)) ctx.fail(`the positions-cap refusal message ${JSON.stringify(text)} does not state the cap ${cap}`, { exchange: e, rules: ['CAP-3', 'ERR-8'] })
       if (s !== 422 && codeOf(e) !== 'limit_exceeded') ctx.warn(`positions-cap refusal answered ${brief(e)}; the reference answers 422 limit_exceeded`, { exchange: e, level: 'assumed', rules: ['CAP-5'] })
+    },
+  },
+]
+
+export const moreLimitChecks: Check[] = [
+  {
+    id: 'cap.unlimited-positions',
+    title: 'a tier whose max positions is -1 opens positions beyond every finite cap',
+    rules: ['CAP-4'],
+    level: 'stated',
+    async run(ctx) {
+      const tiers = ctx.spec.rateLimits.tiers
+      const unlimited = ctx.target.tierWallets.find((tw) => tiers[tw.tier]?.maxPositions === -1)
+      if (!unlimited) return ctx.skip('needs a --config wallet of a tier with max positions -1 (e.g. market_maker)')
+      const finite = Object.values(tiers).map((t) => t.maxPositions).filter((n) => n > 0)
+      const beyond = Math.min(...finite) + 1
+      const symbols = ctx.target.symbols
+      if (symbols.length < beyond) return ctx.skip(`needs ${beyond} listed instruments (have ${symbols.length})`)
+      // Beyond the smallest finite cap: a server that reads -1 as "0" or as a small cap refuses.
+      await openPositions(ctx, walletFromKey(unlimited.privateKey, unlimited.tier), symbols.slice(-beyond))
+    },
+  },
+  {
+    id: 'rl.batch-crossing',
+    title: 'a batch that would cross the order limit gets 429 as a whole and consumes nothing; a replacement costs no cancel',
+    rules: ['RL-13', 'RL-5'],
+    level: 'assumed',
+    async run(ctx) {
+      const w = ctx.wallet()
+      await freshWindow(ctx)
+      const limit = defaultTier(ctx).ordersPerMinute
+      const batch = Math.max(1, Math.min(ctx.spec.rateLimits.maxBatch, limit - 3))
+      const first = await ctx.send('POST', '/bulk_order', bulkBody('orders', await Promise.all(Array.from({ length: batch }, () => orderBody(ctx, { wallet: w })))))
+      if (!succeeded(first)) ctx.fail(`a batch of ${batch} orders was not accepted: ${brief(first)}`, { exchange: first })
+      let remaining = rateHeaders(first).remaining ?? limit - batch
+      while (remaining > 2) {
+        const { e } = await placeOrder(ctx, { wallet: w })
+        if (!succeeded(e)) ctx.fail(`order with ${remaining} left in the window was not accepted: ${brief(e)}`, { exchange: e })
+        remaining = rateHeaders(e).remaining ?? remaining - 1
+      }
+      const over = await ctx.send('POST', '/bulk_order', bulkBody('orders', await Promise.all(Array.from({ length: remaining + 1 }, () => orderBody(ctx, { wallet: w })))))
+      if (statusOf(over) !== 429) ctx.fail(`a batch of ${remaining + 1} orders with ${remaining} left: expected HTTP 429 for the whole batch, got ${brief(over)}`, { exchange: over })
+      const { e: after } = await placeOrder(ctx, { wallet: w })
+      if (!succeeded(after)) ctx.fail(`after a refused batch, an order was not accepted (the batch consumed budget?): ${brief(after)}`, { exchange: after })
+      const h = rateHeaders(after)
+      if (h.remaining !== undefined && h.remaining !== remaining - 1) ctx.fail(`after the refused batch, Remaining is ${h.remaining}; expected ${remaining - 1} (the batch must consume nothing)`, { exchange: after })
+      // A replacement: one order unit, no cancel unit.
+      const orderId = String(jsonOf(after)?.order_id ?? '')
+      const probe = await ctx.send('DELETE', '/order', (await cancelBody(ctx, w, { orderId: 'oec-no-such-order' })).text)
+      const before = rateHeaders(probe).remaining
+      const repl = await ctx.send('PUT', '/bulk_order', `{"replacements":[{"cancel":${(await cancelBody(ctx, w, { orderId })).text},"order":${(await orderBody(ctx, { wallet: w })).text}}]}`)
+      if (!succeeded(repl)) ctx.fail(`replacement not accepted: ${brief(repl)}`, { exchange: repl })
+      const probe2 = await ctx.send('DELETE', '/order', (await cancelBody(ctx, w, { orderId: 'oec-no-such-order' })).text)
+      const after2 = rateHeaders(probe2).remaining
+      if (before !== undefined && after2 !== undefined && after2 !== before - 1) {
+        ctx.fail(`cancels Remaining went from ${before} to ${after2} across one replacement and one cancel; expected ${before - 1} (a replacement costs no cancel)`, { exchange: probe2 })
+      }
     },
   },
 ]
