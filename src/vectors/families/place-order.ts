@@ -37,7 +37,10 @@ export async function placeOrderValid(spec: Spec): Promise<VectorFile> {
           flags: omit ? ['Valid', 'RouteOmitted'] : ['Valid'],
           result: omit ? 'acceptable' : 'valid',
           // rfq_only passes authentication; the reference server rejects it for lack of makers.
-          server: omit ? ['accepted', 'invalid_field'] : route === 'rfq_only' ? ['accepted', 'rejected'] : tif === 'gtc' ? 'accepted' : ['accepted', 'rejected'],
+          // An ioc/fok with nothing to fill is authenticated and then REJECTED on business grounds.
+          server: omit
+            ? tif === 'gtc' ? ['accepted', 'invalid_field'] : ['accepted', 'rejected', 'invalid_field']
+            : route === 'rfq_only' || tif !== 'gtc' ? ['accepted', 'rejected'] : 'accepted',
           kind: 'PlaceOrder',
           message: po({ side, tif, ...(omit ? {} : { route }), nonce: next(), clientId: `v-${side}-${tif}-${route ?? 'none'}` }, omit),
           signer: P.wallet,
