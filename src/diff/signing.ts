@@ -3,7 +3,7 @@
  * encodeType invalidates every signature made before it, silently: each one just fails to
  * verify. So every such change is breaking and shows the old and new type strings and hashes.
  */
-import { keccak256, toHex } from 'viem'
+import { keccak256 } from '../signing/crypto.ts'
 import type { Spec } from '../spec/load.ts'
 import { isObject, type SignedMessage, type TypedField } from '../spec/model.ts'
 import type { Collector } from './collect.ts'
@@ -28,7 +28,7 @@ export function encodeType(primaryType: string, fields: readonly { name: string;
 }
 
 export function typeHash(encoded: string): `0x${string}` {
-  return keccak256(toHex(encoded))
+  return `0x${keccak256(Buffer.from(encoded, 'utf8')).toString('hex')}`
 }
 
 /** Struct types other messages of the same domain define (unambiguous primary types only). */
