@@ -6,7 +6,7 @@
 import type { Spec } from '../spec/load.ts'
 import { getPointer, isObject, responseErrorCodes, type JsonObject } from '../spec/model.ts'
 import { Recorder, type ChangeSink, type Collector } from './collect.ts'
-import { compareSchemas, esc, resolve, type SchemaContext, type SchemaMemo } from './schema.ts'
+import { compareSchemas, esc, resolve, type Direction, type SchemaContext, type SchemaMemo } from './schema.ts'
 
 interface OpRef {
   readonly key: string
@@ -160,14 +160,20 @@ function diffRequestBody(base: Spec, head: Spec, b: OpRef, h: OpRef, c: Collecto
     c.add('request-body-became-required', `${rh.ptr}/required`, `the request body of ${where} became required`)
   }
   if (!rb.node || !rh.node) return
-  const cb = contentOf(rb.node)
-  const ch = contentOf(rh.node)
+  diffBodyContent('request', base, head, rb.node, rb.ptr, rh.node, rh.ptr, c, where, memo)
+}
+
+/** The media types of a request or response body: a dropped one is a change, a kept one has its schema compared. */
+function diffBodyContent(dir: Direction, base: Spec, head: Spec, b: JsonObject, bPtr: string, h: JsonObject, hPtr: string, c: ChangeSink, where: string, memo: SchemaMemo): void {
+  const cb = contentOf(b)
+  const ch = contentOf(h)
   for (const media of Object.keys(cb).sort()) {
     const mb = cb[media]
     const mh = ch[media]
-    const bp = `${rb.ptr}/content/${esc(media)}`
+    const bp = `${bPtr}/content/${esc(media)}`
     if (mh === undefined) {
-      c.add('request-body-media-type-removed', bp, `the request body no longer accepts ${media}`, { where })
+      if (dir === 'request') c.add('request-body-media-type-removed', bp, `the request body no longer accepts ${media}`, { where })
+      else c.add('response-media-type-removed', bp, `the response no longer has a ${media} body`, { where })
       continue
     }
     if (!isObject(mb) || !isObject(mh)) continue
@@ -176,12 +182,12 @@ function diffRequestBody(base: Spec, head: Spec, b: OpRef, h: OpRef, c: Collecto
       memo,
       baseDoc: base.doc,
       headDoc: head.doc,
-      dir: 'request',
+      dir,
       prefix: 'request-property',
-      noun: (label) => (label ? `request property \`${label}\`` : 'the request body'),
+      noun: (label) => (label ? `${dir} property \`${label}\`` : `the ${dir} body`),
       where,
     }
-    compareSchemas(ctx, mb.schema, `${bp}/schema`, mh.schema, `${rh.ptr}/content/${esc(media)}/schema`)
+    compareSchemas(ctx, mb.schema, `${bp}/schema`, mh.schema, `${hPtr}/content/${esc(media)}/schema`)
   }
 }
 
@@ -268,28 +274,7 @@ function diffResponse(base: Spec, head: Spec, b: JsonObject, bPtr: string, h: Js
     }
   }
 
-  const cb = contentOf(b)
-  const ch = contentOf(h)
-  for (const media of Object.keys(cb).sort()) {
-    const mb = cb[media]
-    const mh = ch[media]
-    if (mh === undefined) {
-      c.add('response-media-type-removed', `${bPtr}/content/${esc(media)}`, `the response no longer has a ${media} body`, { where })
-      continue
-    }
-    if (!isObject(mb) || !isObject(mh)) continue
-    const ctx: SchemaContext = {
-      c,
-      memo,
-      baseDoc: base.doc,
-      headDoc: head.doc,
-      dir: 'response',
-      prefix: 'request-property',
-      noun: (label) => (label ? `response property \`${label}\`` : 'the response body'),
-      where,
-    }
-    compareSchemas(ctx, mb.schema, `${bPtr}/content/${esc(media)}/schema`, mh.schema, `${hPtr}/content/${esc(media)}/schema`)
-  }
+  diffBodyContent('response', base, head, b, bPtr, h, hPtr, c, where, memo)
 
   const codesB = new Set(responseErrorCodes(b).map(String))
   const codesH = responseErrorCodes(h)

@@ -23,13 +23,22 @@ import {
 } from './build.ts'
 import type { Hex, ProtocolVerify, ServerOutcome, SetupStep, TypedDataJson, VectorCase, VectorResult } from './model.ts'
 
-export interface OptionsCaseInput {
+/** What every case builder is told about the verdict, before what is signed and sent. */
+export interface CaseVerdictInput {
   comment: string
   rules: string[]
   flags: string[]
   level?: 'stated' | 'assumed'
   result: VectorResult
   server: ServerOutcome | ServerOutcome[]
+}
+
+/** The leading fields of a case, in the order the vector files write them. */
+export function caseHead(tcId: number, input: CaseVerdictInput): Pick<VectorCase, 'tcId' | 'comment' | 'rules' | 'flags' | 'level' | 'result' | 'server'> {
+  return { tcId, comment: input.comment, rules: input.rules, flags: input.flags, level: input.level ?? 'stated', result: input.result, server: input.server }
+}
+
+export interface OptionsCaseInput extends CaseVerdictInput {
   kind: OptionsKind
   /** Typed-data fields as signed (typed names; uint values as decimal strings). */
   message: Record<string, string>
@@ -128,13 +137,7 @@ export async function optionsCase(spec: Spec, tcId: number, input: OptionsCaseIn
   const wallet = input.wallet ?? ((input.message.wallet as Hex | undefined) ?? input.signer.address)
 
   const c: VectorCase = {
-    tcId,
-    comment: input.comment,
-    rules: input.rules,
-    flags: input.flags,
-    level: input.level ?? 'stated',
-    result: input.result,
-    server: input.server,
+    ...caseHead(tcId, input),
     kind: input.kind,
     privateKey: input.signer.key,
     signer: input.signer.address,

@@ -2,17 +2,11 @@
  * The check catalog of `oec check server`: id, title, rule ids, level and whether a check is
  * slow. `oec coverage` reads it to build the rule × check matrix.
  */
-import type { Level } from '../../report/model.ts'
 import { defaultSpec, type Spec } from '../../spec/index.ts'
 import { allChecks } from './checks/index.ts'
+import type { CheckInfo } from './types.ts'
 
-export interface CheckInfo {
-  id: string
-  title: string
-  rules: string[]
-  level: Level
-  slow?: boolean
-}
+export type { CheckInfo }
 
 export function serverCheckCatalog(spec: Spec = defaultSpec()): CheckInfo[] {
   return allChecks(spec).map((c) => ({ id: c.id, title: c.title, rules: [...c.rules], level: c.level, ...(c.slow ? { slow: true } : {}) }))

@@ -88,6 +88,13 @@ export async function placeOrder(ctx: CheckContext, p: OrderParams, options: Sig
   return { e: await ctx.send('POST', '/order', body.text), body }
 }
 
+/** Gives a wallet state on the target (one accepted order), so the target knows it as a signer. */
+export async function withState(ctx: CheckContext, w: Wallet, what = 'set-up order of a fresh wallet'): Promise<Wallet> {
+  const { e } = await placeOrder(ctx, { wallet: w })
+  expectSuccess(ctx, e, what)
+  return w
+}
+
 export async function cancelBody(ctx: CheckContext, wallet: Wallet, by: { orderId: string } | { clientId: string }, options: SignOptions & { signer?: Wallet; nonce?: bigint } = {}): Promise<SignedBody> {
   const nonce = options.nonce ?? ctx.nonce(wallet)
   if ('orderId' in by) {

@@ -135,4 +135,10 @@ export class FamilyBuilder {
   }
 }
 
+/** Successive nonces from `start`, as decimal strings: each family keeps its cases' nonces apart. */
+export function nonceCounter(start: number): () => string {
+  let n = start
+  return () => String(n++)
+}
+
 export const POW = (e: number) => (1n << BigInt(e)).toString()

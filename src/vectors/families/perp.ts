@@ -9,19 +9,13 @@ import { concat, keccak256, numberToHex, toHex } from 'viem'
 import { signPerpAction, type DomainOverrides } from '../../signing/index.ts'
 import type { Spec } from '../../spec/index.ts'
 import { digestTyped, domainTypeFor, recoverAddressLoose, specDomain, type DomainJson, type Party } from '../build.ts'
-import { AUTH_REFUSED, type Hex, type ServerOutcome, type TypedDataJson, type VectorCase, type VectorFile, type VectorResult } from '../model.ts'
-import { operationFor } from '../options-case.ts'
+import { AUTH_REFUSED, type Hex, type ServerOutcome, type TypedDataJson, type VectorCase, type VectorFile } from '../model.ts'
+import { caseHead, operationFor, type CaseVerdictInput } from '../options-case.ts'
 import { approveStep, FamilyBuilder, P } from './common.ts'
 
 type Action = Record<string, unknown>
 
-interface PerpCaseInput {
-  comment: string
-  rules: string[]
-  flags: string[]
-  level?: 'stated' | 'assumed'
-  result: VectorResult
-  server: ServerOutcome | ServerOutcome[]
+interface PerpCaseInput extends CaseVerdictInput {
   signer: Party
   action: Action
   nonce: bigint
@@ -86,13 +80,7 @@ async function perpCase(spec: Spec, tcId: number, input: PerpCaseInput): Promise
   const serverDigest = digestTyped(agentTypedData(spec, defaultDomain, 'a', serverConnectionId))
   const recovered = await recoverAddressLoose(serverDigest, s.signature)
   const c: VectorCase = {
-    tcId,
-    comment: input.comment,
-    rules: input.rules,
-    flags: input.flags,
-    level: input.level ?? 'stated',
-    result: input.result,
-    server: input.server,
+    ...caseHead(tcId, input),
     kind: 'Agent',
     privateKey: input.signer.key,
     signer: input.signer.address,

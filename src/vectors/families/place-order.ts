@@ -4,8 +4,8 @@
  */
 import type { Spec } from '../../spec/index.ts'
 import { raw, setEntry, specDomain, str, type BodyEntries, type DomainJson } from '../build.ts'
-import { AUTH_REFUSED, type TypedDataJson, type VectorFile } from '../model.ts'
-import { approveStep, FamilyBuilder, P, POW, SYMBOL, SYMBOLS } from './common.ts'
+import { AUTH_REFUSED, type ServerOutcome, type TypedDataJson, type VectorFile } from '../model.ts'
+import { approveStep, FamilyBuilder, nonceCounter, P, POW, SYMBOL, SYMBOLS } from './common.ts'
 
 type Msg = Record<string, string>
 
@@ -13,6 +13,16 @@ export function po(o: Msg = {}, omitRoute = false): Msg {
   const m: Msg = { wallet: P.wallet.address, symbol: SYMBOL, side: 'Buy', size: '1.5', price: '100.0', tif: 'gtc', route: 'book_only', clientId: 'c-1', nonce: '1001', ...o }
   if (omitRoute) delete m.route
   return m
+}
+
+export type CancelKind = 'CancelOrder' | 'CancelOrderByClientId'
+
+/** The rule naming each cancel's signed struct. */
+export const CANCEL_RULE: Record<CancelKind, string> = { CancelOrder: 'SIG-3', CancelOrderByClientId: 'SIG-4' }
+
+/** A cancel as signed: the trading wallet's order 42, or its client order ID c-1. */
+export function cancelMsg(kind: CancelKind, o: Msg = {}): Msg {
+  return kind === 'CancelOrder' ? { wallet: P.wallet.address, orderId: '42', ...o } : { wallet: P.wallet.address, clientId: 'c-1', ...o }
 }
 
 const CORE = ['AUTH-1', 'SVC-3', 'PO-9', 'WIRE-5', 'SIG-8', 'DOM-1', 'DOM-2', 'DOM-3', 'DOM-4', 'DOM-5', 'SIG-7', 'PO-8']
@@ -24,8 +34,7 @@ export async function placeOrderValid(spec: Spec): Promise<VectorFile> {
     'Correct PlaceOrder requests: every side, tif and route, route omitted, edge-case client IDs and nonces, direct and agent-signed.',
     'A signer must reproduce digest, signature and body exactly; a verifier must recover the signer; a server must accept them.',
   ])
-  let nonce = 2000
-  const next = () => String(nonce++)
+  const next = nonceCounter(2000)
   b.group('PlaceOrderDirect', 'PlaceOrder', 'signed by the trading wallet')
   for (const side of ['Buy', 'Sell']) {
     for (const tif of ['gtc', 'ioc', 'fok']) {
@@ -196,8 +205,7 @@ export async function stringFormat(spec: Spec): Promise<VectorFile> {
     'size and price are strings, identical in the signed message and the body.',
     'FormatMismatch: the body differs from what was signed (signature must fail). BadDecimal: signed and sent consistently but outside the decimal grammar (field validation must refuse). NumberNotString: a JSON number.',
   ])
-  let nonce = 3000
-  const next = () => String(nonce++)
+  const next = nonceCounter(3000)
   b.group('FormatMismatch', 'PlaceOrder', 'body changed after signing')
   for (const field of ['size', 'price'] as const) {
     for (const [signed, sent] of MISMATCHES) {
@@ -290,8 +298,7 @@ export async function structMismatch(spec: Spec): Promise<VectorFile> {
     'The signed struct differs from the contract, or route presence in body and struct disagree.',
     'Every case must be refused; where the body itself breaks the schema, invalid_field is accepted too.',
   ])
-  let nonce = 4000
-  const next = () => String(nonce++)
+  const next = nonceCounter(4000)
   b.group('RouteStruct', 'PlaceOrder', 'route presence in body and struct disagree')
   for (const route of ['best_execution', 'book_only', 'rfq_only']) {
     await b.options({
@@ -363,28 +370,19 @@ export async function structMismatch(spec: Spec): Promise<VectorFile> {
   const dom = specDomain(spec, 'options')
   const { verifyingContract: _vc, ...noContract } = dom
   void _vc
-  await b.options({
-    comment: 'EIP712Domain without verifyingContract',
-    rules: ['DOM-5', 'DOM-4', 'SIGFAIL-4'],
-    flags: ['WrongDomain'],
-    result: 'invalid',
-    server: AUTH_REFUSED,
-    kind: 'PlaceOrder',
-    message: po({ nonce: next() }),
-    signer: P.wallet,
-    domain: noContract as DomainJson,
-  })
-  await b.options({
-    comment: 'EIP712Domain without verifyingContract, route omitted',
-    rules: ['DOM-5', 'DOM-4', 'SIGFAIL-4', 'SIG-2'],
-    flags: ['WrongDomain'],
-    result: 'invalid',
-    server: AUTH_REFUSED,
-    kind: 'PlaceOrder',
-    message: po({ nonce: next() }, true),
-    signer: P.wallet,
-    domain: noContract as DomainJson,
-  })
+  for (const omit of [false, true]) {
+    await b.options({
+      comment: `EIP712Domain without verifyingContract${omit ? ', route omitted' : ''}`,
+      rules: ['DOM-5', 'DOM-4', 'SIGFAIL-4', ...(omit ? ['SIG-2'] : [])],
+      flags: ['WrongDomain'],
+      result: 'invalid',
+      server: AUTH_REFUSED,
+      kind: 'PlaceOrder',
+      message: po({ nonce: next() }, omit),
+      signer: P.wallet,
+      domain: noContract as DomainJson,
+    })
+  }
   await b.options({
     comment: 'EIP712Domain with an extra salt field',
     rules: ['DOM-5', 'SIGFAIL-4'],
@@ -401,50 +399,25 @@ export async function structMismatch(spec: Spec): Promise<VectorFile> {
     }),
   })
   b.group('CancelStruct', 'CancelOrder', 'cancel structs with wrong fields')
-  await b.options({
-    comment: 'CancelOrder with orderId typed uint256 instead of string',
-    rules: ['SIG-3', 'SIG-7'],
-    flags: ['WrongStruct'],
-    result: 'invalid',
-    server: [...AUTH_REFUSED, 'invalid_field'],
-    kind: 'CancelOrder',
-    message: { wallet: P.wallet.address, orderId: '42', nonce: next() },
-    signer: P.wallet,
-    mutateTypedData: (td) => retype(td, 'orderId', 'uint256'),
-  })
-  await b.options({
-    comment: 'CancelOrder with nonce typed uint256',
-    rules: ['SIG-3', 'SIG-7'],
-    flags: ['WrongStruct'],
-    result: 'invalid',
-    server: [...AUTH_REFUSED, 'rejected'],
-    kind: 'CancelOrder',
-    message: { wallet: P.wallet.address, orderId: '42', nonce: next() },
-    signer: P.wallet,
-    mutateTypedData: (td) => retype(td, 'nonce', 'uint256'),
-  })
-  await b.options({
-    comment: 'CancelOrderByClientId with clientId signed under the name cloid',
-    rules: ['SIG-4', 'SIG-7'],
-    flags: ['WrongStruct'],
-    result: 'invalid',
-    server: AUTH_REFUSED,
-    kind: 'CancelOrderByClientId',
-    message: { wallet: P.wallet.address, clientId: 'c-1', nonce: next() },
-    signer: P.wallet,
-    mutateTypedData: (td) => rename(td, 'clientId', 'cloid'),
-  })
-  await b.options({
-    comment: 'CancelOrder with orderId and wallet swapped in the struct',
-    rules: ['SIG-3', 'SIG-7'],
-    flags: ['WrongStruct'],
-    result: 'invalid',
-    server: AUTH_REFUSED,
-    kind: 'CancelOrder',
-    message: { wallet: P.wallet.address, orderId: '42', nonce: next() },
-    signer: P.wallet,
-    mutateTypedData: (td) => reorder(td, swap('wallet', 'orderId')),
-  })
+  const cancelStructs: [CancelKind, string, ServerOutcome[], (td: TypedDataJson) => TypedDataJson][] = [
+    ['CancelOrder', 'with orderId typed uint256 instead of string', [...AUTH_REFUSED, 'invalid_field'], (td) => retype(td, 'orderId', 'uint256')],
+    ['CancelOrder', 'with nonce typed uint256', [...AUTH_REFUSED, 'rejected'], (td) => retype(td, 'nonce', 'uint256')],
+    ['CancelOrderByClientId', 'with clientId signed under the name cloid', AUTH_REFUSED, (td) => rename(td, 'clientId', 'cloid')],
+    ['CancelOrder', 'with orderId and wallet swapped in the struct', AUTH_REFUSED, (td) => reorder(td, swap('wallet', 'orderId'))],
+  ]
+  for (const [kind, what, server, mutate] of cancelStructs) {
+    await b.options({
+      comment: `${kind} ${what}`,
+      rules: [CANCEL_RULE[kind], 'SIG-7'],
+      flags: ['WrongStruct'],
+      result: 'invalid',
+      server,
+      kind,
+      message: cancelMsg(kind, { nonce: next() }),
+      signer: P.wallet,
+      mutateTypedData: mutate,
+    })
+  }
   b.group('BodyShape', 'PlaceOrder', 'a correct signature, a body outside the schema')
   const bodyShape: [string, (e: BodyEntries) => BodyEntries, string[]][] = [
     ['the body names client_id as clientId', (e) => e.map(([k, v]) => [k === 'client_id' ? 'clientId' : k, v]), ['PO-11', 'PO-7']],
@@ -477,8 +450,7 @@ export async function domainMismatch(spec: Spec): Promise<VectorFile> {
   ])
   const dom = specDomain(spec, 'options')
   const perp = specDomain(spec, 'perps')
-  let nonce = 5000
-  const next = () => String(nonce++)
+  const next = nonceCounter(5000)
   const variants: [string, DomainJson | ((td: TypedDataJson) => TypedDataJson), string[]][] = [
     ['chainId 1 (Ethereum mainnet)', { ...dom, chainId: 1 }, ['DOM-3', 'SIGFAIL-4']],
     ['chainId 998', { ...dom, chainId: 998 }, ['DOM-3', 'SIGFAIL-4']],
@@ -514,21 +486,17 @@ export async function domainMismatch(spec: Spec): Promise<VectorFile> {
       })
     }
   }
-  const others: ['CancelOrder' | 'CancelOrderByClientId', Record<string, string>, string][] = [
-    ['CancelOrder', { wallet: P.wallet.address, orderId: '42' }, 'SIG-3'],
-    ['CancelOrderByClientId', { wallet: P.wallet.address, clientId: 'c-1' }, 'SIG-4'],
-  ]
-  for (const [kind, base, rule] of others) {
+  for (const kind of ['CancelOrder', 'CancelOrderByClientId'] as const) {
     b.group(`${kind}Domain`, kind, `${kind} under a wrong domain`)
     for (const [comment, v, rules] of variants.filter(([c]) => /chainId 1 |chainId 1337|perp domain|version "2"|lower case/.test(c))) {
       await b.options({
         comment: `${kind}, ${comment}`,
-        rules: [...rules, rule],
+        rules: [...rules, CANCEL_RULE[kind]],
         flags: ['WrongDomain'],
         result: 'invalid',
         server: AUTH_REFUSED,
         kind,
-        message: { ...base, nonce: next() },
+        message: cancelMsg(kind, { nonce: next() }),
         signer: P.wallet,
         ...apply(v),
       })

@@ -5,8 +5,8 @@ import type { Spec } from '../../spec/index.ts'
 import { compact, highS, joinSig, raw, setEntry, signTyped, specDomain, splitSig, standardTypedData, str, SECP256K1_N, type Party } from '../build.ts'
 import { AUTH_REFUSED, type Hex, type ServerOutcome, type VectorFile } from '../model.ts'
 import type { OptionsCaseInput } from '../options-case.ts'
-import { approveStep, FamilyBuilder, P } from './common.ts'
-import { po } from './place-order.ts'
+import { approveStep, FamilyBuilder, nonceCounter, P } from './common.ts'
+import { CANCEL_RULE, cancelMsg, po, type CancelKind } from './place-order.ts'
 
 type Enc = { comment: string; flags: string[]; rules: string[]; level: 'stated' | 'assumed'; valid: boolean; server: ServerOutcome | ServerOutcome[]; encode: (sig: Hex) => string }
 
@@ -120,8 +120,7 @@ export async function cancelFamily(spec: Spec): Promise<VectorFile> {
     'Cancels by order ID (orderId signed as a string) and by client order ID (which may be empty).',
     'The orders need not exist: a correct request passes authentication and is then canceled or rejected.',
   ])
-  let nonce = 7000
-  const next = () => String(nonce++)
+  const next = nonceCounter(7000)
   const cancelOk: ServerOutcome[] = ['accepted', 'rejected']
   b.group('CancelOrder', 'CancelOrder', 'cancel by order ID')
   for (const orderId of ['1', '42', '18446744073709551615', '99999999999999999999999', 'ord-7f3a', '注文-1']) {
@@ -137,18 +136,36 @@ export async function cancelFamily(spec: Spec): Promise<VectorFile> {
     })
   }
   const setup = [await approveStep(spec, P.wallet, P.agent.address, 2n)]
-  await b.options({
-    comment: 'agent-signed CancelOrder for the trading wallet',
-    rules: ['SIG-3', 'AUTH-3', 'AGENT-3'],
-    flags: ['Valid', 'AgentSigned'],
-    result: 'valid',
-    server: cancelOk,
-    kind: 'CancelOrder',
-    message: { wallet: P.wallet.address, orderId: '42', nonce: next() },
-    signer: P.agent,
-    wallet: P.wallet.address,
-    setup,
-  })
+  const agentSigned = (kind: CancelKind) =>
+    b.options({
+      comment: `agent-signed ${kind} for the trading wallet`,
+      rules: [CANCEL_RULE[kind], 'AUTH-3', 'AGENT-3'],
+      flags: ['Valid', 'AgentSigned'],
+      result: 'valid',
+      server: cancelOk,
+      kind,
+      message: cancelMsg(kind, { nonce: next() }),
+      signer: P.agent,
+      wallet: P.wallet.address,
+      setup,
+    })
+  /** The cancel's identifying field changed in the body after signing. */
+  const tampered = (kind: CancelKind, bodyField: string, sent: string) => {
+    const message = cancelMsg(kind, { nonce: next() })
+    const signedField = kind === 'CancelOrder' ? 'orderId' : 'clientId'
+    return b.options({
+      comment: `${signedField} "${message[signedField]}" signed, ${bodyField} "${sent}" sent`,
+      rules: [CANCEL_RULE[kind], 'SIGFAIL-2'],
+      flags: ['TamperedField'],
+      result: 'invalid',
+      server: AUTH_REFUSED,
+      kind,
+      message,
+      signer: P.wallet,
+      tamperBody: (e) => setEntry(e, bodyField, str(sent)),
+    })
+  }
+  await agentSigned('CancelOrder')
   for (const [signed, sent] of [['42', '42'], ['18446744073709551615', '18446744073709551615'], ['42', '42.0']]) {
     await b.options({
       comment: `orderId "${signed}" signed as a string, order_id sent as the JSON number ${sent}`,
@@ -163,17 +180,7 @@ export async function cancelFamily(spec: Spec): Promise<VectorFile> {
       tamperBody: (e) => setEntry(e, 'order_id', raw(sent!)),
     })
   }
-  await b.options({
-    comment: 'orderId "42" signed, order_id "43" sent',
-    rules: ['SIG-3', 'SIGFAIL-2'],
-    flags: ['TamperedField'],
-    result: 'invalid',
-    server: AUTH_REFUSED,
-    kind: 'CancelOrder',
-    message: { wallet: P.wallet.address, orderId: '42', nonce: next() },
-    signer: P.wallet,
-    tamperBody: (e) => setEntry(e, 'order_id', str('43')),
-  })
+  await tampered('CancelOrder', 'order_id', '43')
   await b.options({
     comment: 'empty order ID (the body schema needs at least one character)',
     rules: ['SIG-3', 'EP-9'],
@@ -221,29 +228,8 @@ export async function cancelFamily(spec: Spec): Promise<VectorFile> {
       signer: P.wallet,
     })
   }
-  await b.options({
-    comment: 'agent-signed CancelOrderByClientId for the trading wallet',
-    rules: ['SIG-4', 'AUTH-3', 'AGENT-3'],
-    flags: ['Valid', 'AgentSigned'],
-    result: 'valid',
-    server: cancelOk,
-    kind: 'CancelOrderByClientId',
-    message: { wallet: P.wallet.address, clientId: 'c-1', nonce: next() },
-    signer: P.agent,
-    wallet: P.wallet.address,
-    setup,
-  })
-  await b.options({
-    comment: 'clientId "c-1" signed, client_id "c-2" sent',
-    rules: ['SIG-4', 'SIGFAIL-2'],
-    flags: ['TamperedField'],
-    result: 'invalid',
-    server: AUTH_REFUSED,
-    kind: 'CancelOrderByClientId',
-    message: { wallet: P.wallet.address, clientId: 'c-1', nonce: next() },
-    signer: P.wallet,
-    tamperBody: (e) => setEntry(e, 'client_id', str('c-2')),
-  })
+  await agentSigned('CancelOrderByClientId')
+  await tampered('CancelOrderByClientId', 'client_id', 'c-2')
   await b.options({
     comment: 'clientId "" signed, client_id omitted from the body',
     rules: ['SIG-4', 'PO-7', 'EP-9'],
@@ -266,8 +252,7 @@ export async function agentFamily(spec: Spec): Promise<VectorFile> {
     'ApproveAgent/RevokeAgent act for the recovered signer (the owner); the body carries only agent, nonce and signature.',
     'Agent-signed orders need the approval first (setup); an unapproved agent or a stranger is refused.',
   ])
-  let nonce = 8000
-  const next = () => String(nonce++)
+  const next = nonceCounter(8000)
   const agent = P.agentB.address
   b.group('ApproveAgent', 'ApproveAgent', 'owner-signed approvals')
   const forms: [string, string, string[]][] = [

@@ -17,22 +17,16 @@ import {
   revokeAgent,
   statusOf,
   succeeded,
+  withState,
 } from '../helpers.ts'
 import { RawJson } from '../requests.ts'
 import type { Check, CheckContext } from '../types.ts'
-import type { Wallet } from '../wallets.ts'
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
 
 /** The other listed symbol, for tampering (or a second well-formed one when only one is listed). */
 function otherSymbol(ctx: CheckContext): string {
   return ctx.target.symbols[1] ?? ctx.target.missingSymbol
-}
-
-/** Gives a wallet state on the target (one resting order), so refusals of its signatures are "known signer". */
-async function withState(ctx: CheckContext, w: Wallet): Promise<void> {
-  const { e } = await placeOrder(ctx, { wallet: w })
-  expectSuccess(ctx, e, 'set-up order of a fresh wallet')
 }
 
 export const authChecks: Check[] = [
@@ -131,10 +125,8 @@ export const authChecks: Check[] = [
         expectAuthRefused(c, e, 'order signed by a stranger')
       })
       await ctx.case('known-signer', 'a key with its own state signs an order for another wallet', async (c) => {
-        const signer = c.wallet()
-        await withState(c, signer)
-        const victim = c.wallet()
-        await withState(c, victim)
+        const signer = await withState(c, c.wallet())
+        const victim = await withState(c, c.wallet())
         const { e } = await placeOrder(c, { wallet: victim, signer })
         expectAuthRefused(c, e, 'order signed by a known but unauthorized key')
         if (statusOf(e) === 401) c.warn('a known signer was refused with 401; the reference answers 403 unauthorized', { level: 'assumed', rules: ['AUTH-6'], exchange: e })
@@ -194,8 +186,7 @@ export const authChecks: Check[] = [
     rules: ['AGENT-8'],
     level: 'assumed',
     async run(ctx) {
-      const w = ctx.wallet()
-      await withState(ctx, w)
+      const w = await withState(ctx, ctx.wallet())
       const r = await revokeAgent(ctx, w, ctx.wallet().address)
       const s = statusOf(r)
       if (s === 200 || (s === 404 && codeOf(r) === 'not_found')) return
@@ -209,8 +200,7 @@ export const authChecks: Check[] = [
     rules: ['DOM-3', 'SIGFAIL-4', 'AUTH-5'],
     level: 'stated',
     async run(ctx) {
-      const w = ctx.wallet()
-      await withState(ctx, w)
+      const w = await withState(ctx, ctx.wallet())
       const ids = [1, ctx.target.chainId - 1, ctx.target.perpChainId].filter((id, i, all) => id !== ctx.target.chainId && all.indexOf(id) === i)
       for (const chainId of ids) {
         await ctx.case(`chain-${chainId}`, `PlaceOrder signed under chainId ${chainId}`, async (c) => {
@@ -234,8 +224,7 @@ export const authChecks: Check[] = [
     rules: ['DOM-1', 'DOM-2', 'DOM-4', 'SIGFAIL-4', 'VER-1', 'PERP-3'],
     level: 'stated',
     async run(ctx) {
-      const w = ctx.wallet()
-      await withState(ctx, w)
+      const w = await withState(ctx, ctx.wallet())
       const name = ctx.target.domainName
       const perpName = ctx.spec.typedData.domains.perps?.name ?? 'Exchange'
       const variants: [string, string, Record<string, unknown>, string[]][] = [
@@ -259,8 +248,7 @@ export const authChecks: Check[] = [
     rules: ['PO-4', 'SIGFAIL-2'],
     level: 'stated',
     async run(ctx) {
-      const w = ctx.wallet()
-      await withState(ctx, w)
+      const w = await withState(ctx, ctx.wallet())
       const cases: [string, 'price' | 'size', string, string][] = [
         ['price-100.0-sent-100', 'price', '100.0', '100'],
         ['price-100-sent-100.0', 'price', '100', '100.0'],
@@ -287,8 +275,7 @@ export const authChecks: Check[] = [
     rules: ['PO-5', 'SIGFAIL-1', 'PO-10'],
     level: 'stated',
     async run(ctx) {
-      const w = ctx.wallet()
-      await withState(ctx, w)
+      const w = await withState(ctx, ctx.wallet())
       for (const [id, field, value] of [
         ['price-number', 'price', '100'],
         ['size-number', 'size', '2'],
@@ -307,8 +294,7 @@ export const authChecks: Check[] = [
     rules: ['PO-7', 'SIGFAIL-2', 'AUTH-1'],
     level: 'stated',
     async run(ctx) {
-      const w = ctx.wallet()
-      await withState(ctx, w)
+      const w = await withState(ctx, ctx.wallet())
       const cases: [string, string, string][] = [
         ['signed-empty-sent-value', '', 'cid-1'],
         ['signed-value-sent-other', 'cid-a', 'cid-b'],
@@ -328,10 +314,8 @@ export const authChecks: Check[] = [
     rules: ['AUTH-1', 'SIG-1', 'SIGFAIL-3', 'SIGFAIL-2', 'AUTH-2'],
     level: 'stated',
     async run(ctx) {
-      const w = ctx.wallet()
-      await withState(ctx, w)
-      const other = ctx.wallet()
-      await withState(ctx, other)
+      const w = await withState(ctx, ctx.wallet())
+      const other = await withState(ctx, ctx.wallet())
       const tampers: [string, Record<string, unknown>, string[]][] = [
         ['symbol', { symbol: otherSymbol(ctx) }, ['SIG-1']],
         ['side', { side: 'Sell' }, ['SIG-1']],
@@ -359,8 +343,7 @@ export const authChecks: Check[] = [
     rules: ['PO-6', 'SIG-2', 'SIG-1'],
     level: 'stated',
     async run(ctx) {
-      const w = ctx.wallet()
-      await withState(ctx, w)
+      const w = await withState(ctx, ctx.wallet())
       await ctx.case('signed-with-route-sent-without', 'route signed, then omitted from the body', async (c) => {
         const { e } = await placeOrder(c, { wallet: w, route: 'best_execution' }, { after: { route: undefined } })
         expectAuthRefused(c, e, 'route signed but omitted from the body')
@@ -377,8 +360,7 @@ export const authChecks: Check[] = [
     rules: ['SIG-9', 'SIG-10', 'AUTH-7', 'AUTH-1'],
     level: 'assumed',
     async run(ctx) {
-      const w = ctx.wallet()
-      await withState(ctx, w)
+      const w = await withState(ctx, ctx.wallet())
       const vFlip = (sig: string, f: (v: number) => number) => `${sig.slice(0, 130)}${f(parseInt(sig.slice(130), 16)).toString(16).padStart(2, '0')}`
       await ctx.case('v-0-1', 'v written as 0/1 instead of 27/28 is accepted', async (c) => {
         const { e } = await placeOrder(c, { wallet: w }, { signature: (s) => vFlip(s, (v) => v - 27) })

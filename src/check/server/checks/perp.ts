@@ -7,7 +7,7 @@
  */
 import type { DomainOverrides, Hex } from '../../../signing/index.ts'
 import { brief } from '../context.ts'
-import { expectAuthRefused, expectSuccess, placeOrder, statusOf, succeeded } from '../helpers.ts'
+import { expectAuthRefused, expectSuccess, statusOf, succeeded, withState } from '../helpers.ts'
 import { perpOrderAction, signPerpBody } from '../requests.ts'
 import type { Check, CheckContext } from '../types.ts'
 import type { Wallet } from '../wallets.ts'
@@ -42,11 +42,23 @@ export async function perpOrder(ctx: CheckContext, w: Wallet, o: PerpOptions = {
 }
 
 /** A key with state on the target (one options order), as DECISIONS asks of a perp checker. */
-async function knownKey(ctx: CheckContext): Promise<Wallet> {
-  const w = ctx.wallet()
-  const { e } = await placeOrder(ctx, { wallet: w })
-  expectSuccess(ctx, e, 'options order that gives the perp key state')
-  return w
+function knownKey(ctx: CheckContext): Promise<Wallet> {
+  return withState(ctx, ctx.wallet(), 'options order that gives the perp key state')
+}
+
+/** A stated check: a perp order from a known key, signed with one thing wrong, is refused. */
+function refusedPerpOrder(id: string, title: string, rules: string[], wrong: (ctx: CheckContext, w: Wallet) => PerpOptions, what: (ctx: CheckContext) => string): Check {
+  return {
+    id,
+    title,
+    rules,
+    level: 'stated',
+    async run(ctx) {
+      const w = await knownKey(ctx)
+      const e = await ctx.send('POST', '/exchange', await perpOrder(ctx, w, wrong(ctx, w)))
+      expectAuthRefused(ctx, e, what(ctx))
+    },
+  }
 }
 
 export const perpChecks: Check[] = [
@@ -63,39 +75,27 @@ export const perpChecks: Check[] = [
       expectSuccess(ctx, e, 'a correct perp order', { expected: 'HTTP 200 {"status":"ok",...}' })
     },
   },
-  {
-    id: 'perp.chain-id-999',
-    title: 'a perp action signed under chainId 999 (the options chain) is refused',
-    rules: ['PERP-1', 'PERP-3'],
-    level: 'stated',
-    async run(ctx) {
-      const w = await knownKey(ctx)
-      const e = await ctx.send('POST', '/exchange', await perpOrder(ctx, w, { domain: { chainId: ctx.target.chainId } }))
-      expectAuthRefused(ctx, e, `perp action signed under chainId ${ctx.target.chainId}`)
-    },
-  },
-  {
-    id: 'perp.options-domain',
-    title: 'a perp action signed under the options domain name is refused',
-    rules: ['PERP-1', 'PERP-3'],
-    level: 'stated',
-    async run(ctx) {
-      const w = await knownKey(ctx)
-      const e = await ctx.send('POST', '/exchange', await perpOrder(ctx, w, { domain: { name: ctx.target.domainName } }))
-      expectAuthRefused(ctx, e, `perp action signed under the domain name ${ctx.target.domainName}`)
-    },
-  },
-  {
-    id: 'perp.testnet-source',
-    title: 'a testnet (source "b") signature on a mainnet server is refused',
-    rules: ['PERP-4', 'PERP-1'],
-    level: 'stated',
-    async run(ctx) {
-      const w = await knownKey(ctx)
-      const e = await ctx.send('POST', '/exchange', await perpOrder(ctx, w, { isMainnet: !ctx.target.isMainnet }))
-      expectAuthRefused(ctx, e, `source ${ctx.target.isMainnet ? 'b' : 'a'} on a ${ctx.target.isMainnet ? 'mainnet' : 'testnet'} server`)
-    },
-  },
+  refusedPerpOrder(
+    'perp.chain-id-999',
+    'a perp action signed under chainId 999 (the options chain) is refused',
+    ['PERP-1', 'PERP-3'],
+    (ctx) => ({ domain: { chainId: ctx.target.chainId } }),
+    (ctx) => `perp action signed under chainId ${ctx.target.chainId}`,
+  ),
+  refusedPerpOrder(
+    'perp.options-domain',
+    'a perp action signed under the options domain name is refused',
+    ['PERP-1', 'PERP-3'],
+    (ctx) => ({ domain: { name: ctx.target.domainName } }),
+    (ctx) => `perp action signed under the domain name ${ctx.target.domainName}`,
+  ),
+  refusedPerpOrder(
+    'perp.testnet-source',
+    'a testnet (source "b") signature on a mainnet server is refused',
+    ['PERP-4', 'PERP-1'],
+    (ctx) => ({ isMainnet: !ctx.target.isMainnet }),
+    (ctx) => `source ${ctx.target.isMainnet ? 'b' : 'a'} on a ${ctx.target.isMainnet ? 'mainnet' : 'testnet'} server`,
+  ),
   {
     id: 'perp.key-order',
     title: 'an action signed with its keys re-ordered (a different msgpack) is refused',
@@ -116,26 +116,18 @@ export const perpChecks: Check[] = [
       }, { level: 'assumed', rules: ['PERP-5'] })
     },
   },
-  {
-    id: 'perp.action-changed',
-    title: 'an action changed after signing (price) is refused',
-    rules: ['PERP-2', 'AUTH-1'],
-    level: 'stated',
-    async run(ctx) {
-      const w = await knownKey(ctx)
-      const e = await ctx.send('POST', '/exchange', await perpOrder(ctx, w, { action: defaultPerpAction('2'), signedAction: defaultPerpAction('1') }))
-      expectAuthRefused(ctx, e, 'price changed after signing')
-    },
-  },
-  {
-    id: 'perp.vault-unsigned',
-    title: 'a vaultAddress sent but not covered by the signature is refused',
-    rules: ['PERP-4', 'AUTH-2'],
-    level: 'stated',
-    async run(ctx) {
-      const w = await knownKey(ctx)
-      const e = await ctx.send('POST', '/exchange', await perpOrder(ctx, w, { vaultAddress: w.address, vaultUnsigned: true }))
-      expectAuthRefused(ctx, e, 'vaultAddress not signed')
-    },
-  },
+  refusedPerpOrder(
+    'perp.action-changed',
+    'an action changed after signing (price) is refused',
+    ['PERP-2', 'AUTH-1'],
+    () => ({ action: defaultPerpAction('2'), signedAction: defaultPerpAction('1') }),
+    () => 'price changed after signing',
+  ),
+  refusedPerpOrder(
+    'perp.vault-unsigned',
+    'a vaultAddress sent but not covered by the signature is refused',
+    ['PERP-4', 'AUTH-2'],
+    (_ctx, w) => ({ vaultAddress: w.address, vaultUnsigned: true }),
+    () => 'vaultAddress not signed',
+  ),
 ]

@@ -147,6 +147,14 @@ async function exhaustOrders(ctx: CheckContext, w: Wallet, limit: number): Promi
   return out
 }
 
+/** Uses up the order limit and returns the 429 that ends it; skips the case when none came (rl.order-limit reports that). */
+async function orderLimitHit(ctx: CheckContext, w: Wallet, limit: number): Promise<Exchange> {
+  const sent = await exhaustOrders(ctx, w, limit)
+  const last = sent[sent.length - 1]!
+  if (statusOf(last) !== 429) ctx.skip(`the order limit was not reached (${brief(last)}); rl.order-limit reports that`)
+  return last
+}
+
 /** On a live target, a burst started near the end of an (epoch-aligned) window would be split: wait for a fresh one. */
 async function freshWindow(ctx: CheckContext): Promise<void> {
   if (ctx.target.embedded) return
@@ -300,9 +308,7 @@ export const rateLimitChecks: Check[] = [
         ctx.fail(`after 3 orders and 1 cancel, the order response shows ${ho.remaining} of ${ho.limit} left; orders must not count cancels`, { exchange: o3, expected: `X-RateLimit-Remaining: ${ho.limit - 3}` })
       }
       // Exhaust the orders; a cancel must still go through.
-      const sent = await exhaustOrders(ctx, w, tier.ordersPerMinute - 3)
-      const last = sent[sent.length - 1]!
-      if (statusOf(last) !== 429) ctx.skip(`the order limit was not reached (${brief(last)}); rl.order-limit reports that`)
+      await orderLimitHit(ctx, w, tier.ordersPerMinute - 3)
       const c2 = await ctx.send('DELETE', '/order', (await cancelBody(ctx, w, { orderId: second.orderId })).text)
       if (statusOf(c2) === 429) ctx.fail('a cancel was refused with 429 after the order limit (not the cancel limit) was used up', { exchange: c2, expected: 'the cancel accepted' })
       if (!succeeded(c2)) ctx.fail(`a cancel after the order limit was used up: ${brief(c2)}`, { exchange: c2 })
@@ -318,9 +324,7 @@ export const rateLimitChecks: Check[] = [
       const w = ctx.wallet()
       await freshWindow(ctx)
       const limit = defaultTier(ctx).ordersPerMinute
-      const sent = await exhaustOrders(ctx, w, limit)
-      const last = sent[sent.length - 1]!
-      if (statusOf(last) !== 429) ctx.skip(`the order limit was not reached (${brief(last)}); rl.order-limit reports that`)
+      const last = await orderLimitHit(ctx, w, limit)
       const reset = rateHeaders(last).reset
       if (reset === undefined) return ctx.fail('the 429 carries no X-RateLimit-Reset', { exchange: last })
       await ctx.target.waitUntil(reset)
