@@ -1,0 +1,155 @@
+/**
+ * `oec coverage`: the rule × check matrix. Checks come from three places: the vector cases
+ * (replayed by both runners), the server runner's check catalog (loaded lazily: the matrix
+ * degrades to vectors + spec checks when it is absent), and `oec lint`'s spec checks. A stated
+ * rule with no check is a gap (exit 1); advice to client authors is listed apart.
+ */
+import type { Level } from '../report/model.ts'
+import { loadVectorCases } from '../vectors/load.ts'
+import { DEFAULT_VECTORS_DIR } from '../vectors/paths.ts'
+import { loadRules, type Rule } from './rules.ts'
+
+export * from './rules.ts'
+
+export type CheckSource = 'vectors' | 'server' | 'lint'
+
+export interface CheckRef {
+  readonly source: CheckSource
+  readonly id: string
+  readonly title: string
+  readonly rules: readonly string[]
+  readonly level: Level
+}
+
+/** The contract rules `oec lint` checks on the machine-readable description itself. */
+export const LINT_CHECKS: readonly CheckRef[] = [
+  { source: 'lint', id: 'lint/catalog-entry-fields', title: 'every catalog entry carries its fields (incl. the legacy error value)', rules: ['ERR-10', 'ERR-16', 'ERR-3'], level: 'stated' },
+  { source: 'lint', id: 'lint/catalog-code-format', title: 'HTTP codes are lowercase identifiers, JSON-RPC codes integers', rules: ['ERR-1', 'ERR-13'], level: 'stated' },
+  { source: 'lint', id: 'lint/catalog-code-undeclared', title: 'operations only emit catalogued codes', rules: ['ERR-10', 'ERR-15'], level: 'stated' },
+  { source: 'lint', id: 'lint/catalog-status-mismatch', title: 'catalog statuses match the responses', rules: ['ERR-10'], level: 'stated' },
+  { source: 'lint', id: 'lint/eip712-domain-invalid', title: 'signing domains have the EIP712Domain fields', rules: ['DOM-5', 'PERP-1'], level: 'stated' },
+  { source: 'lint', id: 'lint/eip712-type-mismatch', title: 'signed body fields match the typed-data types', rules: ['SIG-7', 'PO-8'], level: 'stated' },
+  { source: 'lint', id: 'lint/eip712-property-unsigned', title: 'every body property of a signed request is signed', rules: ['AUTH-1'], level: 'stated' },
+  { source: 'lint', id: 'lint/rate-limit-headers-missing', title: 'rate-limited operations declare the headers', rules: ['RL-6'], level: 'stated' },
+  { source: 'lint', id: 'lint/request-additional-properties', title: 'request bodies refuse unknown fields', rules: ['PO-11'], level: 'assumed' },
+]
+
+export interface CoverageRow {
+  readonly rule: Rule
+  readonly checks: readonly CheckRef[]
+  readonly count: Record<CheckSource, number>
+}
+
+export interface CoverageReport {
+  readonly rows: CoverageRow[]
+  /** Stated rules (not advice) without any check: the gaps that fail `oec coverage`. */
+  readonly uncoveredStated: Rule[]
+  readonly uncoveredAssumed: Rule[]
+  readonly advice: Rule[]
+  /** Rule ids a check names that the catalog does not define. */
+  readonly unknownRefs: { id: string; by: string }[]
+  readonly serverCatalog: 'loaded' | 'absent'
+  readonly sources: Record<CheckSource, number>
+}
+
+export type ServerCatalogLoader = () => Promise<CheckRef[] | undefined>
+
+/** Imports the server runner's catalog when it exists; a missing or broken module gives undefined. */
+export const loadServerCatalog: ServerCatalogLoader = async () => {
+  try {
+    const mod = (await import('../check/server/catalog.ts')) as { serverCheckCatalog?: () => { id: string; title: string; rules: string[]; level: Level }[] }
+    if (typeof mod.serverCheckCatalog !== 'function') return undefined
+    return mod.serverCheckCatalog().map((c) => ({ source: 'server' as const, id: c.id, title: c.title, rules: c.rules, level: c.level }))
+  } catch {
+    return undefined
+  }
+}
+
+export async function buildCoverage(opts: { vectorsDir?: string; rulesPath?: string; serverCatalog?: ServerCatalogLoader } = {}): Promise<CoverageReport> {
+  const rules = loadRules(opts.rulesPath).filter((r) => !r.retired)
+  const vectorChecks: CheckRef[] = loadVectorCases(opts.vectorsDir ?? DEFAULT_VECTORS_DIR).map((c) => ({
+    source: 'vectors',
+    id: c.id,
+    title: c.case.comment,
+    rules: c.case.rules,
+    level: c.case.level,
+  }))
+  const server = await (opts.serverCatalog ?? loadServerCatalog)()
+  const checks = [...vectorChecks, ...(server ?? []), ...LINT_CHECKS]
+  const byRule = new Map<string, CheckRef[]>(rules.map((r) => [r.id, []]))
+  const unknownRefs: { id: string; by: string }[] = []
+  for (const c of checks) {
+    for (const id of new Set(c.rules)) {
+      const list = byRule.get(id)
+      if (list) list.push(c)
+      else unknownRefs.push({ id, by: c.id })
+    }
+  }
+  const rows = rules.map((rule) => {
+    const list = byRule.get(rule.id) ?? []
+    const count = { vectors: 0, server: 0, lint: 0 }
+    for (const c of list) count[c.source]++
+    return { rule, checks: list, count }
+  })
+  const gaps = rows.filter((r) => r.checks.length === 0 && !r.rule.advice).map((r) => r.rule)
+  return {
+    rows,
+    uncoveredStated: gaps.filter((r) => r.level === 'stated'),
+    uncoveredAssumed: gaps.filter((r) => r.level === 'assumed'),
+    advice: rows.filter((r) => r.rule.advice).map((r) => r.rule),
+    unknownRefs,
+    serverCatalog: server ? 'loaded' : 'absent',
+    sources: { vectors: vectorChecks.length, server: server?.length ?? 0, lint: LINT_CHECKS.length },
+  }
+}
+
+/** 1 when a stated rule has no check or a check names an unknown rule. */
+export function coverageExitCode(r: CoverageReport): 0 | 1 {
+  return r.uncoveredStated.length > 0 || r.unknownRefs.length > 0 ? 1 : 0
+}
+
+/** The matrix as text: one line per rule with its check counts per source, then the gaps. */
+export function formatCoverageText(r: CoverageReport, opts: { verbose?: boolean } = {}): string {
+  const lines: string[] = []
+  const w = Math.max(...r.rows.map((x) => x.rule.id.length))
+  lines.push(`${'rule'.padEnd(w)}  level    vectors  server  lint  status`)
+  for (const row of r.rows) {
+    const status = row.rule.advice ? 'advice' : row.checks.length ? 'covered' : row.rule.level === 'stated' ? 'UNCOVERED' : 'uncovered (assumed)'
+    lines.push(`${row.rule.id.padEnd(w)}  ${row.rule.level.padEnd(7)}  ${String(row.count.vectors).padStart(7)}  ${String(row.count.server).padStart(6)}  ${String(row.count.lint).padStart(4)}  ${status}`)
+    if (opts.verbose) {
+      const families = new Map<string, number>()
+      for (const c of row.checks) {
+        const key = c.source === 'vectors' ? `vectors:${c.id.split('/')[0]}` : c.source === 'server' ? `server:${c.id}` : c.id
+        families.set(key, (families.get(key) ?? 0) + 1)
+      }
+      for (const [k, n] of families) lines.push(`${' '.repeat(w)}    ${k}${n > 1 ? ` (${n})` : ''}`)
+    }
+  }
+  lines.push('')
+  lines.push(`checks: ${r.sources.vectors} vector cases, ${r.sources.server} server checks${r.serverCatalog === 'absent' ? ' (server runner catalog not found)' : ''}, ${r.sources.lint} spec (lint) checks`)
+  const stated = r.rows.filter((x) => x.rule.level === 'stated' && !x.rule.advice)
+  lines.push(`stated rules: ${stated.length - r.uncoveredStated.length}/${stated.length} covered; assumed rules: ${r.rows.filter((x) => x.rule.level === 'assumed').length - r.uncoveredAssumed.length}/${r.rows.filter((x) => x.rule.level === 'assumed').length} covered; ${r.advice.length} advice rules (nothing on the wire to check)`)
+  for (const rule of r.uncoveredStated) lines.push(`UNCOVERED ${rule.id} (stated): ${rule.text}`)
+  for (const rule of r.uncoveredAssumed) lines.push(`uncovered ${rule.id} (assumed, not a failure): ${rule.text}`)
+  for (const u of r.unknownRefs) lines.push(`UNKNOWN rule ${u.id} named by check ${u.by}`)
+  return lines.join('\n') + '\n'
+}
+
+export function coverageJson(r: CoverageReport): unknown {
+  return {
+    ok: coverageExitCode(r) === 0,
+    serverCatalog: r.serverCatalog,
+    sources: r.sources,
+    rules: r.rows.map((row) => ({
+      id: row.rule.id,
+      level: row.rule.level,
+      section: row.rule.section,
+      ...(row.rule.advice ? { advice: true } : {}),
+      count: row.count,
+      checks: row.checks.map((c) => `${c.source}:${c.id}`),
+    })),
+    uncoveredStated: r.uncoveredStated.map((x) => x.id),
+    uncoveredAssumed: r.uncoveredAssumed.map((x) => x.id),
+    unknownRefs: r.unknownRefs,
+  }
+}
