@@ -5,6 +5,7 @@
 import type { Spec } from '../spec/load.ts'
 import {
   deref,
+  getPointer,
   isObject,
   readSignedSchema,
   responseErrorCodes,
@@ -62,16 +63,23 @@ function lintCatalog(spec: Spec, emit: Emit): void {
       if (!declared.has(String(c))) emit('catalog-code-undeclared', `/x-global-error-codes/codes/${i}`, `code "${String(c)}" is not in ${spec.catalogKey}`)
     })
   }
+  // A shared response (`$ref` to components/responses) is reported once, where it is written.
+  const reported = new Set<string>()
   for (const op of spec.operations) {
     for (const [status, response] of Object.entries(op.responses)) {
+      const raw = getPointer(spec.doc, `${op.pointer}/responses/${status}`)
+      const ref = isObject(raw) && typeof raw.$ref === 'string' ? raw.$ref.replace(/^#/, '') : undefined
+      const at = ref ?? `${op.pointer}/responses/${status}`
+      const where = ref ? `response ${ref.split('/').pop()} (HTTP ${status})` : `${op.method} ${op.path} ${status}`
       for (const code of responseErrorCodes(response)) {
         const key = String(code)
         used.add(key)
+        if (reported.has(`${at} ${key}`)) continue
+        reported.add(`${at} ${key}`)
         const entry = declared.get(key)
-        const at = `${op.pointer}/responses/${status}`
-        if (!entry) emit('catalog-code-undeclared', at, `${op.method} ${op.path} ${status} uses code "${key}", which is not in ${spec.catalogKey}`)
+        if (!entry) emit('catalog-code-undeclared', at, `${where} uses code "${key}", which is not in ${spec.catalogKey}`)
         else if (!entry.httpStatus.includes(Number(status))) {
-          emit('catalog-status-mismatch', at, `code "${key}" is catalogued with HTTP ${entry.httpStatus.join('/')} but ${op.method} ${op.path} returns it with ${status}`)
+          emit('catalog-status-mismatch', at, `code "${key}" is catalogued with HTTP ${entry.httpStatus.join('/')} but ${where} returns it`)
         }
       }
     }

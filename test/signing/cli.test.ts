@@ -85,6 +85,8 @@ beforeAll(() => {
     flags: runOec(FLAG_ARGS, T),
     flagsJson: runOec([...FLAG_ARGS, '--route', 'book_only', '--chain-id', '1', '--json'], T),
     flagsUnknown: runOec([...FLAG_ARGS, '--colour', 'red'], T),
+    address: runOec(['sign', '--address', '--key-env', 'OEC_TEST_SIGN_KEY'], T),
+    addressNoKey: runOec(['sign', '--address', '--key-env', 'OEC_TEST_NO_SUCH_KEY'], T),
   }
   delete process.env.OEC_TEST_SIGN_KEY
 })
@@ -206,5 +208,13 @@ describe('oec sign (one request, flags)', () => {
       expect(unknown.code).toBe(2)
       expect(unknown.stderr).toMatch(/PlaceOrder has no field --colour/)
     }
+  })
+
+  it('--address prints the key\'s checksummed address and nothing else; no key is exit 2', async () => {
+    const [r, none] = await Promise.all([runs.address, runs.addressNoKey])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toBe(`${ADDRESS}\n`)
+    expect(none.code).toBe(2)
+    expect(none.stderr).toMatch(/^oec: sign: environment variable OEC_TEST_NO_SUCH_KEY \(--key-env\) holds no private key\n$/)
   })
 })

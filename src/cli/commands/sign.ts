@@ -27,6 +27,7 @@ interface SignOptions {
   jsonl?: boolean
   kind?: string
   keyEnv: string
+  address?: boolean
   json?: boolean
   domainName?: string
   domainVersion?: string
@@ -92,13 +93,19 @@ function fieldFlags(args: readonly string[]): Map<string, string> {
   return out
 }
 
+/** The private key named by --key-env, checked; the error never echoes it. */
+function keyFromEnv(opts: SignOptions): Hex {
+  const key = process.env[opts.keyEnv]
+  if (key === undefined || key === '') throw new InputError(`sign: environment variable ${opts.keyEnv} (--key-env) holds no private key`)
+  checkPrivateKey(key)
+  return key as Hex
+}
+
 async function signFromFlags(io: CliIO, opts: SignOptions, extra: readonly string[]): Promise<ExitCode> {
   const kinds = optionsKinds()
   const kind = opts.kind as OptionsKind
   if (!kinds.includes(kind)) throw new InputError(`sign: unknown --kind ${JSON.stringify(opts.kind)} (one of ${kinds.join(', ')}; Agent actions go through the JSON modes)`)
-  const key = process.env[opts.keyEnv]
-  if (key === undefined || key === '') throw new InputError(`sign: environment variable ${opts.keyEnv} (--key-env) holds no private key`)
-  checkPrivateKey(key)
+  const key = keyFromEnv(opts)
   const fields = kindFields(kind)
   const given = fieldFlags(extra)
   const message: Record<string, string | bigint> = {}
@@ -137,6 +144,7 @@ export const signCommand: CommandModule = {
       .option('--kind <kind>', 'sign from flags: PlaceOrder, CancelOrder, CancelOrderByClientId, ApproveAgent or RevokeAgent')
       .option('--key-env <name>', 'environment variable holding the private key (flags mode)', 'OEC_PRIVATE_KEY')
       .option('--json', 'flags mode: print {digest, signature, body} instead of the body alone')
+      .option('--address', 'print the address of the key in --key-env and exit')
       .option('--domain-name <name>', 'flags mode: EIP-712 domain name (default from the spec)')
       .option('--domain-version <version>', 'flags mode: EIP-712 domain version')
       .option('--chain-id <id>', 'flags mode: EIP-712 chain ID (default 999)')
@@ -146,7 +154,11 @@ export const signCommand: CommandModule = {
       .addHelpText('after', () => helpText())
       .action(async function (this: import('commander').Command, opts: SignOptions) {
         const extra = this.args
-        if (opts.jsonl) {
+        if (opts.address) {
+          if (opts.jsonl || opts.kind !== undefined || extra.length > 0) throw new InputError('sign: --address takes no other mode or field flags')
+          io.stdout.write(`${addressOf(keyFromEnv(opts))}\n`)
+          done(0)
+        } else if (opts.jsonl) {
           if (opts.kind !== undefined || extra.length > 0) throw new InputError('sign: --jsonl takes no field flags')
           done(await serveJsonl(io))
         } else if (opts.kind !== undefined) done(await signFromFlags(io, opts, extra))
