@@ -122,6 +122,7 @@ export const RULES: Readonly<Record<string, RuleInfo>> = {
   'eip712-message-removed': { severity: B, description: 'a signed message type was removed' },
   'eip712-message-added': { severity: I, description: 'a signed message type was added' },
   'signed-field-mapping-changed': { severity: B, description: 'a typed-data field is carried by a different body property' },
+  'signed-body-message-changed': { severity: B, description: 'a request body is signed as another message, variant rule or signature property' },
   // limits
   'rate-limit-tier-lowered': { severity: W, description: 'a tier limit or cap was lowered (-1 = unlimited)' },
   'rate-limit-tier-raised': { severity: I, description: 'a tier limit or cap was raised' },

@@ -5,7 +5,7 @@
  */
 import { keccak256 } from '../signing/crypto.ts'
 import type { Spec } from '../spec/load.ts'
-import { isObject, type SignedMessage, type TypedField } from '../spec/model.ts'
+import { isObject, readSignedSchema, type SignedMessage, type TypedField } from '../spec/model.ts'
 import type { Collector } from './collect.ts'
 import { esc } from './schema.ts'
 
@@ -132,5 +132,35 @@ export function diffSigning(base: Spec, head: Spec, c: Collector): void {
   }
   for (const id of Object.keys(mh).sort()) {
     if (!(id in mb)) c.add('eip712-message-added', `/x-eip712/messages/${esc(id)}`, `the signed message ${id} was added`)
+  }
+  diffSignedBodies(base, head, c)
+}
+
+/** How a body is signed, as one comparable line: the signature property and each variant's rule. */
+function signedBodyShape(schema: unknown): string | undefined {
+  const signed = readSignedSchema(schema)
+  if (!signed) return undefined
+  const variants = signed.variants.map((v) => `${v.message}${v.whenPresent ? ` when ${v.whenPresent} is present` : ''}${v.whenAbsent ? ` when ${v.whenAbsent} is absent` : ''}`)
+  return `signature in ${signed.signature}${signed.derived ? `, ${signed.derived} derived from the body` : ''}; signed as ${variants.join(', or ')}`
+}
+
+/**
+ * A request body that is signed differently (another message, another variant rule, another
+ * signature property) makes every existing client's signature fail, even with identical types.
+ */
+function diffSignedBodies(base: Spec, head: Spec, c: Collector): void {
+  const schemas = (spec: Spec) => {
+    const comps = spec.doc.components
+    return isObject(comps) && isObject(comps.schemas) ? comps.schemas : {}
+  }
+  const sb = schemas(base)
+  const sh = schemas(head)
+  for (const name of Object.keys(sb).sort()) {
+    const before = signedBodyShape(sb[name])
+    if (before === undefined || !(name in sh)) continue
+    const after = signedBodyShape(sh[name])
+    if (before === after) continue
+    const p = `/components/schemas/${esc(name)}/x-eip712-signed`
+    c.add('signed-body-message-changed', p, `the request body ${name} is now ${after ?? 'not signed'} (was: ${before}), so existing clients' signatures no longer verify`, { before, after: after ?? null })
   }
 }

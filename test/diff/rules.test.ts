@@ -152,6 +152,13 @@ const cases: Case[] = [
     pointer: '/x-eip712/messages/CancelOrderByClientId/fields/1',
   },
   {
+    name: 'request body signed under another variant rule',
+    edit: (d) => (d.components.schemas.PlaceOrderRequest['x-eip712-signed'].variants[1]['when-absent'] = 'client_id'),
+    id: 'signed-body-message-changed',
+    severity: 'breaking',
+    pointer: '/components/schemas/PlaceOrderRequest/x-eip712-signed',
+  },
+  {
     name: 'signed type changed without a domain version bump',
     edit: (d) => (msg(d, 'Agent').fields[0].type = 'bytes1'),
     id: 'eip712-domain-version-not-bumped',

@@ -71,7 +71,7 @@ const PURE_JS_REQS = fc.sample(kindMessageArb, { numRuns: 10, seed: 7 }).map(({ 
 
 let session: Session
 /** Independent binary runs, started together up front so their start-up costs overlap. */
-let runs: Record<'pureJs' | 'oneOk' | 'oneBad' | 'flags' | 'flagsJson' | 'flagsUnknown', Promise<Awaited<ReturnType<typeof runOec>>>>
+let runs: Record<'pureJs' | 'oneOk' | 'oneBad' | 'flags' | 'flagsJson' | 'flagsUnknown' | 'address' | 'addressNoKey', Promise<Awaited<ReturnType<typeof runOec>>>>
 beforeAll(() => {
   session = new Session()
   process.env.OEC_PURE_JS = '1'
