@@ -98,6 +98,7 @@ describe('oec lint on bad input: one line, exit 2, no stack trace', () => {
   const cases: [string, string | undefined, RegExp][] = [
     ['missing file', undefined, /^oec: cannot read spec .*missing\.yaml: no such file\n$/],
     ['invalid YAML', 'openapi: 3.1.0\ninfo: [unclosed\n', /^oec: .*invalid-yaml\.yaml:\d+: invalid YAML: .+\n$/],
+    ['duplicate key', 'openapi: 3.1.0\ninfo:\n  title: x\n  version: "1"\n  title: y\n', /^oec: .*duplicate-key\.yaml:5: invalid YAML: Map keys must be unique\n$/],
     ['Swagger 2.0', 'swagger: "2.0"\ninfo: {title: x, version: "1"}\npaths: {}\n', /^oec: .*swagger-2-0\.yaml: a Swagger 2\.0 document; oec reads OpenAPI 3\.1/],
     ['no extension', 'openapi: 3.1.0\ninfo: {title: x, version: "1"}\npaths: {}\n', /^oec: .*no-extension\.yaml: no x-service-error-codes extension/],
   ]

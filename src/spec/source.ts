@@ -32,7 +32,7 @@ export function parseSpecText(text: string, file: string): SpecSource {
   const yamlDoc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false })
   const first = yamlDoc.errors[0]
   if (first) {
-    const line = first.linePos?.[0]?.line ?? 1
+    const line = lineCounter.linePos(first.pos[0]).line
     const what = first.message.split('\n')[0] ?? 'parse error'
     throw new InputError(`${file}:${line}: invalid YAML: ${what}`)
   }
