@@ -4,8 +4,8 @@
  */
 import { createHash } from 'node:crypto'
 import type { WriterFunction } from 'ts-morph'
-import type { Spec } from '../src/spec/load.ts'
-import { isObject } from '../src/spec/model.ts'
+import type { FullContract } from '../src/contract/load.ts'
+import { isObject } from '../src/contract/model.ts'
 import { emitErrors } from './emit-errors.ts'
 import { emitLimits } from './emit-limits.ts'
 import { emitTypedData, type TypedDataOptions } from './emit-typed-data.ts'
@@ -27,7 +27,7 @@ export interface EmittedFile {
 }
 
 /** The generated files, in a fixed order: types, errors, typed-data, limits, index. */
-export function emitAll(spec: Spec, options: EmitOptions = {}, newWriter: WriterFactory = createWriter): EmittedFile[] {
+export function emitAll(spec: FullContract, options: EmitOptions = {}, newWriter: WriterFactory = createWriter): EmittedFile[] {
   const info = isObject(spec.doc.info) ? spec.doc.info : {}
   const stamp: SpecStamp = {
     title: typeof info.title === 'string' ? info.title : 'spec',

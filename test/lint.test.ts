@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { lintFile } from '../src/lint/index.ts'
-import { DEFAULT_SPEC_PATH } from '../src/spec/load.ts'
+import { DEFAULT_SPEC_PATH } from '../src/contract/load.ts'
 import { runOec } from './helpers/cli.ts'
 
 const original = readFileSync(DEFAULT_SPEC_PATH, 'utf8')
@@ -99,7 +99,7 @@ describe('oec lint on bad input: one line, exit 2, no stack trace', () => {
     ['missing file', undefined, /^oec: cannot read spec .*missing\.yaml: no such file\n$/],
     ['invalid YAML', 'openapi: 3.1.0\ninfo: [unclosed\n', /^oec: .*invalid-yaml\.yaml:\d+: invalid YAML: .+\n$/],
     ['duplicate key', 'openapi: 3.1.0\ninfo:\n  title: x\n  version: "1"\n  title: y\n', /^oec: .*duplicate-key\.yaml:5: invalid YAML: Map keys must be unique\n$/],
-    ['Swagger 2.0', 'swagger: "2.0"\ninfo: {title: x, version: "1"}\npaths: {}\n', /^oec: .*swagger-2-0\.yaml: a Swagger 2\.0 document; oec reads OpenAPI 3\.1/],
+    ['Swagger 2.0', 'swagger: "2.0"\ninfo: {title: x, version: "1"}\npaths: {}\n', /^oec: .*swagger-2-0\.yaml: a Swagger 2\.0 document; oec reads OpenAPI 3\.0 and 3\.1/],
     ['no extension', 'openapi: 3.1.0\ninfo: {title: x, version: "1"}\npaths: {}\n', /^oec: .*no-extension\.yaml: no x-service-error-codes extension/],
   ]
   for (const [name, content, expected] of cases) {

@@ -1,4 +1,4 @@
-import { loadSpec, type LoadOptions } from '../spec/load.ts'
+import { LAYER_NAMES, loadContract, requireLayers, type LoadOptions } from '../contract/load.ts'
 import type { LocatedFinding } from './findings.ts'
 import { validateOpenApi } from './openapi.ts'
 import { lintSpec } from './rules.ts'
@@ -16,7 +16,7 @@ export interface LintReport {
 
 /** Loads, validates and lints a spec file. Unreadable input throws InputError. */
 export async function lintFile(path: string, options: LoadOptions = {}): Promise<LintReport> {
-  const spec = loadSpec(path, options)
+  const spec = requireLayers(loadContract(path, options), LAYER_NAMES, 'oec lint')
   const raw = [...(await validateOpenApi(spec.doc)), ...lintSpec(spec)]
   const findings = raw
     .map((f) => ({ ...f, file: spec.file, line: spec.lineOf(f.pointer) }))

@@ -2,7 +2,7 @@
  * The toolkit's own rules over a spec, beyond OpenAPI validity: the catalog, the EIP-712
  * mapping of signed bodies, rate-limit headers and `x-assumed` hygiene. Pure: spec in, findings out.
  */
-import type { Spec } from '../spec/load.ts'
+import type { FullContract } from '../contract/load.ts'
 import {
   deref,
   getPointer,
@@ -10,8 +10,8 @@ import {
   readSignedSchema,
   responseErrorCodes,
   type JsonObject,
-} from '../spec/model.ts'
-import { toPointer } from '../spec/source.ts'
+} from '../contract/model.ts'
+import { toPointer } from '../contract/source.ts'
 import type { LintFinding } from './findings.ts'
 
 const UINT64_MAX = 18446744073709551615n
@@ -20,7 +20,7 @@ const ELEMENTARY = /^(address|bool|string|bytes([1-9]|[12][0-9]|3[0-2])?|u?int(8
 
 type Emit = (rule: string, pointer: string, message: string) => void
 
-export function lintSpec(spec: Spec): LintFinding[] {
+export function lintSpec(spec: FullContract): LintFinding[] {
   const findings: LintFinding[] = []
   const emit: Emit = (rule, pointer, message) => findings.push({ rule, severity: 'error', pointer, message })
   lintCatalog(spec, emit)
@@ -32,7 +32,7 @@ export function lintSpec(spec: Spec): LintFinding[] {
   return findings
 }
 
-function lintCatalog(spec: Spec, emit: Emit): void {
+function lintCatalog(spec: FullContract, emit: Emit): void {
   const base = `/${spec.catalogKey}`
   const seen = new Map<string, number>()
   const raw = spec.doc[spec.catalogKey] as unknown[]
@@ -91,7 +91,7 @@ function lintCatalog(spec: Spec, emit: Emit): void {
   }
 }
 
-function lintTypedData(spec: Spec, emit: Emit): void {
+function lintTypedData(spec: FullContract, emit: Emit): void {
   const { domainType, domains, messages } = spec.typedData
   const domainFields = domainType.map((f) => f.name)
   for (const [key, domain] of Object.entries(domains)) {
@@ -136,7 +136,7 @@ function typeMismatch(doc: Record<string, unknown>, propSchema: unknown, type: s
   return undefined
 }
 
-function lintSignedBodies(spec: Spec, emit: Emit): void {
+function lintSignedBodies(spec: FullContract, emit: Emit): void {
   const schemas = (isObject(spec.doc.components) && isObject(spec.doc.components.schemas) ? spec.doc.components.schemas : {}) as JsonObject
   for (const [name, schema] of Object.entries(schemas)) {
     const signed = readSignedSchema(schema)
@@ -180,7 +180,7 @@ function lintSignedBodies(spec: Spec, emit: Emit): void {
   }
 }
 
-function lintRateLimits(spec: Spec, emit: Emit): void {
+function lintRateLimits(spec: FullContract, emit: Emit): void {
   for (const op of spec.operations) {
     if (!op.rateLimit) continue
     if (!['orders', 'cancels', 'api'].includes(op.rateLimit.category)) {
@@ -201,7 +201,7 @@ function lintRateLimits(spec: Spec, emit: Emit): void {
   }
 }
 
-function lintRequestBodies(spec: Spec, emit: Emit): void {
+function lintRequestBodies(spec: FullContract, emit: Emit): void {
   const visit = (schema: unknown, at: string, seen: Set<unknown>) => {
     const s = deref(spec.doc, schema)
     if (!isObject(s) || seen.has(s)) return

@@ -3,13 +3,13 @@
  * contract fixes one) and the legacy `error` field all come from the catalog entry, never from
  * a table restated here.
  */
-import type { ErrorCodeEntry, Spec } from '../spec/index.ts'
+import type { ErrorCodeEntry, FullContract } from '../contract/index.ts'
 import type { Reply } from './reply.ts'
 
 export class ErrorCatalog {
   private readonly byCode = new Map<string | number, ErrorCodeEntry>()
 
-  constructor(spec: Spec) {
+  constructor(spec: FullContract) {
     for (const e of spec.catalog) this.byCode.set(e.code, e)
   }
 

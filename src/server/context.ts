@@ -2,7 +2,8 @@
  * Everything a handler needs, built once at start-up: the spec views, the compiled validators,
  * the catalog, the state (books, agents, nonces) and small helpers for headers and charging.
  */
-import { getPointer, type RateCategory, type Spec, type Tier } from '../spec/index.ts'
+import { getPointer, type RateCategory, type FullContract, type Tier } from '../contract/index.ts'
+import type { Signing } from '../signing/index.ts'
 import { ErrorCatalog } from './catalog.ts'
 import type { ServerConfig } from './config.ts'
 import type { ServerDeps } from './deps.ts'
@@ -24,7 +25,9 @@ export interface RequestState {
 }
 
 export interface ServerContext {
-  readonly spec: Spec
+  readonly spec: FullContract
+  /** The contract's signing core (typed data, body mapping, verification). */
+  readonly signing: Signing
   readonly config: ServerConfig
   readonly deps: ServerDeps
   readonly catalog: ErrorCatalog
@@ -49,12 +52,12 @@ export function isAddress(v: unknown): v is string {
   return typeof v === 'string' && ADDRESS_RE.test(v)
 }
 
-function headerConst(spec: Spec, name: string): string | undefined {
+function headerConst(spec: FullContract, name: string): string | undefined {
   const v = getPointer(spec.doc, `/components/headers/${name}/schema/const`)
   return typeof v === 'string' ? v : undefined
 }
 
-export function createContext(spec: Spec, config: ServerConfig, deps: ServerDeps, exchange: Exchange): ServerContext {
+export function createContext(spec: FullContract, signing: Signing, config: ServerConfig, deps: ServerDeps, exchange: Exchange): ServerContext {
   const catalog = new ErrorCatalog(spec)
   // Every code this server can emit must be in the spec's catalog; fail at start-up otherwise.
   catalog.require(['invalid_field', 'invalid_json', 'signature_verification_failed', 'unauthorized', 'nonce_reused', 'not_found', 'method_not_allowed', 'payload_too_large', 'unsupported_media_type', 'batch_too_large', 'limit_exceeded', 'rate_limit_exceeded', 'internal_error', 13020])
@@ -81,6 +84,7 @@ export function createContext(spec: Spec, config: ServerConfig, deps: ServerDeps
 
   return {
     spec,
+    signing,
     config,
     deps,
     catalog,

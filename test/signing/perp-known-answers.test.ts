@@ -9,7 +9,8 @@ import fc from 'fast-check'
 import { hashTypedData, type TypedDataDefinition } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { addressOf, perpActionHash, perpTypedData, recoverPerpSigner, signPerpAction, type Hex } from '../../src/signing/index.ts'
+import { addressOf, perpActionHash, type Hex } from '../../src/signing/index.ts'
+import { perpTypedData, recoverPerpSigner, signPerpAction } from '../helpers/shipped.ts'
 import { forEachBackend } from './backends.ts'
 
 // Python SDK: eth_account key used by every signing test there.

@@ -4,7 +4,7 @@
  * DECISIONS (auth_refused = 401 or 403, "refused" = any 4xx, never a 2xx success).
  */
 import type { DomainOverrides, OptionsKind, Signer } from '../../signing/index.ts'
-import { deref, isObject } from '../../spec/index.ts'
+import { deref, isObject } from '../../contract/index.ts'
 import type { Exchange } from './http.ts'
 import { RawJson, signBody, type BodyEntries, type BodyValue, type SignedBody, type SignOptions } from './requests.ts'
 import type { CheckContext, FailOptions } from './types.ts'

@@ -10,7 +10,7 @@
  * Pure: a schema, a valid base body and a seeded RNG in, a list of mutations out.
  */
 import type { Level } from '../../report/model.ts'
-import { deref, isObject, type JsonObject } from '../../spec/index.ts'
+import { deref, isObject, type JsonObject } from '../../contract/index.ts'
 import { RawJson, type BodyValue } from './requests.ts'
 import type { Rng } from './rng.ts'
 

@@ -5,7 +5,7 @@
  * signing domain and instruments.
  */
 import type { Level } from '../../report/model.ts'
-import type { Spec } from '../../spec/index.ts'
+import type { FullContract } from '../../contract/index.ts'
 import type { Exchange, HttpClient, SendOptions } from './http.ts'
 import type { Rng } from './rng.ts'
 import type { Wallet } from './wallets.ts'
@@ -65,7 +65,7 @@ export interface CaseOptions {
 
 export interface CheckContext {
   readonly target: TargetInfo
-  readonly spec: Spec
+  readonly spec: FullContract
   readonly http: HttpClient
   readonly rng: Rng
   readonly slow: boolean

@@ -1,5 +1,5 @@
 import { formatLintText, lintFile } from '../../lint/index.ts'
-import { DEFAULT_SPEC_PATH } from '../../spec/load.ts'
+import { DEFAULT_SPEC_PATH } from '../../contract/load.ts'
 import { Option, type CommandModule } from '../program.ts'
 
 export const lintCommand: CommandModule = {

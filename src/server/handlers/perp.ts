@@ -7,7 +7,7 @@
  */
 import type { Hex } from '../../signing/index.ts'
 import { readUint64 } from '../../signing/index.ts'
-import { deref, type JsonObject } from '../../spec/index.ts'
+import { deref, type JsonObject } from '../../contract/index.ts'
 import { authorizedFor, refusal } from '../auth.ts'
 import { canonicalize } from '../canonical.ts'
 import { formatDec } from '../decimal.ts'

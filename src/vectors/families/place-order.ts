@@ -2,7 +2,7 @@
  * PlaceOrder families: valid orders, string-format mismatches, struct mismatches, domain
  * mismatches and nonce cases.
  */
-import type { Spec } from '../../spec/index.ts'
+import type { VectorsContract } from '../model.ts'
 import { raw, setEntry, specDomain, str, type BodyEntries, type DomainJson } from '../build.ts'
 import { AUTH_REFUSED, type ServerOutcome, type TypedDataJson, type VectorFile } from '../model.ts'
 import { approveStep, FamilyBuilder, nonceCounter, P, POW, SYMBOL, SYMBOLS } from './common.ts'
@@ -29,7 +29,7 @@ const CORE = ['AUTH-1', 'SVC-3', 'PO-9', 'WIRE-5', 'SIG-8', 'DOM-1', 'DOM-2', 'D
 const WITH_ROUTE = ['SIG-1', 'PO-3', 'PO-6', 'ROUTE-3']
 const NO_ROUTE = ['SIG-2', 'PO-6', 'ROUTE-1', 'ROUTE-4']
 
-export async function placeOrderValid(spec: Spec): Promise<VectorFile> {
+export async function placeOrderValid(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'place-order-valid', 'EIP-712 PlaceOrder (options domain)', [
     'Correct PlaceOrder requests: every side, tif and route, route omitted, edge-case client IDs and nonces, direct and agent-signed.',
     'A signer must reproduce digest, signature and body exactly; a verifier must recover the signer; a server must accept them.',
@@ -200,7 +200,7 @@ const GRAMMAR = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/
 /** Strings outside the decimal grammar, signed as they are sent. */
 const BAD_DECIMALS = ['1e2', '.5', '-1', ' 100', '100 ', '', '01.5', '+100', '1,000', '0x10', 'NaN', 'Infinity', '1.', '١٠٠']
 
-export async function stringFormat(spec: Spec): Promise<VectorFile> {
+export async function stringFormat(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'string-format', 'EIP-712 PlaceOrder (options domain)', [
     'size and price are strings, identical in the signed message and the body.',
     'FormatMismatch: the body differs from what was signed (signature must fail). BadDecimal: signed and sent consistently but outside the decimal grammar (field validation must refuse). NumberNotString: a JSON number.',
@@ -293,7 +293,7 @@ function moveTo(name: string, at: 'first' | 'last') {
   }
 }
 
-export async function structMismatch(spec: Spec): Promise<VectorFile> {
+export async function structMismatch(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'struct-mismatch', 'EIP-712 PlaceOrder and cancels (options domain)', [
     'The signed struct differs from the contract, or route presence in body and struct disagree.',
     'Every case must be refused; where the body itself breaks the schema, invalid_field is accepted too.',
@@ -443,7 +443,7 @@ export async function structMismatch(spec: Spec): Promise<VectorFile> {
 
 // ---------------------------------------------------------------- domains
 
-export async function domainMismatch(spec: Spec): Promise<VectorFile> {
+export async function domainMismatch(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'domain-mismatch', 'EIP-712 options messages under wrong domains', [
     'Options messages signed under a domain other than the contract\'s: Service / 1 / 999 / zero address.',
     'A signer asked for such a domain must still sign it exactly (the domain replaces the default whole); a server must refuse the result.',
@@ -523,7 +523,7 @@ export async function domainMismatch(spec: Spec): Promise<VectorFile> {
 
 // ---------------------------------------------------------------- nonces
 
-export async function nonceFamily(spec: Spec): Promise<VectorFile> {
+export async function nonceFamily(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'nonce', 'EIP-712 options messages: nonce handling', [
     'The nonce is a JSON integer in 0..2^64-1 that must reach the server digit for digit.',
     'NonceMismatch and PrecisionLoss: the body nonce differs from the signed one. BadNonceForm: the body nonce is not a JSON integer in range.',

@@ -1,7 +1,7 @@
 /**
  * Signature encodings (v forms, malleability, malformed hex), cancels, and agent approval.
  */
-import type { Spec } from '../../spec/index.ts'
+import type { VectorsContract } from '../model.ts'
 import { compact, highS, joinSig, raw, setEntry, signTyped, specDomain, splitSig, standardTypedData, str, SECP256K1_N, type Party } from '../build.ts'
 import { AUTH_REFUSED, type Hex, type ServerOutcome, type VectorFile } from '../model.ts'
 import type { OptionsCaseInput } from '../options-case.ts'
@@ -42,7 +42,7 @@ function encodings(): Enc[] {
 }
 
 /** The first nonce from `start` whose signature has the wanted v (so both recovery ids are covered). */
-async function nonceWithV(spec: Spec, msg: (n: string) => Record<string, string>, variant: string, signer: Party, v: 27 | 28, start: number): Promise<string> {
+async function nonceWithV(spec: VectorsContract, msg: (n: string) => Record<string, string>, variant: string, signer: Party, v: 27 | 28, start: number): Promise<string> {
   for (let n = start; ; n++) {
     const td = standardTypedData(spec, variant, specDomain(spec, 'options'), msg(String(n)))
     const { signature } = await signTyped(td, signer.key)
@@ -50,7 +50,7 @@ async function nonceWithV(spec: Spec, msg: (n: string) => Record<string, string>
   }
 }
 
-export async function signatureEncoding(spec: Spec): Promise<VectorFile> {
+export async function signatureEncoding(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'signature-encoding', 'secp256k1 signature encodings of EIP-712 options messages', [
     'One signed message per group, its signature written in the body in different encodings.',
     'v 0/1 and upper-case hex are accepted; high-s, bad v, wrong length, non-hex and invalid scalars are refused.',
@@ -115,7 +115,7 @@ export async function signatureEncoding(spec: Spec): Promise<VectorFile> {
 
 // ---------------------------------------------------------------- cancels
 
-export async function cancelFamily(spec: Spec): Promise<VectorFile> {
+export async function cancelFamily(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'cancel', 'EIP-712 CancelOrder and CancelOrderByClientId', [
     'Cancels by order ID (orderId signed as a string) and by client order ID (which may be empty).',
     'The orders need not exist: a correct request passes authentication and is then canceled or rejected.',
@@ -247,7 +247,7 @@ export async function cancelFamily(spec: Spec): Promise<VectorFile> {
 
 // ---------------------------------------------------------------- agents
 
-export async function agentFamily(spec: Spec): Promise<VectorFile> {
+export async function agentFamily(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'agent-approval', 'EIP-712 ApproveAgent and RevokeAgent, and agent authorization', [
     'ApproveAgent/RevokeAgent act for the recovered signer (the owner); the body carries only agent, nonce and signature.',
     'Agent-signed orders need the approval first (setup); an unapproved agent or a stranger is refused.',

@@ -1,5 +1,5 @@
 /** Every check of `oec check server`, in run order (the checks over the whole run's responses last). */
-import type { Spec } from '../../../spec/index.ts'
+import type { FullContract } from '../../../contract/index.ts'
 import type { Check } from '../types.ts'
 import { authChecks } from './auth.ts'
 import { errorChecks } from './errors.ts'
@@ -15,7 +15,7 @@ import { miscChecks } from './misc.ts'
 
 const LAST = new Set(['err.body-shape', 'err.catalog-codes'])
 
-export function allChecks(spec: Spec): Check[] {
+export function allChecks(spec: FullContract): Check[] {
   const checks = [
     ...authChecks,
     ...vectorChecks(spec),

@@ -4,14 +4,14 @@
  * refuse it) and unsigned (so the signature check must refuse it). Seeded by --seed.
  */
 import type { OptionsKind } from '../../../signing/index.ts'
-import { deref, isObject, readSignedSchema, type JsonObject } from '../../../spec/index.ts'
+import { deref, isObject, readSignedSchema, type JsonObject } from '../../../contract/index.ts'
 import { brief } from '../context.ts'
 import { codeOf, newClientId, orderEntries, signed, statusOf, succeeded } from '../helpers.ts'
 import { deriveMutations, mutationRules, REMOVE, type Mutation, type SchemaInfo } from '../mutations.ts'
 import { bodyText, type BodyEntries, type BodyValue } from '../requests.ts'
 import type { Check, CheckContext } from '../types.ts'
 import type { Wallet } from '../wallets.ts'
-import type { Spec } from '../../../spec/index.ts'
+import type { FullContract } from '../../../contract/index.ts'
 
 export interface SignedTarget {
   readonly info: SchemaInfo
@@ -21,7 +21,7 @@ export interface SignedTarget {
 }
 
 /** Signed request schemas and the operation that takes each, read from the spec. */
-export function signedTargets(spec: Spec): SignedTarget[] {
+export function signedTargets(spec: FullContract): SignedTarget[] {
   const out: SignedTarget[] = []
   const seen = new Set<string>()
   for (const op of spec.operations) {
@@ -121,7 +121,7 @@ function variantsOf(m: Mutation, entries: BodyEntries): Variant[] {
   return out
 }
 
-function mutationCheck(spec: Spec, t: SignedTarget): Check {
+function mutationCheck(spec: FullContract, t: SignedTarget): Check {
   const id = `mutate.${kebab(t.info.name.replace(/Request$/, ''))}`
   return {
     id,
@@ -164,6 +164,6 @@ function mutationCheck(spec: Spec, t: SignedTarget): Check {
 }
 
 /** One check per signed request schema of the spec. */
-export function mutationChecks(spec: Spec): Check[] {
+export function mutationChecks(spec: FullContract): Check[] {
   return signedTargets(spec).map((t) => mutationCheck(spec, t))
 }

@@ -31,7 +31,7 @@ export function defaultPerpAction(price = '1'): Record<string, unknown> {
 /** The body text of a perp order signed by `w` (perp domain from the target, mainnet by default). */
 export async function perpOrder(ctx: CheckContext, w: Wallet, o: PerpOptions = {}): Promise<string> {
   const domain = { chainId: ctx.target.perpChainId, ...(o.domain ?? {}) }
-  return signPerpBody(o.action ?? defaultPerpAction(), w.privateKey, {
+  return signPerpBody(ctx.spec, o.action ?? defaultPerpAction(), w.privateKey, {
     nonce: o.nonce ?? ctx.nonce(o.nonceOf ?? w),
     isMainnet: o.isMainnet ?? ctx.target.isMainnet,
     domain,

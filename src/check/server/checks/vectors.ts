@@ -9,7 +9,7 @@
  */
 import { perpActionHash, type Hex } from '../../../signing/index.ts'
 import { DEFAULT_INSTRUMENTS } from '../../../server/index.ts'
-import type { Spec } from '../../../spec/index.ts'
+import type { FullContract } from '../../../contract/index.ts'
 import { compact, highS, signTyped, splitSig, joinSig, SECP256K1_N } from '../../../vectors/build.ts'
 import { loadVectorFiles, type LoadedFile, type ServerOutcome, type TypedDataJson, type VectorCase } from '../../../vectors/index.ts'
 import { brief } from '../context.ts'
@@ -234,7 +234,7 @@ function familyCheck(f: LoadedFile): Check {
 
 let cache: Check[] | undefined
 /** One check per vector family that has HTTP cases (the Mail anchor has none). */
-export function vectorChecks(spec: Spec): Check[] {
+export function vectorChecks(spec: FullContract): Check[] {
   void spec
   if (cache) return cache
   let files: LoadedFile[]
