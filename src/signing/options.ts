@@ -6,7 +6,7 @@
  */
 import type { LocalAccount, TypedDataDefinition } from 'viem'
 import type { Contract } from '../contract/load.ts'
-import { isObject, readSignedSchema, type SignedMessage, type SignedSchema } from '../contract/model.ts'
+import { deref, isObject, readSignedSchema, type SignedMessage, type SignedSchema } from '../contract/model.ts'
 import { flatBodyText, readUint64, type ParsedBodyOk } from './body.ts'
 import { compileStruct, domainSeparator, domainTypeOf, hashStruct, typedDigest, type CompiledStruct, type DomainFields } from './eip712.ts'
 import { isHex, toHex, typeOf } from './hex.ts'
@@ -66,6 +66,13 @@ export interface OptionsSigning {
   verifyOptions(kind: OptionsKind, message: OptionsMessage, signature: string, opts?: VerifyOptions): VerifyResult
   /** Every typed field a kind can carry across its variants (body name, typed name, solidity type). */
   kindFields(kind: OptionsKind): { name: string; body: string; type: string }[]
+  /**
+   * The fields of the message's struct variant that `message` lacks, each with a value a
+   * caller may sign and send: the body schema's `default`, `example` or first `enum` value,
+   * else the zero value of its type. Lets a client or a checker built for one version of a
+   * spec sign the messages of a version that added a field.
+   */
+  missingFields(kind: OptionsKind, message: Readonly<Record<string, unknown>>): { name: string; body: string; type: string; value: string | bigint }[]
 }
 
 // ---------------------------------------------------------------- domains (contract-free)
@@ -267,6 +274,21 @@ export function createOptionsSigning(contract: Contract<'typedData'>): OptionsSi
     return entries
   }
 
+  const bodySchemaOf = (info: KindInfo): Record<string, unknown> => {
+    const components = contract.doc.components
+    const schemas = isObject(components) && isObject(components.schemas) ? components.schemas : {}
+    const schema = info.schemaName !== undefined ? schemas[info.schemaName] : undefined
+    return isObject(schema) && isObject(schema.properties) ? schema.properties : {}
+  }
+
+  const fillValue = (info: KindInfo, body: string, type: string): string | bigint => {
+    const prop = deref(contract.doc, bodySchemaOf(info)[body])
+    const given = isObject(prop) ? (prop.default ?? prop.example ?? (Array.isArray(prop.enum) ? prop.enum[0] : undefined)) : undefined
+    if (/^uint\d*$/.test(type)) return typeof given === 'number' || typeof given === 'string' ? BigInt(given) : 0n
+    if (type === 'address') return typeof given === 'string' ? given : `0x${'0'.repeat(40)}`
+    return typeof given === 'string' ? given : ''
+  }
+
   return {
     optionsKinds: () => [...kinds.keys()] as OptionsKind[],
     compiledMessage,
@@ -311,6 +333,11 @@ export function createOptionsSigning(contract: Contract<'typedData'>): OptionsSi
         return { ok: false, reason: 'unrecoverable', message: `cannot hash the message: ${err instanceof Error ? err.message : String(err)}` }
       }
       return recoverSignature(digest, signature, opts.allowHighS === true)
+    },
+    missingFields(kind, message) {
+      const info = kindInfo(kind)
+      const { struct } = compiledMessage(pickVariant(info, (bodyKey) => message[typedNameOf(info, bodyKey)] !== undefined))
+      return struct.fields.filter((f) => message[f.name] === undefined).map((f) => ({ name: f.name, body: f.body, type: f.type, value: fillValue(info, f.body, f.type) }))
     },
     kindFields(kind) {
       const info = kindInfo(kind)

@@ -3,6 +3,7 @@
  * 2^53 (nonces, expiresAfter) are stored as decimal strings so that any JSON parser reads them
  * exactly; the runners turn them back into JSON integers when they speak the wire protocol.
  */
+import type { RuleId } from '../contract/generated/rules.ts'
 import type { Contract } from '../contract/index.ts'
 import type { Hex } from '../signing/index.ts'
 
@@ -87,7 +88,7 @@ export interface PerpInput {
 export interface VectorCase {
   tcId: number
   comment: string
-  rules: string[]
+  rules: RuleId[]
   flags: string[]
   /** stated: the expectation follows from the contract's text; assumed: from a DECISIONS pick. */
   level: 'stated' | 'assumed'

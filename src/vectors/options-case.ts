@@ -5,6 +5,7 @@
  * exact typed data; for standard typed data they are cross-checked against src/signing, and the
  * body of an unchanged request is the signing module's own body text.
  */
+import type { RuleId } from '../contract/generated/rules.ts'
 import { exactDomain, signingFor, type DomainOverrides, type OptionsKind } from '../signing/index.ts'
 import { deref, isObject, readSignedSchema } from '../contract/index.ts'
 import type { VectorsContract } from './model.ts'
@@ -27,7 +28,7 @@ import type { Hex, ProtocolVerify, ServerOutcome, SetupStep, TypedDataJson, Vect
 /** What every case builder is told about the verdict, before what is signed and sent. */
 export interface CaseVerdictInput {
   comment: string
-  rules: string[]
+  rules: RuleId[]
   flags: string[]
   level?: 'stated' | 'assumed'
   result: VectorResult
@@ -106,7 +107,17 @@ function bigMessage(m: Record<string, string>, spec: VectorsContract, variant: s
   return out
 }
 
-export async function optionsCase(spec: VectorsContract, tcId: number, input: OptionsCaseInput): Promise<VectorCase> {
+/**
+ * The message with the fields a newer spec signs that a family does not set, valued from the
+ * spec's schema (the shipped spec adds none, so its vectors stay byte for byte the same).
+ */
+export function withSpecFields(spec: VectorsContract, kind: OptionsKind, message: Record<string, string>): Record<string, string> {
+  const filled = signingFor(spec).missingFields(kind, message)
+  return filled.length ? { ...message, ...Object.fromEntries(filled.map((f) => [f.name, String(f.value)])) } : message
+}
+
+export async function optionsCase(spec: VectorsContract, tcId: number, given: OptionsCaseInput): Promise<VectorCase> {
+  const input = { ...given, message: withSpecFields(spec, given.kind, given.message) }
   const variant = variantOf(spec, input.kind, Object.keys(input.message))
   const defaultDomain = specDomain(spec, 'options')
   const domain = input.domain ?? defaultDomain

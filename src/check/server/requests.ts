@@ -74,6 +74,10 @@ export async function signBody(
   options: SignOptions = {},
 ): Promise<SignedBody> {
   const message: Record<string, string | bigint> = { ...messageOf(spec, kind, entries) }
+  // A field the spec signs but the check does not set (a newer spec than the check) is signed and sent with a schema value.
+  const filled = signingFor(spec).missingFields(kind, message)
+  for (const f of filled) message[f.name] = f.value
+  entries = [...entries, ...filled.map((f): [string, BodyValue] => [f.body, f.value])]
   for (const [k, v] of Object.entries(options.signed ?? {})) {
     if (v === undefined) delete message[k]
     else message[k] = v

@@ -5,7 +5,10 @@
 import type { CaseResult, RunSummary } from '../../report/model.ts'
 import { DEFAULT_INSTRUMENTS, SimulatedClock, startServer, type RunningServer, type ServerConfig } from '../../server/index.ts'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { contractFor, type Contract, type FullContract } from '../../contract/index.ts'
+import { contractFor, shippedContract, type Contract, type FullContract } from '../../contract/index.ts'
+import { generateVectors } from '../../vectors/generate.ts'
+import type { LoadedFile } from '../../vectors/load.ts'
+import type { VectorFile } from '../../vectors/model.ts'
 import { InputError } from '../../errors.ts'
 import { allChecks } from './checks/index.ts'
 import { runCheck, type RunShared } from './context.ts'
@@ -92,6 +95,16 @@ export function unlimitedSetup(spec: FullContract): { walletTiers: Record<string
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * The vectors to replay: the checked-in files for the shipped contract, else the ones the
+ * generator makes from the contract under test (its domain, its structs, its fields).
+ */
+async function vectorsFor(spec: FullContract): Promise<LoadedFile[] | undefined> {
+  if (spec.text === shippedContract().text) return undefined
+  const generated = await generateVectors(spec)
+  return [...generated].map(([name, text]) => ({ name, text, file: JSON.parse(text) as VectorFile }))
+}
 
 export async function runServerChecks(opts: ServerRunOptions = {}): Promise<ServerRunResult> {
   const spec = contractFor(opts.spec, ['catalog', 'typedData', 'rateLimits', 'websocket'], 'oec check server')
@@ -180,7 +193,7 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
         opts.onResult?.(r)
       },
     }
-    const checks: Check[] = allChecks(spec).filter((c) => selects(c.id, opts.only, opts.skip))
+    const checks: Check[] = allChecks(spec, await vectorsFor(spec)).filter((c) => selects(c.id, opts.only, opts.skip))
     if (opts.only?.length && checks.length === 0) throw new InputError(`--only ${opts.only.join(',')} selects no check (see oec check server --list)`)
     opts.onStart?.({ checks: checks.length, target: server ? `embedded reference server (${url})` : url })
     for (const check of checks) {

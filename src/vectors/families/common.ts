@@ -3,6 +3,7 @@
  * the agent-approval setup step, and a builder that numbers cases and assembles a file.
  */
 import { signingFor } from '../../signing/index.ts'
+import type { RuleId } from '../../contract/generated/rules.ts'
 import type { VectorsContract } from '../model.ts'
 import { party, type Party } from '../build.ts'
 import type { FlagNote, Hex, SetupStep, TestGroup, VectorCase, VectorFile, VectorKind } from '../model.ts'

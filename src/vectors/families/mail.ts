@@ -6,6 +6,7 @@
  * toolkit's encoder disagrees.
  */
 import { keccak256, toBytes } from 'viem'
+import type { RuleId } from '../../contract/generated/rules.ts'
 import type { VectorsContract } from '../model.ts'
 import { addressOf, signTyped } from '../build.ts'
 import type { Hex, TypedDataJson, VectorFile } from '../model.ts'

@@ -7,6 +7,7 @@
 import { encode as msgpackEncode } from '@msgpack/msgpack'
 import { concat, keccak256, numberToHex, toHex } from 'viem'
 import { signingFor, type DomainOverrides } from '../../signing/index.ts'
+import type { RuleId } from '../../contract/generated/rules.ts'
 import type { VectorsContract } from '../model.ts'
 import { digestTyped, domainTypeFor, recoverAddressLoose, specDomain, type DomainJson, type Party } from '../build.ts'
 import { AUTH_REFUSED, type Hex, type ServerOutcome, type TypedDataJson, type VectorCase, type VectorFile } from '../model.ts'
@@ -119,7 +120,7 @@ export async function perpFamily(spec: VectorsContract): Promise<VectorFile> {
   const state = [await approveStep(spec, P.perp, P.subAgent.address, 10n)]
   const vaultState = [await approveStep(spec, P.vault, P.perpAgent.address, 11n)]
   const ok: ServerOutcome[] = ['accepted', 'rejected']
-  const base = ['PERP-1', 'PERP-2', 'PERP-4', 'PERP-5', 'PERP-6']
+  const base: RuleId[] = ['PERP-1', 'PERP-2', 'PERP-4', 'PERP-5', 'PERP-6']
   let nonce = 1_763_700_000_000n
   const next = () => nonce++
 
@@ -177,7 +178,7 @@ export async function perpFamily(spec: VectorsContract): Promise<VectorFile> {
   b.group('PerpWrongDomain', 'Agent', 'the perp action signed under another domain')
   const perpDom = specDomain(spec, 'perps')
   const optDom = specDomain(spec, 'options')
-  const domains: [string, DomainJson, string[]][] = [
+  const domains: [string, DomainJson, RuleId[]][] = [
     ['chainId 999 (the options chain)', { ...perpDom, chainId: optDom.chainId! }, ['PERP-1', 'PERP-3']],
     ['the options domain (Service / 1 / 999)', { ...optDom }, ['PERP-1', 'PERP-3']],
     ['name Service with chainId 1337', { ...perpDom, name: optDom.name! }, ['PERP-1', 'PERP-3']],

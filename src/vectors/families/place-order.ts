@@ -2,6 +2,7 @@
  * PlaceOrder families: valid orders, string-format mismatches, struct mismatches, domain
  * mismatches and nonce cases.
  */
+import type { RuleId } from '../../contract/generated/rules.ts'
 import type { VectorsContract } from '../model.ts'
 import { raw, setEntry, specDomain, str, type BodyEntries, type DomainJson } from '../build.ts'
 import { AUTH_REFUSED, type ServerOutcome, type TypedDataJson, type VectorFile } from '../model.ts'
@@ -18,16 +19,16 @@ export function po(o: Msg = {}, omitRoute = false): Msg {
 export type CancelKind = 'CancelOrder' | 'CancelOrderByClientId'
 
 /** The rule naming each cancel's signed struct. */
-export const CANCEL_RULE: Record<CancelKind, string> = { CancelOrder: 'SIG-3', CancelOrderByClientId: 'SIG-4' }
+export const CANCEL_RULE: Record<CancelKind, RuleId> = { CancelOrder: 'SIG-3', CancelOrderByClientId: 'SIG-4' }
 
 /** A cancel as signed: the trading wallet's order 42, or its client order ID c-1. */
 export function cancelMsg(kind: CancelKind, o: Msg = {}): Msg {
   return kind === 'CancelOrder' ? { wallet: P.wallet.address, orderId: '42', ...o } : { wallet: P.wallet.address, clientId: 'c-1', ...o }
 }
 
-const CORE = ['AUTH-1', 'SVC-3', 'PO-9', 'WIRE-5', 'SIG-8', 'DOM-1', 'DOM-2', 'DOM-3', 'DOM-4', 'DOM-5', 'SIG-7', 'PO-8']
-const WITH_ROUTE = ['SIG-1', 'PO-3', 'PO-6', 'ROUTE-3']
-const NO_ROUTE = ['SIG-2', 'PO-6', 'ROUTE-1', 'ROUTE-4']
+const CORE: RuleId[] = ['AUTH-1', 'SVC-3', 'PO-9', 'WIRE-5', 'SIG-8', 'DOM-1', 'DOM-2', 'DOM-3', 'DOM-4', 'DOM-5', 'SIG-7', 'PO-8']
+const WITH_ROUTE: RuleId[] = ['SIG-1', 'PO-3', 'PO-6', 'ROUTE-3']
+const NO_ROUTE: RuleId[] = ['SIG-2', 'PO-6', 'ROUTE-1', 'ROUTE-4']
 
 export async function placeOrderValid(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'place-order-valid', 'EIP-712 PlaceOrder (options domain)', [
@@ -42,7 +43,7 @@ export async function placeOrderValid(spec: VectorsContract): Promise<VectorFile
         const omit = route === null
         await b.options({
           comment: `${side} ${tif} ${omit ? 'route omitted (8-field struct)' : `route ${route}`}`,
-          rules: [...CORE, 'AUTH-2', 'PO-1', 'PO-2', 'PO-4', ...(omit ? NO_ROUTE : WITH_ROUTE), ...(route === 'rfq_only' || tif !== 'gtc' ? ['ERR-11'] : []), ...(route === 'rfq_only' ? ['PO-12'] : [])],
+          rules: [...CORE, 'AUTH-2', 'PO-1', 'PO-2', 'PO-4', ...(omit ? NO_ROUTE : WITH_ROUTE), ...(route === 'rfq_only' || tif !== 'gtc' ? (['ERR-11'] satisfies RuleId[]) : []), ...(route === 'rfq_only' ? (['PO-12'] satisfies RuleId[]) : [])],
           flags: omit ? ['Valid', 'RouteOmitted'] : ['Valid'],
           result: omit ? 'acceptable' : 'valid',
           // rfq_only passes authentication; the reference server rejects it for lack of makers.
@@ -373,7 +374,7 @@ export async function structMismatch(spec: VectorsContract): Promise<VectorFile>
   for (const omit of [false, true]) {
     await b.options({
       comment: `EIP712Domain without verifyingContract${omit ? ', route omitted' : ''}`,
-      rules: ['DOM-5', 'DOM-4', 'SIGFAIL-4', ...(omit ? ['SIG-2'] : [])],
+      rules: ['DOM-5', 'DOM-4', 'SIGFAIL-4', ...(omit ? (['SIG-2'] satisfies RuleId[]) : [])],
       flags: ['WrongDomain'],
       result: 'invalid',
       server: AUTH_REFUSED,
@@ -419,7 +420,7 @@ export async function structMismatch(spec: VectorsContract): Promise<VectorFile>
     })
   }
   b.group('BodyShape', 'PlaceOrder', 'a correct signature, a body outside the schema')
-  const bodyShape: [string, (e: BodyEntries) => BodyEntries, string[]][] = [
+  const bodyShape: [string, (e: BodyEntries) => BodyEntries, RuleId[]][] = [
     ['the body names client_id as clientId', (e) => e.map(([k, v]) => [k === 'client_id' ? 'clientId' : k, v]), ['PO-11', 'PO-7']],
     ['the body has an extra field reduce_only', (e) => setEntry(e, 'reduce_only', raw('false')), ['PO-11']],
     ['the body has route null', (e) => setEntry(e, 'route', raw('null')), ['ROUTE-5', 'PO-3']],
@@ -451,7 +452,7 @@ export async function domainMismatch(spec: VectorsContract): Promise<VectorFile>
   const dom = specDomain(spec, 'options')
   const perp = specDomain(spec, 'perps')
   const next = nonceCounter(5000)
-  const variants: [string, DomainJson | ((td: TypedDataJson) => TypedDataJson), string[]][] = [
+  const variants: [string, DomainJson | ((td: TypedDataJson) => TypedDataJson), RuleId[]][] = [
     ['chainId 1 (Ethereum mainnet)', { ...dom, chainId: 1 }, ['DOM-3', 'SIGFAIL-4']],
     ['chainId 998', { ...dom, chainId: 998 }, ['DOM-3', 'SIGFAIL-4']],
     ['chainId 1337 (the perp chain)', { ...dom, chainId: perp.chainId as number }, ['DOM-3', 'SIGFAIL-4', 'PERP-3']],

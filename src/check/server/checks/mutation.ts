@@ -3,6 +3,7 @@
  * by field (see ../mutations.ts); each mutation is sent re-signed (so only field validation can
  * refuse it) and unsigned (so the signature check must refuse it). Seeded by --seed.
  */
+import type { RuleId } from '../../../contract/generated/rules.ts'
 import type { OptionsKind } from '../../../signing/index.ts'
 import { deref, isObject, readSignedSchema, type JsonObject } from '../../../contract/index.ts'
 import { brief } from '../context.ts'
@@ -126,7 +127,7 @@ function mutationCheck(spec: FullContract, t: SignedTarget): Check {
   return {
     id,
     title: `signature-aware mutations of ${t.info.name} (${t.method} ${t.path})`,
-    rules: [...new Set(['AUTH-1', 'ERR-9', ...mutationRules(spec.doc, t.info)])],
+    rules: [...new Set<RuleId>(['AUTH-1', 'ERR-9', ...mutationRules(spec.doc, t.info)])],
     level: t.info.schema['x-assumed'] === true ? 'assumed' : 'stated',
     async run(ctx) {
       const probe = baseBody(ctx, t)
@@ -143,7 +144,7 @@ function mutationCheck(spec: FullContract, t: SignedTarget): Check {
         for (const variant of variantsOf(m, probe.entries)) {
           const title = `${m.description}${variant === 'resigned' ? ', re-signed' : variant === 'unsigned' ? ', not re-signed' : ''}`
           const level = variant === 'unsigned' ? 'stated' : m.level
-          const rules = variant === 'unsigned' ? [...m.rules, 'AUTH-1'] : [...m.rules]
+          const rules: RuleId[] = variant === 'unsigned' ? [...m.rules, 'AUTH-1'] : [...m.rules]
           await ctx.case(`${m.id}.${variant}`, title, async (c) => {
             const e = await c.send(t.method, t.path, await bodyFor(c, t, m, variant))
             const s = statusOf(e)

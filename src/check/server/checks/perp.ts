@@ -5,6 +5,7 @@
  * a vault address that was not signed. Each perp key gets state first (an options order),
  * because a server refuses an unknown perp signer whatever its signature.
  */
+import type { RuleId } from '../../../contract/generated/rules.ts'
 import type { DomainOverrides, Hex } from '../../../signing/index.ts'
 import { brief } from '../context.ts'
 import { expectAuthRefused, expectSuccess, statusOf, succeeded, withState } from '../helpers.ts'
@@ -47,7 +48,7 @@ function knownKey(ctx: CheckContext): Promise<Wallet> {
 }
 
 /** A stated check: a perp order from a known key, signed with one thing wrong, is refused. */
-function refusedPerpOrder(id: string, title: string, rules: string[], wrong: (ctx: CheckContext, w: Wallet) => PerpOptions, what: (ctx: CheckContext) => string): Check {
+function refusedPerpOrder(id: string, title: string, rules: RuleId[], wrong: (ctx: CheckContext, w: Wallet) => PerpOptions, what: (ctx: CheckContext) => string): Check {
   return {
     id,
     title,
