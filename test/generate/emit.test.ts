@@ -29,8 +29,8 @@ afterAll(() => tmp.cleanup())
 const text = (list: GeneratedFile[], name: string) => list.find((f) => f.name === name)!.text
 
 describe('output', () => {
-  it('is the five files, and the same bytes on every run', async () => {
-    expect(files.map((f) => f.name)).toEqual(['types.ts', 'errors.ts', 'typed-data.ts', 'limits.ts', 'index.ts'])
+  it('is one file per layer between types and index, and the same bytes on every run', async () => {
+    expect(files.map((f) => f.name)).toEqual(['types.ts', 'errors.ts', 'typed-data.ts', 'limits.ts', 'contract.ts', 'rules.ts', 'index.ts'])
     const again = await generateFiles()
     expect(again).toEqual(files)
   })
