@@ -2,6 +2,7 @@
  * Everything a handler needs, built once at start-up: the spec views, the compiled validators,
  * the catalog, the state (books, agents, nonces) and small helpers for headers and charging.
  */
+import type { HeaderName } from '../contract/generated/contract.ts'
 import { getPointer, RATE_LIMIT_HEADERS, type RateCategory, type FullContract, type Tier } from '../contract/index.ts'
 import type { Signing } from '../signing/index.ts'
 import { jsonRpcErrorCatalog, knownErrorCodes, type KnownJsonRpcErrorCode } from '../contract/generated/errors.ts'
@@ -66,7 +67,7 @@ export function createContext(spec: FullContract, signing: Signing, config: Serv
     if (getPointer(spec.doc, `/components/headers/${h}`) === undefined) throw new Error(`spec: components.headers has no ${h}`)
   }
   const deprecationHeaders: Record<string, string> = {}
-  for (const name of ['Deprecation', 'Sunset']) {
+  for (const name of ['Deprecation', 'Sunset'] satisfies HeaderName[]) {
     const value = headerConst(spec, name)
     if (value !== undefined) deprecationHeaders[name] = value
   }
