@@ -3,16 +3,16 @@
  * by field (see ../mutations.ts); each mutation is sent re-signed (so only field validation can
  * refuse it) and unsigned (so the signature check must refuse it). Seeded by --seed.
  */
-import type { RuleId } from '../../../contract/generated/rules.ts'
-import type { OptionsKind } from '../../../signing/index.ts'
-import { deref, isObject, readSignedSchema, type JsonObject } from '../../../contract/index.ts'
-import { brief } from '../context.ts'
-import { codeOf, newClientId, orderEntries, signed, statusOf, succeeded } from '../helpers.ts'
-import { deriveMutations, mutationRules, REMOVE, type Mutation, type SchemaInfo } from '../mutations.ts'
-import { bodyText, type BodyEntries, type BodyValue } from '../requests.ts'
-import type { Check, CheckContext } from '../types.ts'
-import type { Wallet } from '../wallets.ts'
-import type { FullContract } from '../../../contract/index.ts'
+import type { RuleId } from '../../../../contract/generated/rules.ts'
+import type { OptionsKind } from '../../../../signing/index.ts'
+import { deref, isObject, readSignedSchema, type JsonObject } from '../../../../contract/index.ts'
+import { brief } from '../../context.ts'
+import { codeOf, newClientId, orderEntries, signed, statusOf, succeeded } from '../../helpers.ts'
+import { deriveMutations, mutationRules, REMOVE, type Mutation, type SchemaInfo } from '../../mutations.ts'
+import { bodyText, type BodyEntries, type BodyValue } from '../../requests.ts'
+import type { Check, CheckContext, CheckFamily } from '../../types.ts'
+import type { Wallet } from '../../wallets.ts'
+import type { FullContract } from '../../../../contract/index.ts'
 
 export interface SignedTarget {
   readonly info: SchemaInfo
@@ -122,8 +122,8 @@ function variantsOf(m: Mutation, entries: BodyEntries): Variant[] {
   return out
 }
 
-function mutationCheck(spec: FullContract, t: SignedTarget): Check {
-  const id = `mutate.${kebab(t.info.name.replace(/Request$/, ''))}`
+function mutationCheck(spec: FullContract, t: SignedTarget): Check<`mutate.${string}`> {
+  const id = `mutate.${kebab(t.info.name.replace(/Request$/, ''))}` as const
   return {
     id,
     title: `signature-aware mutations of ${t.info.name} (${t.method} ${t.path})`,
@@ -165,6 +165,8 @@ function mutationCheck(spec: FullContract, t: SignedTarget): Check {
 }
 
 /** One check per signed request schema of the spec. */
-export function mutationChecks(spec: FullContract): Check[] {
+export function mutationChecks(spec: FullContract): Check<`mutate.${string}`>[] {
   return signedTargets(spec).map((t) => mutationCheck(spec, t))
 }
+
+export const mutateFamilies: CheckFamily<'mutate'> = { family: 'mutate', expand: ({ spec }) => mutationChecks(spec) }

@@ -5,13 +5,13 @@
  * a vault address that was not signed. Each perp key gets state first (an options order),
  * because a server refuses an unknown perp signer whatever its signature.
  */
-import type { RuleId } from '../../../contract/generated/rules.ts'
-import type { DomainOverrides, Hex } from '../../../signing/index.ts'
-import { brief } from '../context.ts'
-import { expectAuthRefused, expectSuccess, statusOf, succeeded, withState } from '../helpers.ts'
-import { perpOrderAction, signPerpBody } from '../requests.ts'
-import type { Check, CheckContext } from '../types.ts'
-import type { Wallet } from '../wallets.ts'
+import type { RuleId } from '../../../../contract/generated/rules.ts'
+import type { DomainOverrides, Hex } from '../../../../signing/index.ts'
+import { brief } from '../../context.ts'
+import { expectAuthRefused, expectSuccess, statusOf, succeeded, withState } from '../../helpers.ts'
+import { perpOrderAction, signPerpBody } from '../../requests.ts'
+import type { Check, CheckContext } from '../../types.ts'
+import type { Wallet } from '../../wallets.ts'
 
 export interface PerpOptions {
   readonly nonce?: bigint
