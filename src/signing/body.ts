@@ -167,12 +167,3 @@ export function readUint64(body: ParsedBodyOk, pointer: string): { ok: true; val
   return { ok: true, value }
 }
 
-/** Serialises a flat body: strings via JSON.stringify, bigints digit for digit (never through a JS number). */
-export function flatBodyText(entries: readonly (readonly [string, string | bigint])[]): string {
-  let out = '{'
-  for (let i = 0; i < entries.length; i++) {
-    const [k, v] = entries[i]!
-    out += `${i ? ',' : ''}${JSON.stringify(k)}:${typeof v === 'bigint' ? v.toString() : JSON.stringify(v)}`
-  }
-  return `${out}}`
-}
