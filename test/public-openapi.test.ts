@@ -1,7 +1,8 @@
 /**
  * Public OpenAPI 3.0 and 3.1 documents that carry no toolkit extension (the OAI's own examples,
  * test/fixtures/public-openapi/, CC BY 4.0): `lint` lints them, `generate` emits types that
- * compile under strict tsc, and the commands that implement a layer refuse them in one line.
+ * compile under strict tsc, and the commands that implement a layer (serve, check server, sign,
+ * vectors generate) refuse them in one line.
  * Every command runs through the CLI entry in process.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -86,10 +87,14 @@ describe('oec generate on the public documents (tsc --strict --noEmit)', () => {
 
 describe('commands that implement a layer refuse a document without it: one line, exit 2, nothing written', () => {
   const doc = docs.find((d) => basename(d) === 'petstore.yaml')!
+  const tmp = tempDir('public-refusals')
+  const vectorsOut = join(tmp.dir, 'vectors')
+  afterAll(() => tmp.cleanup())
   const cases: [string, string[], string][] = [
     ['serve', ['serve', '--spec', doc, '--port', '0'], 'oec serve needs x-service-error-codes'],
     ['check server', ['check', 'server', '--spec', doc, '--target', 'http://127.0.0.1:9'], 'oec check server needs x-service-error-codes'],
     ['sign --jsonl', ['sign', '--spec', doc, '--jsonl'], 'oec sign needs x-eip712'],
+    ['vectors generate', ['vectors', 'generate', '--spec', doc, '--out', vectorsOut], 'oec vectors generate needs x-service-error-codes'],
   ]
   it.each(cases)('%s', async (_name, args, needs) => {
     const r = await runMain(args, '{"id":1,"kind":"PlaceOrder"}\n')
@@ -98,5 +103,6 @@ describe('commands that implement a layer refuse a document without it: one line
     expect(r.stderr.split('\n')).toEqual([expect.stringMatching(/^oec: /), ''])
     expect(r.stderr).toContain(`${doc}: ${needs}`)
     expect(r.stderr).toMatch(/which this spec does not have\n$/)
+    expect(readdirSync(tmp.dir)).toEqual([])
   })
 })
