@@ -44,6 +44,8 @@ export interface ServerContext {
   known(address: string): boolean
   /** X-RateLimit-* for the wallet's counters in a category, uncharged. */
   rateHeaders(wallet: string, category: RateCategory): Record<string, string>
+  /** X-RateLimit-* when no wallet can be identified: the default tier's limit, nothing used, this window's end. */
+  anonymousRateHeaders(category: RateCategory): Record<string, string>
   /** Charges `cost`; null when charged, else the 429 reply (nothing charged). */
   charge(wallet: string, cost: Cost, headerCategory: RateCategory): Reply | null
 }
@@ -98,6 +100,12 @@ export function createContext(spec: FullContract, signing: Signing, config: Serv
     limits,
     known: (address) => deps.agents.knows(address) || exchange.hasOrders(address),
     rateHeaders,
+    anonymousRateHeaders(category) {
+      const t = config.tiers[defaultTier]!
+      const limit = { orders: t.ordersPerMinute, cancels: t.cancelsPerMinute, api: t.apiRequestsPerMinute }[category]
+      const reset = (Math.floor(deps.clock.now() / 1000 / windowSeconds) + 1) * windowSeconds
+      return { [RATE_HEADERS.limit]: String(limit), [RATE_HEADERS.remaining]: String(limit), [RATE_HEADERS.reset]: String(reset) }
+    },
     charge(wallet, cost, headerCategory) {
       const now = deps.clock.now()
       const lim = limits(wallet)

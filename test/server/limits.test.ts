@@ -97,9 +97,17 @@ describe('rate limits', () => {
     expect(invalid.status).toBe(400)
     expect(invalid.headers.get('x-ratelimit-limit')).toBe('60')
     expect(invalid.headers.get('x-ratelimit-remaining')).toBe('59')
-    // No wallet to identify: no headers.
-    const junk = await post(s, '/order', '{"nope":1}')
-    expect(junk.headers.get('x-ratelimit-limit')).toBeNull()
+    // No wallet to identify: the default tier's view of the window, nothing used (the seed puts
+    // the headers on every response of a rate-limited endpoint, errors included).
+    const windowEnd = String((Math.floor(s.clock.now() / 60_000) + 1) * 60)
+    for (const junk of [await post(s, '/order', '{"nope":1}'), await post(s, '/order', '{not json'), await post(s, '/approve-agent', '{"agent":"0x01","nonce":1,"signature":"0x"}')]) {
+      expect(junk.status).toBe(400)
+      expect(junk.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/)
+      expect(junk.headers.get('x-ratelimit-remaining')).toBe(junk.headers.get('x-ratelimit-limit'))
+      expect(junk.headers.get('x-ratelimit-reset')).toBe(windowEnd)
+    }
+    expect((await post(s, '/order', '{not json')).headers.get('x-ratelimit-limit')).toBe('60')
+    expect((await post(s, '/approve-agent', '{not json')).headers.get('x-ratelimit-limit')).toBe('600')
     // Authenticated failures are charged: a 409 counts.
     const n = nonce()
     await placeOrder(s, w, { nonce: n })
