@@ -10,6 +10,7 @@ import { generateVectors } from '../../vectors/generate.ts'
 import type { LoadedFile } from '../../vectors/load.ts'
 import type { VectorFile } from '../../vectors/model.ts'
 import { InputError } from '../../errors.ts'
+import type { OperationId } from '../../contract/generated/types.ts'
 import { allChecks } from './registry.ts'
 import { runCheck, type RunShared } from './context.ts'
 import { HttpClient, probe, UnreachableError, type Exchange } from './http.ts'
@@ -152,7 +153,8 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
   const history: Exchange[] = []
   http.onExchange((e) => history.push(e))
   try {
-    const unreachable = await probe(http)
+    // Any answer will do; the health operation when the contract has one, else the root.
+    const unreachable = await probe(http, spec.operations.find((o) => o.operationId === ('getHealth' satisfies OperationId))?.path ?? '/')
     if (unreachable) throw new UnreachableError(`cannot reach ${url}: ${unreachable}`)
     const simulated = clock
     const target: TargetInfo = {

@@ -4,13 +4,14 @@
  */
 import type { Exchange } from '../http.ts'
 import type { CheckContext } from '../types.ts'
+import { call, route } from '../operations.ts'
 
 /** A few error responses of its own, so the body checks have material even when run alone. */
 export async function provokeErrors(ctx: CheckContext): Promise<void> {
-  await ctx.send('POST', '/order', '{"wallet":')
+  await call(ctx, 'placeOrder', '{"wallet":')
   await ctx.send('GET', '/no-such-path')
-  await ctx.send('PATCH', '/order', '{}')
-  await ctx.send('GET', '/orders?wallet=not-an-address')
+  await ctx.send('PATCH', route(ctx, 'placeOrder').path, '{}')
+  await call(ctx, 'listOrders', undefined, { wallet: 'not-an-address' })
 }
 
 export function errorResponses(ctx: CheckContext): Exchange[] {

@@ -2,6 +2,7 @@
 import { brief } from '../../context.ts'
 import { agentBody, approveAgent, expectAuthRefused, expectSuccess, placeOrder, statusOf } from '../../helpers.ts'
 import type { Check } from '../../types.ts'
+import { call } from '../../operations.ts'
 
 export const AUTH_AGENT_CANNOT_APPROVE_FOR_OWNER = 'auth.agent-cannot-approve-for-owner'
 
@@ -16,7 +17,7 @@ export const authAgentCannotApproveForOwner: Check<typeof AUTH_AGENT_CANNOT_APPR
     const sub = ctx.wallet()
     expectSuccess(ctx, await approveAgent(ctx, owner, agent.address), 'owner approves the agent')
     // The agent signs ApproveAgent(sub): the recovered signer (the agent) is the approving wallet.
-    const r = await ctx.send('POST', '/approve-agent', (await agentBody(ctx, 'ApproveAgent', agent, sub.address, { nonce: ctx.nonce(owner) })).text)
+    const r = await call(ctx, 'approveAgent', (await agentBody(ctx, 'ApproveAgent', agent, sub.address, { nonce: ctx.nonce(owner) })).text)
     if (statusOf(r) >= 500) ctx.fail(`approve signed by an agent gave a server error ${brief(r)}`, { exchange: r })
     const { e } = await placeOrder(ctx, { wallet: owner, signer: sub })
     expectAuthRefused(ctx, e, "order for the owner signed by the agent's own sub-agent")

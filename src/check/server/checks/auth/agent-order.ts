@@ -2,6 +2,7 @@
 import { brief } from '../../context.ts'
 import { approveAgent, cancelBody, expectSuccess, jsonOf, placeOrder, statusOf } from '../../helpers.ts'
 import type { Check } from '../../types.ts'
+import { call } from '../../operations.ts'
 
 export const AUTH_AGENT_ORDER = 'auth.agent-order'
 
@@ -20,12 +21,12 @@ export const authAgentOrder: Check<typeof AUTH_AGENT_ORDER> = {
     const orderId = jsonOf(e)?.order_id
     if (typeof orderId === 'string') {
       const cancel = await cancelBody(ctx, owner, { orderId }, { signer: agent })
-      const ce = await ctx.send('DELETE', '/order', cancel.text)
+      const ce = await call(ctx, 'cancelOrder', cancel.text)
       expectSuccess(ctx, ce, 'cancel for the owner signed by the approved agent', { rules: ['AGENT-3', 'EP-2'] })
     } else {
       ctx.warn('the ACKED order result carries no order_id, so the agent cancel was not tried', { level: 'assumed', rules: ['EP-9'] })
     }
-    const list = await ctx.send('GET', `/authorized-agents?wallet=${owner.address}`)
+    const list = await call(ctx, 'listAuthorizedAgents', undefined, { wallet: owner.address })
     if (statusOf(list) !== 200) ctx.fail(`GET /authorized-agents: expected 200, got ${brief(list)}`, { rules: ['AGENT-4'], exchange: list })
     if (!list.response?.body.toLowerCase().includes(agent.address.toLowerCase().slice(2))) {
       ctx.warn('GET /authorized-agents does not list the approved agent (shape assumed: {agents: [{agent}]})', { exchange: list, level: 'assumed', rules: ['AGENT-4', 'EP-9'] })

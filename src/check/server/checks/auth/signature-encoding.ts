@@ -2,8 +2,13 @@
 import { brief } from '../../context.ts'
 import { expectRefused, expectSuccess, placeOrder, succeeded, withState } from '../../helpers.ts'
 import type { Check } from '../../types.ts'
+import { highSTwin, splitSignature, withVForm } from '../../../../signing/signature.ts'
 
-const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+/** r ‖ s without v: the 64-byte form a verifier that needs v must refuse. */
+function rsOnly(sig: string): string {
+  const { r, s } = splitSignature(sig)
+  return `${r}${s.slice(2)}`
+}
 
 export const AUTH_SIGNATURE_ENCODING = 'auth.signature-encoding'
 
@@ -14,23 +19,16 @@ export const authSignatureEncoding: Check<typeof AUTH_SIGNATURE_ENCODING> = {
   level: 'assumed',
   async run(ctx) {
     const w = await withState(ctx, ctx.wallet())
-    const vFlip = (sig: string, f: (v: number) => number) => `${sig.slice(0, 130)}${f(parseInt(sig.slice(130), 16)).toString(16).padStart(2, '0')}`
     await ctx.case('v-0-1', 'v written as 0/1 instead of 27/28 is accepted', async (c) => {
-      const { e } = await placeOrder(c, { wallet: w }, { signature: (s) => vFlip(s, (v) => v - 27) })
+      const { e } = await placeOrder(c, { wallet: w }, { signature: (s) => withVForm(s, 'raw') })
       expectSuccess(c, e, 'v as 0/1')
     }, { rules: ['SIG-9'] })
     await ctx.case('high-s', 'the malleable twin (n - s, v flipped) is refused', async (c) => {
-      const { e } = await placeOrder(c, { wallet: w }, {
-        signature: (sig) => {
-          const s = BigInt(`0x${sig.slice(66, 130)}`)
-          const v = parseInt(sig.slice(130), 16)
-          return `${sig.slice(0, 66)}${(SECP256K1_N - s).toString(16).padStart(64, '0')}${(v === 27 ? 28 : 27).toString(16)}`
-        },
-      })
+      const { e } = await placeOrder(c, { wallet: w }, { signature: highSTwin })
       expectRefused(c, e, 'high-s signature', { codes: ['signature_verification_failed'] })
     }, { rules: ['SIG-10'] })
     const malformed: [string, string, (s: string) => string][] = [
-      ['compact-64', '64-byte compact signature (no v)', (s) => s.slice(0, 130)],
+      ['compact-64', '64-byte compact signature (no v)', (sig) => rsOnly(sig)],
       ['truncated', 'truncated signature', (s) => s.slice(0, 100)],
       ['non-hex', 'non-hex characters', (s) => `0x${'zz'}${s.slice(4)}`],
       ['no-0x', 'missing 0x prefix', (s) => s.slice(2)],

@@ -1,6 +1,7 @@
 /** `auth.unapproved-agent`: a signer that is neither the wallet nor its approved agent is refused. */
 import { approveAgent, cancelBody, expectAuthRefused, expectSuccess, jsonOf, placeOrder, statusOf, withState } from '../../helpers.ts'
 import type { Check } from '../../types.ts'
+import { call } from '../../operations.ts'
 
 export const AUTH_UNAPPROVED_AGENT = 'auth.unapproved-agent'
 
@@ -37,7 +38,7 @@ export const authUnapprovedAgent: Check<typeof AUTH_UNAPPROVED_AGENT> = {
       const id = jsonOf(e)?.order_id
       if (typeof id !== 'string') return c.skip('the order result has no order_id')
       const cancel = await cancelBody(c, w, { orderId: id }, { signer: c.wallet() })
-      expectAuthRefused(c, await c.send('DELETE', '/order', cancel.text), 'cancel signed by a stranger')
+      expectAuthRefused(c, await call(c, 'cancelOrder', cancel.text), 'cancel signed by a stranger')
     }, { rules: ['AUTH-1', 'AUTH-2', 'EP-2'] })
   },
 }

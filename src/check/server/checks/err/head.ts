@@ -1,6 +1,7 @@
 /** `err.head`: HEAD responses have no body and no error-code header. */
 import { rawHead } from '../../http.ts'
 import type { Check } from '../../types.ts'
+import { pathOf } from '../../operations.ts'
 
 export const ERR_HEAD = 'err.head'
 
@@ -12,10 +13,10 @@ export const errHead: Check<typeof ERR_HEAD> = {
   async run(ctx) {
     const w = ctx.wallet()
     const paths = [
-      `/orders?wallet=${w.address}`,
-      `/orderbook?symbol=${encodeURIComponent(ctx.target.symbols[0] ?? '')}`,
-      `/orderbook?symbol=${encodeURIComponent(ctx.target.missingSymbol)}`,
-      '/orders?wallet=not-an-address',
+      pathOf(ctx, 'listOrders', { wallet: w.address }),
+      pathOf(ctx, 'getOrderbook', { symbol: ctx.target.symbols[0] ?? '' }),
+      pathOf(ctx, 'getOrderbook', { symbol: ctx.target.missingSymbol }),
+      pathOf(ctx, 'listOrders', { wallet: 'not-an-address' }),
       '/no-such-path',
     ]
     for (const p of paths) {

@@ -3,6 +3,8 @@ import { isObject } from '../../../../contract/index.ts'
 import { brief } from '../../context.ts'
 import { jsonOf, statusOf } from '../../helpers.ts'
 import type { Check } from '../../types.ts'
+import { call } from '../../operations.ts'
+import type { KnownErrorCode } from '../../../../contract/generated/errors.ts'
 
 export const ERR_ORDERBOOK_MISSING = 'err.orderbook-missing'
 
@@ -14,8 +16,9 @@ export const errOrderbookMissing: Check<typeof ERR_ORDERBOOK_MISSING> = {
   async run(ctx) {
     const rpc = ctx.spec.catalog.find((c) => c.surface === 'jsonrpc')
     const code = rpc?.code ?? 13020
-    const message = rpc?.message ?? 'not_found'
-    const e = await ctx.send('GET', `/orderbook?symbol=${encodeURIComponent(ctx.target.missingSymbol)}`)
+    // The JSON-RPC message reuses the HTTP code's name when the catalog gives none.
+    const message = rpc?.message ?? ('not_found' satisfies KnownErrorCode)
+    const e = await call(ctx, 'getOrderbook', undefined, { symbol: ctx.target.missingSymbol })
     const expected = `HTTP 200 {"jsonrpc":"2.0","result":null,"error":{"code":${code},"message":"${message}"}}`
     if (statusOf(e) !== 200) ctx.fail(`expected HTTP 200 with the JSON-RPC envelope, got ${brief(e)}`, { exchange: e, expected })
     const j = jsonOf(e)
@@ -29,7 +32,7 @@ export const errOrderbookMissing: Check<typeof ERR_ORDERBOOK_MISSING> = {
       if (err.message !== message) problems.push(`error.message is ${JSON.stringify(err.message)}, not "${message}"`)
     }
     if (problems.length) ctx.fail(`envelope: ${problems.join('; ')}`, { exchange: e, expected })
-    const listed = await ctx.send('GET', `/orderbook?symbol=${encodeURIComponent(ctx.target.symbols[0] ?? '')}`)
+    const listed = await call(ctx, 'getOrderbook', undefined, { symbol: ctx.target.symbols[0] ?? '' })
     const lj = jsonOf(listed)
     if (statusOf(listed) !== 200 || lj?.jsonrpc !== '2.0' || lj.error !== null) {
       ctx.fail(`GET /orderbook of the listed ${ctx.target.symbols[0]}: expected the envelope with error null, got ${brief(listed)}`, { exchange: listed, rules: ['EP-8'] })

@@ -4,10 +4,10 @@
  * refuse it) and unsigned (so the signature check must refuse it). Seeded by --seed.
  */
 import type { RuleId } from '../../../../contract/generated/rules.ts'
-import type { OptionsKind } from '../../../../signing/index.ts'
+import { signingFor, type OptionsKind } from '../../../../signing/index.ts'
 import { deref, isObject, readSignedSchema, type JsonObject } from '../../../../contract/index.ts'
 import { brief } from '../../context.ts'
-import { codeOf, newClientId, orderEntries, signed, statusOf, succeeded } from '../../helpers.ts'
+import { hasCode, newClientId, orderEntries, signed, statusOf, succeeded } from '../../helpers.ts'
 import { deriveMutations, mutationRules, REMOVE, type Mutation, type SchemaInfo } from '../../mutations.ts'
 import { bodyText, type BodyEntries, type BodyValue } from '../../requests.ts'
 import type { Check, CheckContext, CheckFamily } from '../../types.ts'
@@ -37,16 +37,10 @@ export function signedTargets(spec: FullContract): SignedTarget[] {
       const signedSchema = readSignedSchema(schema)
       if (!isObject(schema) || !signedSchema || signedSchema.derived || seen.has(name)) continue
       seen.add(name)
-      const typed = new Map<string, { name: string; type: string }>()
-      let kind: string | undefined
-      for (const v of signedSchema.variants) {
-        const m = spec.typedData.messages[v.message]
-        if (!m) continue
-        kind ??= m.primaryType
-        for (const f of m.fields) if (!typed.has(f.body)) typed.set(f.body, { name: f.name, type: f.type })
-      }
+      const kind = signedSchema.variants.map((v) => spec.typedData.messages[v.message]?.primaryType).find((k) => k !== undefined) as OptionsKind | undefined
       if (!kind) continue
-      out.push({ info: { name, schema: schema as JsonObject, typed, signature: signedSchema.signature }, kind: kind as OptionsKind, method: op.method, path: op.path })
+      const typed = new Map(signingFor(spec).kindFields(kind).map((f) => [f.body, { name: f.name, type: f.type }]))
+      out.push({ info: { name, schema: schema as JsonObject, typed, signature: signedSchema.signature, messageKind: kind }, kind, method: op.method, path: op.path })
     }
   }
   return out
@@ -154,8 +148,7 @@ function mutationCheck(spec: FullContract, t: SignedTarget): Check<`mutate.${str
             }
             if (s < 400) c.fail(`${title}: answered ${brief(e)} instead of a 4xx`, { exchange: e, expected: `HTTP 400 ${m.codes.join(' or ')}`, level: 'assumed' })
             if (variant !== 'unsigned') {
-              const code = codeOf(e)
-              if (!code || !m.codes.includes(code)) c.warn(`${title}: refused with ${brief(e)}; expected ${m.codes.join(' or ')}`, { exchange: e, level: 'assumed' })
+              if (!hasCode(e, ...m.codes)) c.warn(`${title}: refused with ${brief(e)}; expected ${m.codes.join(' or ')}`, { exchange: e, level: 'assumed' })
             }
           }, { level, rules })
         }

@@ -2,6 +2,7 @@
 import { statusOf } from '../../helpers.ts'
 import { acked, reused } from '../../steps/nonce.ts'
 import type { Check } from '../../types.ts'
+import { call } from '../../operations.ts'
 
 export const NONCE_PRECISION_2P53 = 'nonce.precision-2p53'
 
@@ -18,7 +19,7 @@ export const noncePrecision2p53: Check<typeof NONCE_PRECISION_2P53> = {
     await acked(ctx, w, n + 2n, 'nonce 2^53+3')
     await reused(ctx, w, n, 'nonce 2^53+1 again')
     // The order record, when listed, must not show a rounded nonce either (not all servers list it).
-    const list = await ctx.send('GET', `/orders?wallet=${w.address}`)
+    const list = await call(ctx, 'listOrders', undefined, { wallet: w.address })
     if (statusOf(list) === 200 && list.response?.body.includes('9007199254740992') && !list.response.body.includes('9007199254740993')) {
       ctx.fail('GET /orders shows the nonce rounded to 9007199254740992', { exchange: list })
     }

@@ -2,6 +2,7 @@
 import { brief } from '../../context.ts'
 import { jsonOf, statusOf } from '../../helpers.ts'
 import type { Check } from '../../types.ts'
+import { call } from '../../operations.ts'
 
 export const OPS_HEALTH = 'ops.health'
 
@@ -11,7 +12,7 @@ export const opsHealth: Check<typeof OPS_HEALTH> = {
   rules: ['EP-11'],
   level: 'assumed',
   async run(ctx) {
-    const e = await ctx.send('GET', '/health')
+    const e = await call(ctx, 'getHealth')
     if (statusOf(e) !== 200 || jsonOf(e)?.status !== 'ok') ctx.fail(`expected HTTP 200 {"status":"ok"}, got ${brief(e)}`, { exchange: e })
   },
 }

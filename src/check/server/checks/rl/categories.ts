@@ -3,6 +3,7 @@ import { brief } from '../../context.ts'
 import { cancelBody, placeOrder, rateHeaders, statusOf, succeeded } from '../../helpers.ts'
 import { defaultTier, freshWindow, orderLimitHit, restingOrder } from '../../steps/rate-limits.ts'
 import type { Check } from '../../types.ts'
+import { call } from '../../operations.ts'
 
 export const RL_CATEGORIES = 'rl.categories'
 
@@ -17,7 +18,7 @@ export const rlCategories: Check<typeof RL_CATEGORIES> = {
     const tier = defaultTier(ctx)
     const first = await restingOrder(ctx, w)
     const second = await restingOrder(ctx, w)
-    const c1 = await ctx.send('DELETE', '/order', (await cancelBody(ctx, w, { orderId: first.orderId })).text)
+    const c1 = await call(ctx, 'cancelOrder', (await cancelBody(ctx, w, { orderId: first.orderId })).text)
     if (!succeeded(c1)) ctx.fail(`cancel not accepted (${brief(c1)})`, { exchange: c1 })
     const hc = rateHeaders(c1)
     if (hc.remaining !== undefined && hc.limit !== undefined && hc.remaining !== hc.limit - 1) {
@@ -30,7 +31,7 @@ export const rlCategories: Check<typeof RL_CATEGORIES> = {
     }
     // Exhaust the orders; a cancel must still go through.
     await orderLimitHit(ctx, w, tier.ordersPerMinute - 3)
-    const c2 = await ctx.send('DELETE', '/order', (await cancelBody(ctx, w, { orderId: second.orderId })).text)
+    const c2 = await call(ctx, 'cancelOrder', (await cancelBody(ctx, w, { orderId: second.orderId })).text)
     if (statusOf(c2) === 429) ctx.fail('a cancel was refused with 429 after the order limit (not the cancel limit) was used up', { exchange: c2, expected: 'the cancel accepted' })
     if (!succeeded(c2)) ctx.fail(`a cancel after the order limit was used up: ${brief(c2)}`, { exchange: c2 })
   },

@@ -6,6 +6,7 @@ import { checkHeaders, restingOrder } from '../../steps/rate-limits.ts'
 import type { Check, CheckContext } from '../../types.ts'
 import type { Wallet } from '../../wallets.ts'
 import { perpOrder } from '../perp/orders.ts'
+import { call } from '../../operations.ts'
 
 /** For each rate-limited operation: a request that succeeds and one that fails, both naming the wallet. */
 type OpProbe = (ctx: CheckContext, w: Wallet) => Promise<{ success: Exchange; error: Exchange }>
@@ -22,34 +23,34 @@ const OP_PROBES: Record<string, OpProbe> = {
   async cancelOrder(ctx, w) {
     const { orderId } = await restingOrder(ctx, w)
     const n = ctx.nonce(w)
-    const success = await ctx.send('DELETE', '/order', (await cancelBody(ctx, w, { orderId }, { nonce: n })).text)
-    const error = await ctx.send('DELETE', '/order', (await cancelBody(ctx, w, { orderId }, { nonce: n })).text)
+    const success = await call(ctx, 'cancelOrder', (await cancelBody(ctx, w, { orderId }, { nonce: n })).text)
+    const error = await call(ctx, 'cancelOrder', (await cancelBody(ctx, w, { orderId }, { nonce: n })).text)
     return { success, error }
   },
   async placeOrders(ctx, w) {
     const items = [await orderBody(ctx, { wallet: w }), await orderBody(ctx, { wallet: w })]
-    const success = await ctx.send('POST', '/bulk_order', bulkBody('orders', items))
+    const success = await call(ctx, 'placeOrders', bulkBody('orders', items))
     const bad = [await orderBody(ctx, { wallet: w }, wrongChain(ctx))]
-    const error = await ctx.send('POST', '/bulk_order', bulkBody('orders', bad))
+    const error = await call(ctx, 'placeOrders', bulkBody('orders', bad))
     return { success, error }
   },
   async replaceOrders(ctx, w) {
     const { orderId } = await restingOrder(ctx, w)
     const item = async (opts = {}) => `{"cancel":${(await cancelBody(ctx, w, { orderId }, opts)).text},"order":${(await orderBody(ctx, { wallet: w }, opts)).text}}`
-    const success = await ctx.send('PUT', '/bulk_order', `{"replacements":[${await item()}]}`)
-    const error = await ctx.send('PUT', '/bulk_order', `{"replacements":[${await item(wrongChain(ctx))}]}`)
+    const success = await call(ctx, 'replaceOrders', `{"replacements":[${await item()}]}`)
+    const error = await call(ctx, 'replaceOrders', `{"replacements":[${await item(wrongChain(ctx))}]}`)
     return { success, error }
   },
   async cancelOrders(ctx, w) {
     const a = await restingOrder(ctx, w)
-    const success = await ctx.send('DELETE', '/bulk_order', bulkBody('cancels', [await cancelBody(ctx, w, { orderId: a.orderId })]))
-    const error = await ctx.send('DELETE', '/bulk_order', bulkBody('cancels', [await cancelBody(ctx, w, { orderId: a.orderId }, wrongChain(ctx))]))
+    const success = await call(ctx, 'cancelOrders', bulkBody('cancels', [await cancelBody(ctx, w, { orderId: a.orderId })]))
+    const error = await call(ctx, 'cancelOrders', bulkBody('cancels', [await cancelBody(ctx, w, { orderId: a.orderId }, wrongChain(ctx))]))
     return { success, error }
   },
   async cancelOrdersByClientId(ctx, w) {
     const a = await restingOrder(ctx, w)
-    const success = await ctx.send('DELETE', '/bulk_order_cloid', bulkBody('cancels', [await cancelBody(ctx, w, { clientId: a.clientId })]))
-    const error = await ctx.send('DELETE', '/bulk_order_cloid', bulkBody('cancels', [await cancelBody(ctx, w, { clientId: a.clientId }, wrongChain(ctx))]))
+    const success = await call(ctx, 'cancelOrdersByClientId', bulkBody('cancels', [await cancelBody(ctx, w, { clientId: a.clientId })]))
+    const error = await call(ctx, 'cancelOrdersByClientId', bulkBody('cancels', [await cancelBody(ctx, w, { clientId: a.clientId }, wrongChain(ctx))]))
     return { success, error }
   },
   async approveAgent(ctx, w) {
@@ -63,14 +64,14 @@ const OP_PROBES: Record<string, OpProbe> = {
     expectSuccess(ctx, await approveAgent(ctx, w, agent), 'set-up approval')
     const n = ctx.nonce(w)
     const success = await revokeAgent(ctx, w, agent, { nonce: n })
-    const error = await ctx.send('POST', '/revoke-agent', (await agentBody(ctx, 'RevokeAgent', w, ctx.wallet().address, { nonce: n })).text)
+    const error = await call(ctx, 'revokeAgent', (await agentBody(ctx, 'RevokeAgent', w, ctx.wallet().address, { nonce: n })).text)
     return { success, error }
   },
   async perpExchange(ctx, w) {
     await restingOrder(ctx, w)
     const n = ctx.nonce(w)
-    const success = await ctx.send('POST', '/exchange', await perpOrder(ctx, w, { nonce: n }))
-    const error = await ctx.send('POST', '/exchange', await perpOrder(ctx, w, { nonce: n }))
+    const success = await call(ctx, 'perpExchange', await perpOrder(ctx, w, { nonce: n }))
+    const error = await call(ctx, 'perpExchange', await perpOrder(ctx, w, { nonce: n }))
     return { success, error }
   },
 }

@@ -1,6 +1,6 @@
 /** `rl.order-limit`: the limit+1-th order in a window gets 429 with the stated body, Retry-After = retry_after_secs, Remaining 0. */
 import { brief } from '../../context.ts'
-import { jsonOf, rateHeaders, statusOf, succeeded } from '../../helpers.ts'
+import { isCode, jsonOf, rateHeaders, statusOf, succeeded } from '../../helpers.ts'
 import { defaultTier, exhaustOrders, freshWindow } from '../../steps/rate-limits.ts'
 import type { Check } from '../../types.ts'
 
@@ -23,7 +23,7 @@ export const rlOrderLimit: Check<typeof RL_ORDER_LIMIT> = {
     if (statusOf(last) !== 429) ctx.fail(`order ${limit + 1}: expected HTTP 429, got ${brief(last)}`, { exchange: last })
     const body = jsonOf(last) ?? {}
     const problems: string[] = []
-    if (body.error !== 'rate_limit_exceeded') problems.push(`error is ${JSON.stringify(body.error)}, not "rate_limit_exceeded"`)
+    if (!isCode(body.error, 'rate_limit_exceeded')) problems.push(`error is ${JSON.stringify(body.error)}, not "rate_limit_exceeded"`)
     if (typeof body.message !== 'string') problems.push('message missing')
     if (!Number.isInteger(body.retry_after_secs)) problems.push(`retry_after_secs ${JSON.stringify(body.retry_after_secs)} is not an integer`)
     if (!Number.isInteger(body.limit)) problems.push(`limit ${JSON.stringify(body.limit)} is not an integer`)
@@ -38,7 +38,7 @@ export const rlOrderLimit: Check<typeof RL_ORDER_LIMIT> = {
       })
     }
     if (h.retryAfter !== body.retry_after_secs) ctx.warn(`Retry-After ${h.retryAfter} differs from retry_after_secs ${String(body.retry_after_secs)}`, { exchange: last, level: 'assumed', rules: ['RL-11'] })
-    if (body.code !== 'rate_limit_exceeded') ctx.warn(`429 code is ${JSON.stringify(body.code)}; the reference uses rate_limit_exceeded`, { exchange: last, level: 'assumed', rules: ['ERR-15'] })
+    if (!isCode(body.code, 'rate_limit_exceeded')) ctx.warn(`429 code is ${JSON.stringify(body.code)}; the reference uses rate_limit_exceeded`, { exchange: last, level: 'assumed', rules: ['ERR-15'] })
     if (body.limit !== limit) ctx.warn(`429 limit is ${String(body.limit)}, the Default tier's order limit is ${limit}`, { exchange: last, level: 'assumed', rules: ['RL-11'] })
     const wait = h.reset !== undefined ? h.reset - ctx.target.now() / 1000 : undefined
     if (wait !== undefined && typeof body.retry_after_secs === 'number' && Math.abs(body.retry_after_secs - wait) > 2) {

@@ -4,6 +4,7 @@ import { bulkBody, cancelBody, jsonOf, orderBody, placeOrder, succeeded, type Ra
 import type { Exchange } from '../../http.ts'
 import { checkHeaders, freshWindow } from '../../steps/rate-limits.ts'
 import type { Check } from '../../types.ts'
+import { call } from '../../operations.ts'
 
 export const RL_REMAINING = 'rl.remaining'
 
@@ -35,15 +36,15 @@ export const rlRemaining: Check<typeof RL_REMAINING> = {
       ids.push({ orderId: String(jsonOf(e)?.order_id ?? ''), clientId: String(body.entries.find(([k]) => k === 'client_id')?.[1]) })
     }
     const k = 3
-    const bulk = await ctx.send('POST', '/bulk_order', bulkBody('orders', await Promise.all(Array.from({ length: k }, () => orderBody(ctx, { wallet: w })))))
+    const bulk = await call(ctx, 'placeOrders', bulkBody('orders', await Promise.all(Array.from({ length: k }, () => orderBody(ctx, { wallet: w })))))
     step(bulk, `POST /bulk_order with ${k} orders`, k, 'orders')
     const results = jsonOf(bulk)?.results
     if (Array.isArray(results)) for (const r of results) if (typeof (r as Record<string, unknown>).order_id === 'string') ids.push({ orderId: (r as { order_id: string }).order_id, clientId: '' })
     // replacements count one order each (EP-4)
     const victims = ids.splice(0, 2)
-    const repl = await ctx.send(
-      'PUT',
-      '/bulk_order',
+    const repl = await call(
+      ctx,
+      'replaceOrders',
       `{"replacements":[${(
         await Promise.all(victims.map(async (v) => `{"cancel":${(await cancelBody(ctx, w, { orderId: v.orderId })).text},"order":${(await orderBody(ctx, { wallet: w })).text}}`))
       ).join(',')}]}`,
@@ -56,13 +57,13 @@ export const rlRemaining: Check<typeof RL_REMAINING> = {
       const { e, body } = await placeOrder(ctx, { wallet: w })
       more.push({ orderId: String(jsonOf(e)?.order_id ?? ''), clientId: String(body.entries.find(([kk]) => kk === 'client_id')?.[1]) })
     }
-    const ce1 = await ctx.send('DELETE', '/order', (await cancelBody(ctx, w, { orderId: more[0]!.orderId })).text)
+    const ce1 = await call(ctx, 'cancelOrder', (await cancelBody(ctx, w, { orderId: more[0]!.orderId })).text)
     step(ce1, 'DELETE /order #1', 1, 'cancels')
-    const ce2 = await ctx.send('DELETE', '/order', (await cancelBody(ctx, w, { clientId: more[1]!.clientId })).text)
+    const ce2 = await call(ctx, 'cancelOrder', (await cancelBody(ctx, w, { clientId: more[1]!.clientId })).text)
     step(ce2, 'DELETE /order #2 (by client_id)', 1, 'cancels')
-    const bc = await ctx.send('DELETE', '/bulk_order', bulkBody('cancels', [await cancelBody(ctx, w, { orderId: more[2]!.orderId }), await cancelBody(ctx, w, { orderId: ids[0]?.orderId ?? 'none' })]))
+    const bc = await call(ctx, 'cancelOrders', bulkBody('cancels', [await cancelBody(ctx, w, { orderId: more[2]!.orderId }), await cancelBody(ctx, w, { orderId: ids[0]?.orderId ?? 'none' })]))
     step(bc, 'DELETE /bulk_order with 2 cancels', 2, 'cancels')
-    const bcc = await ctx.send('DELETE', '/bulk_order_cloid', bulkBody('cancels', [await cancelBody(ctx, w, { clientId: more[3]!.clientId }), await cancelBody(ctx, w, { clientId: 'no-such-client-id' })]))
+    const bcc = await call(ctx, 'cancelOrdersByClientId', bulkBody('cancels', [await cancelBody(ctx, w, { clientId: more[3]!.clientId }), await cancelBody(ctx, w, { clientId: 'no-such-client-id' })]))
     step(bcc, 'DELETE /bulk_order_cloid with 2 cancels', 2, 'cancels')
   },
 }

@@ -1,13 +1,14 @@
 /** `robust.malformed`: malformed bodies on every operation with a body get a 4xx with a code, never a 5xx. */
 import { brief } from '../../context.ts'
-import { codeOf, orderBody, statusOf, succeeded } from '../../helpers.ts'
+import { codeOf, isCode, orderBody, statusOf, succeeded } from '../../helpers.ts'
 import type { Check, CheckContext } from '../../types.ts'
+import type { KnownErrorCode } from '../../../../contract/generated/errors.ts'
 
 interface Malformed {
   readonly id: string
   readonly title: string
   readonly body: (ctx: CheckContext) => Promise<string | Uint8Array>
-  readonly codes: readonly string[]
+  readonly codes: readonly KnownErrorCode[]
   readonly contentType?: string | null
 }
 
@@ -55,7 +56,7 @@ export const robustMalformed: Check<typeof ROBUST_MALFORMED> = {
           if (statusOf(e) >= 500) c.fail(`${op.method} ${op.path}: ${m.title} gave a server error ${brief(e)}`, { exchange: e, expected: `a 4xx (${m.codes.join(' or ')})` })
           if (succeeded(e) || statusOf(e) < 400) c.fail(`${op.method} ${op.path}: ${m.title} was not refused (${brief(e)})`, { exchange: e, expected: `a 4xx (${m.codes.join(' or ')})` })
           const code = codeOf(e)
-          if (!code || !m.codes.includes(code)) c.warn(`${op.method} ${op.path}: ${m.title} answered ${brief(e)}; expected ${m.codes.join(' or ')}`, { exchange: e, level: 'assumed', rules: ['WIRE-3', 'WIRE-4'] })
+          if (!isCode(code, ...m.codes)) c.warn(`${op.method} ${op.path}: ${m.title} answered ${brief(e)}; expected ${m.codes.join(' or ')}`, { exchange: e, level: 'assumed', rules: ['WIRE-3', 'WIRE-4'] })
         }
       })
     }

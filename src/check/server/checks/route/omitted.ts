@@ -1,7 +1,8 @@
 /** `route.omitted`: route omitted: the 8-field struct verifies, the order is best_execution with a deprecation notice (or 400 invalid_field if route is enforced). */
 import { brief } from '../../context.ts'
-import { codeOf, jsonOf, placeOrder, statusOf, succeeded } from '../../helpers.ts'
+import { hasCode, jsonOf, placeOrder, statusOf, succeeded } from '../../helpers.ts'
 import type { Check } from '../../types.ts'
+import { call } from '../../operations.ts'
 
 /** Header names that can carry the deprecation notice (the seed does not name it). */
 const NOTICE_HEADERS = ['deprecation', 'sunset', 'warning']
@@ -17,7 +18,7 @@ export const routeOmitted: Check<typeof ROUTE_OMITTED> = {
     const w = ctx.wallet()
     const { e, body } = await placeOrder(ctx, { wallet: w, route: null })
     const s = statusOf(e)
-    if (s === 400 && codeOf(e) === 'invalid_field') return // the server enforces route after the sunset: acceptable
+    if (s === 400 && hasCode(e, 'invalid_field')) return // the server enforces route after the sunset: acceptable
     if (!succeeded(e)) {
       ctx.fail(`an order without route, signed with the 8-field PlaceOrder struct, was not accepted: ${brief(e)}`, {
         expected: 'HTTP 200 ACKED with a deprecation header, or HTTP 400 invalid_field (route enforced)',
@@ -34,7 +35,7 @@ export const routeOmitted: Check<typeof ROUTE_OMITTED> = {
       })
     }
     const orderId = jsonOf(e)?.order_id
-    const list = await ctx.send('GET', `/orders?wallet=${w.address}`)
+    const list = await call(ctx, 'listOrders', undefined, { wallet: w.address })
     const orders = jsonOf(list)?.orders
     if (Array.isArray(orders)) {
       const clientId = body.entries.find(([k]) => k === 'client_id')?.[1]

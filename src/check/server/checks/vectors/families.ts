@@ -9,14 +9,15 @@
  */
 import { perpActionHash, type Hex } from '../../../../signing/index.ts'
 import { DEFAULT_INSTRUMENTS } from '../../../../server/index.ts'
-import type { FullContract } from '../../../../contract/index.ts'
-import { compact, highS, signTyped, splitSig, joinSig, SECP256K1_N } from '../../../../vectors/build.ts'
+import { compact, signTyped } from '../../../../vectors/build.ts'
+import { highSTwin, SECP256K1_N, splitSignature } from '../../../../signing/signature.ts'
 import { loadVectorFiles, type LoadedFile, type ServerOutcome, type TypedDataJson, type VectorCase } from '../../../../vectors/index.ts'
 import { brief } from '../../context.ts'
 import type { Exchange } from '../../http.ts'
 import { agentBody, codeOf, expectSuccess, jsonOf, placeOrder, statusOf } from '../../helpers.ts'
 import type { Check, CheckContext, CheckFamily } from '../../types.ts'
 import { freshWallet, type Wallet } from '../../wallets.ts'
+import { call } from '../../operations.ts'
 
 const ADDRESS_RE = /0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/g
 
@@ -88,7 +89,7 @@ function targetDomain(ctx: CheckContext, d: Record<string, string | number>): Re
 /** The sent signature as a function of the correct one, applied to the new correct signature. */
 function transformSignature(sig0: Hex, sent: string, sig1: Hex): string | undefined {
   if (sent === sig0) return sig1
-  if (sent === highS(sig0)) return highS(sig1)
+  if (sent === highSTwin(sig0)) return highSTwin(sig1)
   if (sent === compact(sig0)) return compact(sig1)
   if (sent === sig0.slice(2)) return sig1.slice(2)
   if (sent.length === sig0.length && sent.slice(0, 130) === sig0.slice(0, 130)) {
@@ -114,14 +115,14 @@ function transformSignature(sig0: Hex, sent: string, sig1: Hex): string | undefi
 }
 
 function transformPerpSignature(sig0: Hex, sent: { r?: unknown; s?: unknown; v?: unknown }, sig1: Hex): { r: string; s: string; v: unknown } | undefined {
-  const a = splitSig(sig0)
-  const b = splitSig(sig1)
+  const a = splitSignature(sig0)
+  const b = splitSignature(sig1)
   if (sent.r === a.r && sent.s === a.s) {
     const v = typeof sent.v === 'number' ? b.v + (sent.v - a.v) : sent.v
     return { r: b.r, s: b.s, v }
   }
   if (sent.r === a.r && typeof sent.s === 'string' && BigInt(sent.s) === SECP256K1_N - BigInt(a.s)) {
-    const h = splitSig(joinSig(b.r, SECP256K1_N - BigInt(b.s), b.v === 27 ? 28 : 27))
+    const h = splitSignature(highSTwin(sig1))
     return { r: h.r, s: h.s, v: h.v }
   }
   return undefined
@@ -210,7 +211,7 @@ function familyCheck(f: LoadedFile): Check<`vectors.${string}`> {
         await ctx.case(String(c.tcId), c.comment, async (cc) => {
           const r = await replay(cc, c)
           if (typeof r === 'string') return cc.skip(`cannot replay: ${r}`)
-          for (const s of r.setup) expectSuccess(cc, await cc.send('POST', '/approve-agent', s.body), 'set-up approval')
+          for (const s of r.setup) expectSuccess(cc, await call(cc, 'approveAgent', s.body), 'set-up approval')
           if (c.kind === 'Agent' && !r.setup.length) expectSuccess(cc, (await placeOrder(cc, { wallet: r.signer })).e, 'options order that gives the perp key state')
           const e = await cc.send(c.request!.method, c.request!.path, r.body)
           const got = outcomeOf(e)
