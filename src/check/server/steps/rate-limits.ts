@@ -2,7 +2,7 @@
  * Steps shared by the `rl.*` and `cap.*` checks: the default tier's limits, a resting order, the
  * header checks, using up the order limit, and (on a live target) waiting for a fresh window.
  */
-import type { Tier } from '../../../contract/index.ts'
+import { RATE_LIMIT_HEADERS, type Tier } from '../../../contract/index.ts'
 import { brief } from '../context.ts'
 import { expectSuccess, jsonOf, placeOrder, rateHeaders, statusOf, succeeded, type RateHeaders } from '../helpers.ts'
 import type { Exchange } from '../http.ts'
@@ -42,7 +42,7 @@ export function checkHeaders(ctx: CheckContext, e: Exchange, what: string, categ
   if (!(h.reset! > nowS - 5 && h.reset! <= nowS + window + 5)) {
     ctx.fail(`${what}: X-RateLimit-Reset ${h.reset} is not a Unix time within the current ${window} s window (now ${Math.floor(nowS)})`, { exchange: e, rules: ['RL-9'] })
   }
-  if (statusOf(e) !== 429 && e.response?.headers['retry-after'] !== undefined) {
+  if (statusOf(e) !== 429 && e.response?.headers[RATE_LIMIT_HEADERS.retryAfter.toLowerCase()] !== undefined) {
     ctx.fail(`${what}: Retry-After on a ${statusOf(e)} response (it belongs to 429 only)`, { exchange: e, rules: ['RL-8'] })
   }
   const expected = categoryLimit(ctx, category)

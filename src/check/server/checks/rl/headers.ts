@@ -7,13 +7,14 @@ import type { Check, CheckContext } from '../../types.ts'
 import type { Wallet } from '../../wallets.ts'
 import { perpOrder } from '../perp/orders.ts'
 import { call } from '../../operations.ts'
+import type { OperationId } from '../../../../contract/generated/types.ts'
 
 /** For each rate-limited operation: a request that succeeds and one that fails, both naming the wallet. */
 type OpProbe = (ctx: CheckContext, w: Wallet) => Promise<{ success: Exchange; error: Exchange }>
 
 const wrongChain = (ctx: CheckContext) => ({ domain: { chainId: ctx.target.chainId === 1 ? 2 : 1 } })
 
-const OP_PROBES: Record<string, OpProbe> = {
+const OP_PROBES: Partial<Record<OperationId, OpProbe>> = {
   async placeOrder(ctx, w) {
     const n = ctx.nonce(w)
     const success = (await placeOrder(ctx, { wallet: w, nonce: n })).e
@@ -85,7 +86,7 @@ export const rlHeaders: Check<typeof RL_HEADERS> = {
   level: 'stated',
   async run(ctx) {
     for (const op of ctx.spec.operations.filter((o) => o.rateLimit)) {
-      const probe = OP_PROBES[op.operationId]
+      const probe = (OP_PROBES as Readonly<Record<string, OpProbe | undefined>>)[op.operationId]
       await ctx.case(op.operationId, `${op.method} ${op.path}: headers on success and on error`, async (c) => {
         if (!probe) c.skip(`no request builder for ${op.operationId}`)
         const w = c.wallet()

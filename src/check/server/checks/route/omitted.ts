@@ -3,9 +3,10 @@ import { brief } from '../../context.ts'
 import { hasCode, jsonOf, placeOrder, statusOf, succeeded } from '../../helpers.ts'
 import type { Check } from '../../types.ts'
 import { call } from '../../operations.ts'
+import type { HeaderName } from '../../../../contract/generated/contract.ts'
 
-/** Header names that can carry the deprecation notice (the seed does not name it). */
-const NOTICE_HEADERS = ['deprecation', 'sunset', 'warning']
+/** Header names that can carry the deprecation notice (the seed does not name it): the spec's two, and Warning. */
+const NOTICE_HEADERS = [...(['Deprecation', 'Sunset'] satisfies HeaderName[]), 'Warning'].map((h) => h.toLowerCase())
 
 export const ROUTE_OMITTED = 'route.omitted'
 
