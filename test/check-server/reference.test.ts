@@ -152,6 +152,12 @@ describe('oec check server arguments and reports', () => {
     const r3 = await oec(['check', 'server', '--list'])
     expect(r3.code).toBe(0)
     for (const c of serverCheckCatalog()) expect(r3.stdout).toContain(c.id)
+    // The JSON form (what the check docs are generated from): the same checks, in the same order.
+    const r4 = await oec(['check', 'server', '--list', '--format', 'json'])
+    expect(r4.code).toBe(0)
+    const listed = (JSON.parse(r4.stdout) as { checks: { id: string; title: string; level: string; slow: boolean; rules: string[] }[] }).checks
+    expect(listed.map((c) => c.id)).toEqual(r3.stdout.trim().split('\n').map((l) => l.split(' ')[0]))
+    expect(listed.find((c) => c.id === 'rl.reset')).toMatchObject({ slow: true, level: 'stated' })
   })
 
   it('fails the run on a stale expected-failure entry and --fix rewrites the list', async () => {
