@@ -4,7 +4,7 @@
  * refuse it) and unsigned (so the signature check must refuse it). Seeded by --seed.
  */
 import type { RuleId } from '../../../../contract/generated/rules.ts'
-import { signingFor, type OptionsKind } from '../../../../signing/index.ts'
+import { setEntry, signingFor, type OptionsKind } from '../../../../signing/index.ts'
 import { deref, isObject, readSignedSchema, type JsonObject } from '../../../../contract/index.ts'
 import { brief } from '../../context.ts'
 import { hasCode, newClientId, orderEntries, signed, statusOf, succeeded } from '../../helpers.ts'
@@ -73,17 +73,9 @@ function baseBody(ctx: CheckContext, t: SignedTarget): { entries: BodyEntries; s
   return { entries, signer }
 }
 
-function withValue(entries: BodyEntries, field: string, value: BodyValue | typeof REMOVE): BodyEntries {
-  const out: BodyEntries = []
-  let found = false
-  for (const [k, v] of entries) {
-    if (k === field) {
-      found = true
-      if (value !== REMOVE) out.push([k, value])
-    } else out.push([k, v])
-  }
-  if (!found && value !== REMOVE) out.push([field, value])
-  return out
+/** The mutated value as a body value; `undefined` removes the field. */
+function sentValue(m: Mutation): BodyValue | undefined {
+  return m.value === REMOVE ? undefined : m.value
 }
 
 function originalTyped(entries: BodyEntries, field: string): string | bigint | undefined {
@@ -97,14 +89,14 @@ async function bodyFor(ctx: CheckContext, t: SignedTarget, m: Mutation, variant:
   const { entries, signer } = baseBody(ctx, t)
   if (m.field === t.info.signature) {
     const sb = await signed(ctx, t.kind, entries, signer)
-    return bodyText(withValue(sb.entries, m.field, m.value))
+    return bodyText(setEntry(sb.entries, m.field, sentValue(m)))
   }
   if (variant === 'resigned') {
     const typedName = t.info.typed.get(m.field)!.name
-    return (await signed(ctx, t.kind, withValue(entries, m.field, m.value), signer, { signed: { [typedName]: m.resign } })).text
+    return (await signed(ctx, t.kind, setEntry(entries, m.field, sentValue(m)), signer, { signed: { [typedName]: m.resign } })).text
   }
   // unsigned / sent: the signature is over the original values; the body carries the mutation
-  return (await signed(ctx, t.kind, entries, signer, { after: { [m.field]: m.value === REMOVE ? undefined : m.value } })).text
+  return (await signed(ctx, t.kind, entries, signer, { after: { [m.field]: sentValue(m) } })).text
 }
 
 function variantsOf(m: Mutation, entries: BodyEntries): Variant[] {
