@@ -254,7 +254,10 @@ describe('caps', () => {
       expect(grow.json.status).toBe('ACKED')
       const other = await placeOrder(t, taker, { side: 'Buy', price: '10', size: '1', tif: 'ioc', symbol: 'ETH-20261225-4000-C' })
       expect(other.status).toBe(422)
-      expect(other.json.message).toContain('1')
+      expect(other.json).toMatchObject({ code: 'limit_exceeded', error: 'limit_exceeded' })
+      // The message states the cap (1), as the seed asks: as a number of its own, next to "position".
+      expect(other.json.message).toMatch(/position/i)
+      expect(other.json.message).toMatch(/(^|\D)1(\D|$)/)
     } finally {
       await t.close()
     }
