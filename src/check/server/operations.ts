@@ -29,3 +29,9 @@ export function pathOf(ctx: { readonly spec: FullContract }, id: OperationId, qu
 export function call(ctx: CheckContext, id: OperationId, body?: string, query?: Readonly<Record<string, string>>): Promise<Exchange> {
   return ctx.send(route(ctx, id).method, pathOf(ctx, id, query), body)
 }
+
+/** `POST /order`: how a message names the operation, as the contract under test has it. */
+export function label(ctx: { readonly spec: FullContract }, id: OperationId): string {
+  const { method, path } = route(ctx, id)
+  return `${method} ${path}`
+}

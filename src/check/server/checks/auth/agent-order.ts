@@ -2,7 +2,7 @@
 import { brief } from '../../context.ts'
 import { approveAgent, cancelBody, expectSuccess, jsonOf, placeOrder, statusOf } from '../../helpers.ts'
 import type { Check } from '../../types.ts'
-import { call } from '../../operations.ts'
+import { call, label } from '../../operations.ts'
 
 export const AUTH_AGENT_ORDER = 'auth.agent-order'
 
@@ -15,7 +15,7 @@ export const authAgentOrder: Check<typeof AUTH_AGENT_ORDER> = {
     const owner = ctx.wallet()
     const agent = ctx.wallet()
     const a = await approveAgent(ctx, owner, agent.address)
-    expectSuccess(ctx, a, 'POST /approve-agent signed by the owner')
+    expectSuccess(ctx, a, `${label(ctx, 'approveAgent')} signed by the owner`)
     const { e } = await placeOrder(ctx, { wallet: owner, signer: agent })
     expectSuccess(ctx, e, 'order for the owner signed by the approved agent')
     const orderId = jsonOf(e)?.order_id
@@ -27,9 +27,9 @@ export const authAgentOrder: Check<typeof AUTH_AGENT_ORDER> = {
       ctx.warn('the ACKED order result carries no order_id, so the agent cancel was not tried', { level: 'assumed', rules: ['EP-9'] })
     }
     const list = await call(ctx, 'listAuthorizedAgents', undefined, { wallet: owner.address })
-    if (statusOf(list) !== 200) ctx.fail(`GET /authorized-agents: expected 200, got ${brief(list)}`, { rules: ['AGENT-4'], exchange: list })
+    if (statusOf(list) !== 200) ctx.fail(`${label(ctx, 'listAuthorizedAgents')}: expected 200, got ${brief(list)}`, { rules: ['AGENT-4'], exchange: list })
     if (!list.response?.body.toLowerCase().includes(agent.address.toLowerCase().slice(2))) {
-      ctx.warn('GET /authorized-agents does not list the approved agent (shape assumed: {agents: [{agent}]})', { exchange: list, level: 'assumed', rules: ['AGENT-4', 'EP-9'] })
+      ctx.warn(`${label(ctx, 'listAuthorizedAgents')} does not list the approved agent (shape assumed: {agents: [{agent}]})`, { exchange: list, level: 'assumed', rules: ['AGENT-4', 'EP-9'] })
     }
   },
 }

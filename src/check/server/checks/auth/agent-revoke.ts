@@ -2,6 +2,7 @@
 import { brief } from '../../context.ts'
 import { approveAgent, expectAuthRefused, expectSuccess, hasCode, placeOrder, revokeAgent, statusOf } from '../../helpers.ts'
 import type { Check } from '../../types.ts'
+import { label } from '../../operations.ts'
 
 export const AUTH_AGENT_REVOKE = 'auth.agent-revoke'
 
@@ -17,9 +18,9 @@ export const authAgentRevoke: Check<typeof AUTH_AGENT_REVOKE> = {
     expectSuccess(ctx, (await placeOrder(ctx, { wallet: owner, signer: agent })).e, 'agent order before revocation')
     const r = await revokeAgent(ctx, owner, agent.address)
     if ([404, 405].includes(statusOf(r)) && !hasCode(r, 'not_found')) {
-      ctx.fail(`no RevokeAgent operation at the assumed POST /revoke-agent (${brief(r)})`, { level: 'assumed', exchange: r })
+      ctx.fail(`no RevokeAgent operation at the assumed ${label(ctx, 'revokeAgent')} (${brief(r)})`, { level: 'assumed', exchange: r })
     }
-    expectSuccess(ctx, r, 'POST /revoke-agent signed by the owner', { rules: ['AGENT-6'] })
+    expectSuccess(ctx, r, `${label(ctx, 'revokeAgent')} signed by the owner`, { rules: ['AGENT-6'] })
     const after = await placeOrder(ctx, { wallet: owner, signer: agent })
     expectAuthRefused(ctx, after.e, 'agent order after its revocation was acknowledged')
   },

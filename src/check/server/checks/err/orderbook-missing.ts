@@ -3,7 +3,7 @@ import { isObject } from '../../../../contract/index.ts'
 import { brief } from '../../context.ts'
 import { jsonOf, statusOf } from '../../helpers.ts'
 import type { Check } from '../../types.ts'
-import { call } from '../../operations.ts'
+import { call, label } from '../../operations.ts'
 import type { KnownErrorCode } from '../../../../contract/generated/errors.ts'
 
 export const ERR_ORDERBOOK_MISSING = 'err.orderbook-missing'
@@ -35,7 +35,7 @@ export const errOrderbookMissing: Check<typeof ERR_ORDERBOOK_MISSING> = {
     const listed = await call(ctx, 'getOrderbook', undefined, { symbol: ctx.target.symbols[0] ?? '' })
     const lj = jsonOf(listed)
     if (statusOf(listed) !== 200 || lj?.jsonrpc !== '2.0' || lj.error !== null) {
-      ctx.fail(`GET /orderbook of the listed ${ctx.target.symbols[0]}: expected the envelope with error null, got ${brief(listed)}`, { exchange: listed, rules: ['EP-8'] })
+      ctx.fail(`${label(ctx, 'getOrderbook')} of the listed ${ctx.target.symbols[0]}: expected the envelope with error null, got ${brief(listed)}`, { exchange: listed, rules: ['EP-8'] })
     }
   },
 }

@@ -2,7 +2,7 @@
 import { statusOf } from '../../helpers.ts'
 import { acked, reused } from '../../steps/nonce.ts'
 import type { Check } from '../../types.ts'
-import { call } from '../../operations.ts'
+import { call, label } from '../../operations.ts'
 
 export const NONCE_PRECISION_2P53 = 'nonce.precision-2p53'
 
@@ -21,7 +21,7 @@ export const noncePrecision2p53: Check<typeof NONCE_PRECISION_2P53> = {
     // The order record, when listed, must not show a rounded nonce either (not all servers list it).
     const list = await call(ctx, 'listOrders', undefined, { wallet: w.address })
     if (statusOf(list) === 200 && list.response?.body.includes('9007199254740992') && !list.response.body.includes('9007199254740993')) {
-      ctx.fail('GET /orders shows the nonce rounded to 9007199254740992', { exchange: list })
+      ctx.fail(`${label(ctx, 'listOrders')} shows the nonce rounded to 9007199254740992`, { exchange: list })
     }
   },
 }

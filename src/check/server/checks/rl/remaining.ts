@@ -4,7 +4,7 @@ import { bulkBody, cancelBody, jsonOf, orderBody, placeOrder, succeeded, type Ra
 import type { Exchange } from '../../http.ts'
 import { checkHeaders, freshWindow } from '../../steps/rate-limits.ts'
 import type { Check } from '../../types.ts'
-import { call } from '../../operations.ts'
+import { call, label } from '../../operations.ts'
 
 export const RL_REMAINING = 'rl.remaining'
 
@@ -32,12 +32,12 @@ export const rlRemaining: Check<typeof RL_REMAINING> = {
     const ids: { orderId: string; clientId: string }[] = []
     for (let i = 0; i < 2; i++) {
       const { e, body } = await placeOrder(ctx, { wallet: w })
-      step(e, `POST /order #${i + 1}`, 1, 'orders')
+      step(e, `${label(ctx, 'placeOrder')} #${i + 1}`, 1, 'orders')
       ids.push({ orderId: String(jsonOf(e)?.order_id ?? ''), clientId: String(body.entries.find(([k]) => k === 'client_id')?.[1]) })
     }
     const k = 3
     const bulk = await call(ctx, 'placeOrders', bulkBody('orders', await Promise.all(Array.from({ length: k }, () => orderBody(ctx, { wallet: w })))))
-    step(bulk, `POST /bulk_order with ${k} orders`, k, 'orders')
+    step(bulk, `${label(ctx, 'placeOrders')} with ${k} orders`, k, 'orders')
     const results = jsonOf(bulk)?.results
     if (Array.isArray(results)) for (const r of results) if (typeof (r as Record<string, unknown>).order_id === 'string') ids.push({ orderId: (r as { order_id: string }).order_id, clientId: '' })
     // replacements count one order each (EP-4)
@@ -49,7 +49,7 @@ export const rlRemaining: Check<typeof RL_REMAINING> = {
         await Promise.all(victims.map(async (v) => `{"cancel":${(await cancelBody(ctx, w, { orderId: v.orderId })).text},"order":${(await orderBody(ctx, { wallet: w })).text}}`))
       ).join(',')}]}`,
     )
-    step(repl, 'PUT /bulk_order with 2 replacements', 2, 'orders')
+    step(repl, `${label(ctx, 'replaceOrders')} with 2 replacements`, 2, 'orders')
     // cancels
     last = undefined
     const more = [] as { orderId: string; clientId: string }[]
@@ -58,12 +58,12 @@ export const rlRemaining: Check<typeof RL_REMAINING> = {
       more.push({ orderId: String(jsonOf(e)?.order_id ?? ''), clientId: String(body.entries.find(([kk]) => kk === 'client_id')?.[1]) })
     }
     const ce1 = await call(ctx, 'cancelOrder', (await cancelBody(ctx, w, { orderId: more[0]!.orderId })).text)
-    step(ce1, 'DELETE /order #1', 1, 'cancels')
+    step(ce1, `${label(ctx, 'cancelOrder')} #1`, 1, 'cancels')
     const ce2 = await call(ctx, 'cancelOrder', (await cancelBody(ctx, w, { clientId: more[1]!.clientId })).text)
-    step(ce2, 'DELETE /order #2 (by client_id)', 1, 'cancels')
+    step(ce2, `${label(ctx, 'cancelOrder')} #2 (by client_id)`, 1, 'cancels')
     const bc = await call(ctx, 'cancelOrders', bulkBody('cancels', [await cancelBody(ctx, w, { orderId: more[2]!.orderId }), await cancelBody(ctx, w, { orderId: ids[0]?.orderId ?? 'none' })]))
-    step(bc, 'DELETE /bulk_order with 2 cancels', 2, 'cancels')
+    step(bc, `${label(ctx, 'cancelOrders')} with 2 cancels`, 2, 'cancels')
     const bcc = await call(ctx, 'cancelOrdersByClientId', bulkBody('cancels', [await cancelBody(ctx, w, { clientId: more[3]!.clientId }), await cancelBody(ctx, w, { clientId: 'no-such-client-id' })]))
-    step(bcc, 'DELETE /bulk_order_cloid with 2 cancels', 2, 'cancels')
+    step(bcc, `${label(ctx, 'cancelOrdersByClientId')} with 2 cancels`, 2, 'cancels')
   },
 }
