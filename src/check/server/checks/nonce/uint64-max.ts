@@ -1,4 +1,7 @@
-/** `nonce.uint64-max`: nonce 2^64-1 round-trips exactly (accepted, then detected as reused, 2^64-2 still free). */
+/**
+ * `nonce.uint64-max`: nonce 2^64-1 round-trips exactly (accepted, then detected as reused, 2^64-2 still free).
+ * Where servers that parse JSON numbers as doubles break: a nonce must keep every digit.
+ */
 import { acked, reused } from '../../steps/nonce.ts'
 import type { Check } from '../../types.ts'
 

@@ -1,4 +1,7 @@
-/** `robust.malformed`: malformed bodies on every operation with a body get a 4xx with a code, never a 5xx. */
+/**
+ * `robust.malformed`: malformed bodies on every operation with a body get a 4xx with a code, never
+ * a 5xx, a hang or a dropped connection. The specific codes are assumed, so another 4xx only warns.
+ */
 import { brief } from '../../context.ts'
 import { codeOf, isCode, orderBody, statusOf, succeeded } from '../../helpers.ts'
 import type { Check, CheckContext } from '../../types.ts'

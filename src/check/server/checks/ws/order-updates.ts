@@ -1,4 +1,8 @@
-/** `ws.order-updates`: a WebSocket subscriber to a wallet gets an update for its new order. */
+/**
+ * `ws.order-updates`: a WebSocket subscriber to a wallet gets an update for its new order. The
+ * path comes from the spec's `x-websocket`; the seed states the capability but not the channel
+ * or payloads, so those are assumed and a departure warns.
+ */
 import WebSocket from 'ws'
 import { isObject } from '../../../../contract/index.ts'
 import { expectSuccess, jsonOf, placeOrder } from '../../helpers.ts'
@@ -12,8 +16,7 @@ export const wsOrderUpdates: Check<typeof WS_ORDER_UPDATES> = {
   rules: ['WS-1', 'WS-2'],
   level: 'assumed',
   async run(ctx) {
-    const ext = ctx.spec.doc['x-websocket']
-    const path = isObject(ext) && typeof ext.path === 'string' ? ext.path : '/ws'
+    const path = ctx.spec.websocket.path
     const w = ctx.wallet()
     const url = `${ctx.target.url.replace(/^http/, 'ws')}${path}`
     const socket = new WebSocket(url)
