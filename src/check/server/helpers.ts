@@ -12,6 +12,7 @@ import type { Wallet } from './wallets.ts'
 import { brief } from './context.ts'
 import { call } from './operations.ts'
 import type { KnownErrorCode } from '../../contract/generated/errors.ts'
+import type { AgentChange, CancelResult, OrderResult, PerpResponse, Route, Side, Tif } from '../../contract/generated/types.ts'
 
 let clientCounter = 0
 /** A client order id unique within the process. */
@@ -50,11 +51,11 @@ export function orderEntries(ctx: CheckContext, p: OrderParams): BodyEntries {
   const values: Record<string, BodyValue | undefined> = {
     wallet: p.wallet.address,
     symbol: p.symbol ?? ctx.target.symbols[0] ?? '',
-    side: p.side ?? 'Buy',
+    side: p.side ?? ('Buy' satisfies Side),
     size: p.size ?? '1',
     price: p.price ?? (p.side === 'Sell' ? '999999' : '1'),
-    tif: p.tif ?? 'gtc',
-    route: p.route === null ? undefined : (p.route ?? 'book_only'),
+    tif: p.tif ?? ('gtc' satisfies Tif),
+    route: p.route === null ? undefined : (p.route ?? ('book_only' satisfies Route)),
     client_id: p.clientId ?? newClientId(),
     nonce: p.nonce ?? ctx.nonce(p.wallet),
   }
@@ -150,7 +151,9 @@ export function hasCode(e: Exchange, ...codes: readonly KnownErrorCode[]): boole
   return isCode(codeOf(e), ...codes)
 }
 
-const SUCCESS_STATUSES = new Set(['ACKED', 'CANCELED', 'approved', 'revoked', 'ok'])
+/** The `status` of a response body that says the operation took effect, from the spec's result types. */
+type SuccessStatus = Exclude<OrderResult['status'] | CancelResult['status'] | AgentChange['status'] | PerpResponse['status'], 'REJECTED' | 'err'>
+const SUCCESS_STATUSES = new Set<string>(['ACKED', 'CANCELED', 'approved', 'revoked', 'ok'] satisfies SuccessStatus[])
 
 /** A 2xx whose body says the operation took effect (an order ACKED, an agent approved, a perp `ok`). */
 export function succeeded(e: Exchange): boolean {
