@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runServerChecks, serverCheckCatalog } from '../../src/check/server/index.ts'
 import { DEFAULT_INSTRUMENTS, SimulatedClock, startServer, type RunningServer } from '../../src/server/index.ts'
 import { positionsSetup, unlimitedSetup } from '../../src/check/server/runner.ts'
+import type { CheckSelector } from '../../src/check/server/registry.ts'
 import { shippedContract } from '../../src/contract/index.ts'
 import type { CaseResult } from '../../src/report/model.ts'
 import { Readable, Writable } from 'node:stream'
@@ -71,7 +72,7 @@ describe('the domain and instruments are parameters, not constants', () => {
       domainName: 'Acme Exchange',
       chainId: 31337,
       symbols: ['ETH-20261225-4000-C', 'SOL-20261225-200-P'],
-      only: ['auth', 'vectors.domain-mismatch', 'vectors.place-order-valid', 'perp', 'route', 'cap.positions', 'nonce.uint64-max'],
+      only: ['auth', 'vectors.domain-mismatch', 'vectors.place-order-valid', 'perp', 'route', 'cap.positions', 'nonce.uint64-max'] satisfies CheckSelector[],
     })
     expect(target.domainName).toBe('Acme Exchange')
     expect(target.chainId).toBe(31337)
