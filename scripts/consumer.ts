@@ -35,7 +35,9 @@ function installedVersion(name: string): string {
 
 const work = mkdtempSync(join(tmpdir(), 'oec-consumer-'))
 try {
-  const packed = JSON.parse(run('npm pack (prepack builds dist/)', 'npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT })) as {
+  const packed = JSON.parse(
+    run('npm pack (prepack builds dist/)', 'npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT }),
+  ) as {
     filename: string
     size: number
     unpackedSize: number
@@ -48,9 +50,14 @@ try {
   cpSync(APP_FIXTURE, app, { recursive: true })
   writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'oec-consumer', private: true, type: 'module' }, null, 2)}\n`)
   const npmQuiet = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error']
-  run('npm install <tarball> typescript @types/node', 'npm', ['install', ...npmQuiet, tarball, `typescript@${installedVersion('typescript')}`, `@types/node@${installedVersion('@types/node')}`], {
-    cwd: app,
-  })
+  run(
+    'npm install <tarball> typescript @types/node',
+    'npm',
+    ['install', ...npmQuiet, tarball, `typescript@${installedVersion('typescript')}`, `@types/node@${installedVersion('@types/node')}`],
+    {
+      cwd: app,
+    },
+  )
 
   const installed = join(app, 'node_modules', 'order-entry-conformance')
   for (const absent of ['src', 'test', 'bench', '.ci', 'scripts', 'tsconfig.json']) {
@@ -74,14 +81,23 @@ try {
     process.stderr.write('consumer: oec generate --out x wrote no x/types.ts\n')
     process.exit(1)
   }
-  run('publint --strict', process.execPath, [join(ROOT, 'node_modules', 'publint', 'src', 'cli.js'), 'run', tarball, '--strict'], { cwd: ROOT })
-  // ESM-only on purpose (engines >= 20.19): the CommonJS resolutions are out of scope, every ESM one must be clean.
-  run('attw --profile esm-only', process.execPath, [join(ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'), tarball, '--profile', 'esm-only'], {
+  run('publint --strict', process.execPath, [join(ROOT, 'node_modules', 'publint', 'src', 'cli.js'), 'run', tarball, '--strict'], {
     cwd: ROOT,
   })
+  // ESM-only on purpose (engines >= 20.19): the CommonJS resolutions are out of scope, every ESM one must be clean.
+  run(
+    'attw --profile esm-only',
+    process.execPath,
+    [join(ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'), tarball, '--profile', 'esm-only'],
+    {
+      cwd: ROOT,
+    },
+  )
 
   const kb = (n: number) => `${Math.round(n / 1024)} KB`
-  console.log(`consumer: all steps passed in ${((performance.now() - started) / 1000).toFixed(1)} s; tarball ${kb(size)} (${kb(unpackedSize)} unpacked, ${entryCount} files)`)
+  console.log(
+    `consumer: all steps passed in ${((performance.now() - started) / 1000).toFixed(1)} s; tarball ${kb(size)} (${kb(unpackedSize)} unpacked, ${entryCount} files)`,
+  )
 } finally {
   if (keep) console.log(`consumer: kept ${work}`)
   else rmSync(work, { recursive: true, force: true })

@@ -15,7 +15,16 @@ const key: Hex = `0x${'11'.repeat(32)}`
 const signing = signingFor(contract)
 
 export async function roundTrip(): Promise<boolean> {
-  const message = { wallet: addressOf(key), symbol: 'BTC-20261225-100000-C', side: 'Buy', size: '1', price: '100', tif: 'gtc', clientId: 'c', nonce: 1n }
+  const message = {
+    wallet: addressOf(key),
+    symbol: 'BTC-20261225-100000-C',
+    side: 'Buy',
+    size: '1',
+    price: '100',
+    tif: 'gtc',
+    clientId: 'c',
+    nonce: 1n,
+  }
   const { signature } = await signing.buildRequest('PlaceOrder', message, key)
   return signing.verifyOptions('PlaceOrder', message, signature).ok
 }
