@@ -4,7 +4,7 @@
  */
 import { RATE_LIMIT_HEADERS, type Tier } from '../../../contract/index.ts'
 import { brief } from '../context.ts'
-import { expectSuccess, jsonOf, placeOrder, rateHeaders, statusOf, succeeded, type RateHeaders } from '../helpers.ts'
+import { expectSuccess, hasCode, isCode, jsonOf, placeOrder, rateHeaders, statusOf, succeeded, type RateHeaders } from '../helpers.ts'
 import type { Exchange } from '../http.ts'
 import type { CheckId } from '../registry.ts'
 import type { CheckContext } from '../types.ts'
@@ -81,4 +81,20 @@ export async function freshWindow(ctx: CheckContext): Promise<void> {
   const window = ctx.spec.rateLimits.windowSeconds
   const left = window - (nowS % window)
   if (left < 15) await ctx.target.waitUntil(Math.ceil(nowS + left))
+}
+
+/**
+ * An order beyond a cap was refused as the seed states: never a 5xx, `limit_exceeded` in a 4xx
+ * body's `error`, the cap itself in the message (or a REJECTED order's reason); 422 is assumed.
+ */
+export function expectCapRefusal(ctx: CheckContext, e: Exchange, cap: number, what: 'cap' | 'positions-cap'): void {
+  const s = statusOf(e)
+  const body = jsonOf(e) ?? {}
+  if (s >= 500) ctx.fail(`server error ${brief(e)}`, { exchange: e })
+  const text = String(s === 200 ? (body.reason ?? '') : (body.message ?? ''))
+  if (s >= 400 && !isCode(body.error, 'limit_exceeded')) {
+    ctx.fail(`the ${what} refusal has error ${JSON.stringify(body.error)}, not "limit_exceeded"`, { exchange: e, expected: `{"error":"limit_exceeded","message":"… ${cap} …"}` })
+  }
+  if (!new RegExp(`(^|\\D)${cap}(\\D|$)`).test(text)) ctx.fail(`the ${what} refusal message ${JSON.stringify(text)} does not state the cap ${cap}`, { exchange: e, rules: ['CAP-3', 'ERR-8'] })
+  if (s !== 422 && !hasCode(e, 'limit_exceeded')) ctx.warn(`${what} refusal answered ${brief(e)}; the reference answers 422 limit_exceeded`, { exchange: e, level: 'assumed', rules: ['CAP-5'] })
 }
