@@ -12,7 +12,7 @@ import type { Wallet } from './wallets.ts'
 import { brief } from './context.ts'
 import { call } from './operations.ts'
 import type { KnownErrorCode } from '../../contract/generated/errors.ts'
-import type { AgentChange, CancelResult, OrderResult, PerpResponse, Route, Side, Tif } from '../../contract/generated/types.ts'
+import type { AgentChange, CancelResult, OperationId, OrderResult, PerpResponse, Route, Side, Tif } from '../../contract/generated/types.ts'
 
 let clientCounter = 0
 /** A client order id unique within the process. */
@@ -21,13 +21,11 @@ export function newClientId(prefix = 'oec'): string {
   return `${prefix}-${Date.now().toString(36)}-${clientCounter}`
 }
 
-/** Body property order of a request schema, read from the spec (signature last). */
-export function bodyOrder(ctx: CheckContext, schemaName: string): string[] {
-  const components = ctx.spec.doc.components
-  const schemas = isObject(components) && isObject(components.schemas) ? components.schemas : {}
-  const schema = deref(ctx.spec.doc, schemas[schemaName])
-  const props = isObject(schema) && isObject(schema.properties) ? Object.keys(schema.properties) : []
-  return props
+/** Body property order of an operation's request schema, read from the spec (signature last). */
+export function bodyOrder(ctx: CheckContext, id: OperationId): string[] {
+  const op = ctx.spec.operations.find((o) => o.operationId === id)
+  const schema = op?.requestSchema ? deref(ctx.spec.doc, op.requestSchema) : undefined
+  return isObject(schema) && isObject(schema.properties) ? Object.keys(schema.properties) : []
 }
 
 export interface OrderParams {
@@ -59,7 +57,7 @@ export function orderEntries(ctx: CheckContext, p: OrderParams): BodyEntries {
     client_id: p.clientId ?? newClientId(),
     nonce: p.nonce ?? ctx.nonce(p.wallet),
   }
-  const order = bodyOrder(ctx, 'PlaceOrderRequest').filter((k) => k !== 'signature')
+  const order = bodyOrder(ctx, 'placeOrder').filter((k) => k !== 'signature')
   const keys = order.length ? order : Object.keys(values)
   return keys.filter((k) => values[k] !== undefined).map((k) => [k, values[k] as BodyValue])
 }
