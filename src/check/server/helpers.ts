@@ -12,7 +12,21 @@ import type { Wallet } from './wallets.ts'
 import { brief } from './context.ts'
 import { call } from './operations.ts'
 import type { KnownErrorCode } from '../../contract/generated/errors.ts'
-import type { AgentChange, CancelResult, OperationId, OrderResult, PerpResponse, Route, Side, Tif } from '../../contract/generated/types.ts'
+import type {
+  AgentChange,
+  ApproveAgentRequest,
+  CancelOrderByClientIdRequest,
+  CancelOrderRequest,
+  CancelResult,
+  OperationId,
+  OrderResult,
+  PerpResponse,
+  PlaceOrderRequest,
+  RevokeAgentRequest,
+  Route,
+  Side,
+  Tif,
+} from '../../contract/generated/types.ts'
 
 let clientCounter = 0
 /** A client order id unique within the process. */
@@ -26,6 +40,14 @@ export function bodyOrder(ctx: CheckContext, id: OperationId): string[] {
   const op = ctx.spec.operations.find((o) => o.operationId === id)
   const schema = op?.requestSchema ? deref(ctx.spec.doc, op.requestSchema) : undefined
   return isObject(schema) && isObject(schema.properties) ? Object.keys(schema.properties) : []
+}
+
+/** Body values by the field names of a request type of the spec (a misspelled field does not compile). */
+type Fields<T> = { [K in keyof T & string]?: BodyValue }
+
+/** Body entries named by the fields of a request type of the spec. */
+function entries<T>(list: [keyof T & string, BodyValue][]): BodyEntries {
+  return list
 }
 
 export interface OrderParams {
@@ -46,7 +68,7 @@ export interface OrderParams {
 
 /** A resting order by default: a small buy far below any ask, so it never trades. */
 export function orderEntries(ctx: CheckContext, p: OrderParams): BodyEntries {
-  const values: Record<string, BodyValue | undefined> = {
+  const values: Fields<PlaceOrderRequest> = {
     wallet: p.wallet.address,
     symbol: p.symbol ?? ctx.target.symbols[0] ?? '',
     side: p.side ?? ('Buy' satisfies Side),
@@ -59,7 +81,8 @@ export function orderEntries(ctx: CheckContext, p: OrderParams): BodyEntries {
   }
   const order = bodyOrder(ctx, 'placeOrder').filter((k) => k !== 'signature')
   const keys = order.length ? order : Object.keys(values)
-  return keys.filter((k) => values[k] !== undefined).map((k) => [k, values[k] as BodyValue])
+  const byName: Readonly<Record<string, BodyValue | undefined>> = values
+  return keys.filter((k) => byName[k] !== undefined).map((k) => [k, byName[k] as BodyValue])
 }
 
 function signerOf(s: Wallet | Signer): Signer {
@@ -99,14 +122,14 @@ export async function withState(ctx: CheckContext, w: Wallet, what = 'set-up ord
 export async function cancelBody(ctx: CheckContext, wallet: Wallet, by: { orderId: string } | { clientId: string }, options: SignOptions & { signer?: Wallet; nonce?: bigint } = {}): Promise<SignedBody> {
   const nonce = options.nonce ?? ctx.nonce(wallet)
   if ('orderId' in by) {
-    return signed(ctx, 'CancelOrder', [['wallet', wallet.address], ['order_id', by.orderId], ['nonce', nonce]], options.signer ?? wallet, options)
+    return signed(ctx, 'CancelOrder', entries<CancelOrderRequest>([['wallet', wallet.address], ['order_id', by.orderId], ['nonce', nonce]]), options.signer ?? wallet, options)
   }
-  return signed(ctx, 'CancelOrderByClientId', [['wallet', wallet.address], ['client_id', by.clientId], ['nonce', nonce]], options.signer ?? wallet, options)
+  return signed(ctx, 'CancelOrderByClientId', entries<CancelOrderByClientIdRequest>([['wallet', wallet.address], ['client_id', by.clientId], ['nonce', nonce]]), options.signer ?? wallet, options)
 }
 
 export async function agentBody(ctx: CheckContext, kind: OptionsKind, owner: Wallet, agent: string, options: SignOptions & { nonce?: bigint } = {}): Promise<SignedBody> {
   const nonce = options.nonce ?? ctx.nonce(owner)
-  return signed(ctx, kind, [['agent', agent], ['nonce', nonce]], owner, options)
+  return signed(ctx, kind, entries<ApproveAgentRequest & RevokeAgentRequest>([['agent', agent], ['nonce', nonce]]), owner, options)
 }
 
 export async function approveAgent(ctx: CheckContext, owner: Wallet, agent: string, options: SignOptions & { nonce?: bigint } = {}): Promise<Exchange> {
