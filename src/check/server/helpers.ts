@@ -107,6 +107,11 @@ export async function orderBody(ctx: CheckContext, p: OrderParams, options: Sign
   return signed(ctx, 'PlaceOrder', orderEntries(ctx, p), p.signer ?? p.wallet, options)
 }
 
+/** A value of a signed order body as sent, by its field name in the spec's PlaceOrderRequest. */
+export function orderField(body: SignedBody, field: keyof PlaceOrderRequest & string): BodyValue | undefined {
+  return body.entries.find(([k]) => k === field)?.[1]
+}
+
 export async function placeOrder(ctx: CheckContext, p: OrderParams, options: SignOptions = {}): Promise<{ e: Exchange; body: SignedBody }> {
   const body = await orderBody(ctx, p, options)
   return { e: await call(ctx, 'placeOrder', body.text), body }

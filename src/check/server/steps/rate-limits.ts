@@ -4,7 +4,7 @@
  */
 import { RATE_LIMIT_HEADERS, type Tier } from '../../../contract/index.ts'
 import { brief } from '../context.ts'
-import { expectSuccess, hasCode, isCode, jsonOf, placeOrder, rateHeaders, statusOf, succeeded, type RateHeaders } from '../helpers.ts'
+import { expectSuccess, hasCode, isCode, jsonOf, orderField, placeOrder, type RateHeaders, rateHeaders, statusOf, succeeded } from '../helpers.ts'
 import type { Exchange } from '../http.ts'
 import type { CheckId } from '../registry.ts'
 import type { CheckContext } from '../types.ts'
@@ -28,7 +28,7 @@ export async function restingOrder(ctx: CheckContext, w: Wallet): Promise<{ orde
   expectSuccess(ctx, e, 'set-up order')
   const orderId = jsonOf(e)?.order_id
   if (typeof orderId !== 'string') ctx.fail('an ACKED order result carries no order_id (needed to cancel it)', { level: 'assumed', rules: ['EP-9'], exchange: e })
-  const clientId = String(body.entries.find(([k]) => k === 'client_id')?.[1] ?? '')
+  const clientId = String(orderField(body, 'client_id') ?? '')
   return { orderId, clientId }
 }
 

@@ -1,6 +1,6 @@
 /** `rl.remaining`: X-RateLimit-Remaining falls by 1 per request and by k per k-item batch, in each category. */
 import { brief } from '../../context.ts'
-import { bulkBody, cancelBody, jsonOf, orderBody, placeOrder, succeeded, type RateHeaders } from '../../helpers.ts'
+import { bulkBody, cancelBody, jsonOf, orderBody, orderField, placeOrder, type RateHeaders, succeeded } from '../../helpers.ts'
 import type { Exchange } from '../../http.ts'
 import { checkHeaders, freshWindow } from '../../steps/rate-limits.ts'
 import type { Check } from '../../types.ts'
@@ -33,7 +33,7 @@ export const rlRemaining: Check<typeof RL_REMAINING> = {
     for (let i = 0; i < 2; i++) {
       const { e, body } = await placeOrder(ctx, { wallet: w })
       step(e, `${label(ctx, 'placeOrder')} #${i + 1}`, 1, 'orders')
-      ids.push({ orderId: String(jsonOf(e)?.order_id ?? ''), clientId: String(body.entries.find(([k]) => k === 'client_id')?.[1]) })
+      ids.push({ orderId: String(jsonOf(e)?.order_id ?? ''), clientId: String(orderField(body, 'client_id')) })
     }
     const k = 3
     const bulk = await call(ctx, 'placeOrders', bulkBody('orders', await Promise.all(Array.from({ length: k }, () => orderBody(ctx, { wallet: w })))))
@@ -55,7 +55,7 @@ export const rlRemaining: Check<typeof RL_REMAINING> = {
     const more = [] as { orderId: string; clientId: string }[]
     for (let i = 0; i < 4; i++) {
       const { e, body } = await placeOrder(ctx, { wallet: w })
-      more.push({ orderId: String(jsonOf(e)?.order_id ?? ''), clientId: String(body.entries.find(([kk]) => kk === 'client_id')?.[1]) })
+      more.push({ orderId: String(jsonOf(e)?.order_id ?? ''), clientId: String(orderField(body, 'client_id')) })
     }
     const ce1 = await call(ctx, 'cancelOrder', (await cancelBody(ctx, w, { orderId: more[0]!.orderId })).text)
     step(ce1, `${label(ctx, 'cancelOrder')} #1`, 1, 'cancels')
