@@ -16,7 +16,7 @@ import { runMain } from '../helpers/main.ts'
 import { account, approveAgent, MISTAKES, OPTIONS_DOMAIN, OTHER_KEY, PERP_DOMAIN, placeOrder, V_RAW, KEY } from './independent.ts'
 
 const contract = shippedContract()
-const ids = (body: string, opts = {}) => explainRequest(contract, body, opts).causes.map((c) => c.id)
+const ids = (body: string, opts = {}): string[] => explainRequest(contract, body, opts).causes.map((c) => c.id)
 
 describe('oec explain: single mistakes', () => {
   it('a valid request is verified and names its signer', async () => {
