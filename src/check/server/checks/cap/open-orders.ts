@@ -41,7 +41,11 @@ export const capOpenOrders: Check<typeof CAP_OPEN_ORDERS> = {
       if (reset === undefined) return ctx.fail('a 429 without X-RateLimit-Reset', { exchange: e })
       await ctx.target.waitUntil(reset)
     }
-    if (succeeded(e)) ctx.fail(`a gtc order beyond the open-order cap ${cap} was accepted`, { exchange: e, expected: `limit_exceeded with a message stating ${cap}` })
+    if (succeeded(e))
+      ctx.fail(`a gtc order beyond the open-order cap ${cap} was accepted`, {
+        exchange: e,
+        expected: `limit_exceeded with a message stating ${cap}`,
+      })
     expectCapRefusal(ctx, e, cap, 'cap')
   },
 }

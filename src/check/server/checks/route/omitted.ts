@@ -12,7 +12,8 @@ export const ROUTE_OMITTED = 'route.omitted'
 
 export const routeOmitted: Check<typeof ROUTE_OMITTED> = {
   id: ROUTE_OMITTED,
-  title: 'route omitted: the 8-field struct verifies, the order is best_execution with a deprecation notice (or 400 invalid_field if route is enforced)',
+  title:
+    'route omitted: the 8-field struct verifies, the order is best_execution with a deprecation notice (or 400 invalid_field if route is enforced)',
   rules: ['ROUTE-1', 'ROUTE-2', 'PO-6', 'SIG-2', 'ROUTE-4'],
   level: 'stated',
   async run(ctx) {
@@ -40,9 +41,15 @@ export const routeOmitted: Check<typeof ROUTE_OMITTED> = {
     const orders = jsonOf(list)?.orders
     if (Array.isArray(orders)) {
       const clientId = orderField(body, 'client_id')
-      const rec = orders.find((o) => (o as Record<string, unknown>).order_id === orderId || (o as Record<string, unknown>).client_id === clientId) as Record<string, unknown> | undefined
+      const rec = orders.find(
+        (o) => (o as Record<string, unknown>).order_id === orderId || (o as Record<string, unknown>).client_id === clientId,
+      ) as Record<string, unknown> | undefined
       if (rec && rec.route !== undefined && rec.route !== 'best_execution') {
-        ctx.fail(`the order placed without route is recorded with route ${JSON.stringify(rec.route)}`, { expected: 'route best_execution', exchange: list, rules: ['ROUTE-1'] })
+        ctx.fail(`the order placed without route is recorded with route ${JSON.stringify(rec.route)}`, {
+          expected: 'route best_execution',
+          exchange: list,
+          rules: ['ROUTE-1'],
+        })
       }
     }
   },
