@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parse, type TestCase } from 'junit2json'
+import { parse, type TestCase, type TestSuite } from 'junit2json'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DEFAULT_INSTRUMENTS, startServer } from '../../src/server/index.ts'
 import { runMain } from '../helpers/main.ts'
@@ -38,9 +38,9 @@ describe('JUnit output of oec check server', () => {
       await server.close()
     }
     const report = await parse(readFileSync(out, 'utf8'))
-    expect(report).toBeDefined()
-    const suites = 'testsuite' in report! ? (report.testsuite ?? []) : [report]
-    const cases: TestCase[] = suites.flatMap((s) => ('testcase' in s ? (s.testcase ?? []) : []))
+    if (report === undefined || report === null) throw new Error('junit2json read no document')
+    const suites: TestSuite[] = 'testsuite' in report ? (report.testsuite ?? []) : [report as TestSuite]
+    const cases: TestCase[] = suites.flatMap((s) => s.testcase ?? [])
     const byName = new Map(cases.map((c) => [c.name ?? '', c]))
     const health = [...byName].find(([name]) => name.includes('ops.health'))?.[1]
     const reuse = [...byName].find(([name]) => name.includes('nonce.reuse-after-success'))?.[1]
