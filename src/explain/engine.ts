@@ -25,6 +25,10 @@ export interface ExplainOptions {
   readonly signer?: string | readonly string[]
   /** Other addresses to recognise (the wallet, approved agents): a signature by one of them is `other_signer`. */
   readonly known?: readonly string[]
+  /** More signers that count as expected (a server's approved agents of the wallet). */
+  readonly accepts?: (address: string) => boolean
+  /** More addresses to recognise as other signers (a server's known addresses). */
+  readonly knows?: (address: string) => boolean
   /** The options domain the service signs, over the contract's (`--domain-name`, `--chain-id` of `oec serve`). */
   readonly domain?: DomainOverrides
   /** The perp domain the service signs, over the contract's. */
@@ -143,17 +147,18 @@ function explainPart(contract: Contract<'typedData'>, part: SignedPart, numbers:
   }
   certain = [...sig.certain, ...certain]
 
+  const classify = (a: string): Match | null =>
+    expectedSet.has(a) || opts.accepts?.(a) === true ? { kind: 'expected', address: a } : knownSet.has(a) || opts.knows?.(a) === true ? { kind: 'known', address: a } : null
   const recover = (digest: Buffer): string | null => {
     for (const recid of sig.recids) {
       const r = recoverDigest(digest, sig.r, sig.s, recid, true)
       if (r.ok) {
         const a = r.signer.toLowerCase()
-        if (sig.recids.length === 1 || expectedSet.has(a) || knownSet.has(a)) return a
+        if (sig.recids.length === 1 || classify(a) !== null) return a
       }
     }
     return null
   }
-  const classify = (a: string): Match | null => (expectedSet.has(a) ? { kind: 'expected', address: a } : knownSet.has(a) ? { kind: 'known', address: a } : null)
   const result = search(space, recover, classify, budget)
   if (result.found) {
     const found = result.found.alternatives.flatMap((a) => a.causes)

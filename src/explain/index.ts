@@ -4,3 +4,4 @@ export { CAUSE_IDS, DEFAULT_BUDGET, type Cause, type CauseId, type Explanation, 
 export { explanationJson, explanationText } from './format.ts'
 export { parseCurl, shellWords, type CurlRequest } from './curl.ts'
 export { decimalSpellings, doubleNonces, nearbyNonces } from './variants.ts'
+export { refusalExplainer, type RefusalExplainer, type RefusalContext } from './server-hook.ts'
