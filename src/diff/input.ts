@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { InputError } from '../errors.ts'
-import { specFromSource, type LoadOptions, type Spec } from '../spec/load.ts'
-import { isObject } from '../spec/model.ts'
+import type { LoadOptions } from '../spec/load.ts'
+import { errorCodesKey, isObject, readErrorCatalog, readRateLimits, readTypedData, type ErrorCodeEntry, type RateLimitModel, type TypedDataModel } from '../spec/model.ts'
 import { parseSpecText, readSpecFile, type SpecSource } from '../spec/source.ts'
 
 interface JsYaml {
@@ -59,8 +59,48 @@ function readText(path: string): string {
   }
 }
 
+/**
+ * What `oec diff` needs of a document: the parsed source, its version, and the toolkit layers it
+ * carries. Each layer is optional, so any OpenAPI 3.0/3.1 document diffs. (A loaded `Spec` from
+ * src/spec fits this shape; when src/spec gains optional layers, `diffSpecFromSource` can give
+ * way to its loader.)
+ */
+export interface DiffSpec extends SpecSource {
+  readonly version: string
+  readonly catalogKey: string
+  readonly catalog?: readonly ErrorCodeEntry[]
+  readonly typedData?: TypedDataModel
+  readonly rateLimits?: RateLimitModel
+}
+
+/** A document that carries layer `K`: what a layer's comparer is handed. */
+export type WithLayer<K extends 'catalog' | 'typedData' | 'rateLimits'> = DiffSpec & { readonly [P in K]-?: NonNullable<DiffSpec[P]> }
+
+/** `x-service-error-codes`, or the one `x-<word>-error-codes` list the document has. */
+function catalogKeyOf(doc: Record<string, unknown>): string {
+  const found = Object.keys(doc).filter((k) => /^x-.+-error-codes$/.test(k) && Array.isArray(doc[k]))
+  return found.length === 1 ? found[0]! : errorCodesKey()
+}
+
+/** The seam with src/spec: reads each layer only when the document has it. */
+export function diffSpecFromSource(source: SpecSource, options: LoadOptions = {}): DiffSpec {
+  const { doc, file } = source
+  if (typeof doc.swagger === 'string') throw new InputError(`${file}: a Swagger ${doc.swagger} document; oec diff reads OpenAPI 3.0 and 3.1 (convert it first)`)
+  if (typeof doc.openapi !== 'string' || !/^3\.[01]\.\d+/.test(doc.openapi)) throw new InputError(`${file}: not an OpenAPI 3.x document (no "openapi: 3.x.y" at the top)`)
+  const catalogKey = options.service !== undefined ? errorCodesKey(options.service) : catalogKeyOf(doc)
+  const info = doc.info as { version?: unknown } | undefined
+  return {
+    ...source,
+    catalogKey,
+    version: String(info?.version ?? '0.0.0'),
+    ...(catalogKey in doc ? { catalog: readErrorCatalog(doc, catalogKey.slice(2, -'-error-codes'.length)) } : {}),
+    ...('x-eip712' in doc ? { typedData: readTypedData(doc) } : {}),
+    ...('x-rate-limits' in doc ? { rateLimits: readRateLimits(doc) } : {}),
+  }
+}
+
 export interface SpecArg {
-  readonly spec: Spec
+  readonly spec: DiffSpec
   /** The file path for annotations: the path itself, or the path inside the git ref. */
   readonly path: string
 }
@@ -85,6 +125,6 @@ export function readGitFile(ref: string, path: string, cwd: string = process.cwd
 
 export function readSpecArg(arg: string, options: LoadOptions = {}, cwd?: string): SpecArg {
   const git = parseGitArg(arg)
-  if (git) return { spec: specFromSource(diffSource(readGitFile(git.ref, git.path, cwd), arg), options), path: git.path.replace(/^\.\//, '') }
-  return { spec: specFromSource(diffSource(readText(arg), arg), options), path: arg }
+  if (git) return { spec: diffSpecFromSource(diffSource(readGitFile(git.ref, git.path, cwd), arg), options), path: git.path.replace(/^\.\//, '') }
+  return { spec: diffSpecFromSource(diffSource(readText(arg), arg), options), path: arg }
 }

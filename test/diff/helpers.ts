@@ -1,16 +1,17 @@
 /** Fixture pairs for `oec diff`: the shipped spec as base, and a copy with one small edit as head. */
-import { defaultSpec, specFromSource, type Spec } from '../../src/spec/load.ts'
+import { diffSpecFromSource, type DiffSpec } from '../../src/diff/index.ts'
+import { defaultSpec, type Spec } from '../../src/spec/load.ts'
 import { getPointer } from '../../src/spec/model.ts'
 
 export type Doc = Record<string, any>
 
 export const base = (): Spec => defaultSpec()
 
-/** A spec built from a deep copy of the shipped document after `edit` (no YAML round trip). */
-export function edited(edit: (doc: Doc) => void, from: Spec = defaultSpec(), file = 'head.yaml'): Spec {
+/** A spec built from a deep copy of the shipped document after `edit` (no YAML round trip), loaded as `oec diff` loads it. */
+export function edited(edit: (doc: Doc) => void, from: DiffSpec = defaultSpec(), file = 'head.yaml'): DiffSpec {
   const doc = structuredClone(from.doc) as Doc
   edit(doc)
-  return specFromSource({ file, text: '', doc, lineOf: () => 1 })
+  return diffSpecFromSource({ file, text: '', doc, lineOf: () => 1 })
 }
 
 /** The node at a JSON pointer of a document under edit; fails loudly when absent. */

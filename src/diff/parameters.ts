@@ -1,0 +1,95 @@
+/**
+ * Parameters of an operation, path-level ones included (an operation-level one overrides it).
+ * Path parameters are matched by their position in the template, so renaming `{id}` is neither
+ * a removal nor an addition; the others by location and name (headers case-insensitively).
+ */
+import { isObject, type JsonObject } from '../spec/model.ts'
+import type { OpContext, OpRef } from './operations.ts'
+import { esc, resolve } from './refs.ts'
+import { compareSchemas, type SchemaContext } from './schema/index.ts'
+
+interface Param {
+  readonly node: JsonObject
+  readonly ptr: string
+  readonly name: string
+  readonly in: string
+}
+
+function parametersOf(doc: unknown, op: OpRef): Map<string, Param> {
+  const out = new Map<string, Param>()
+  const templateNames = [...op.path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1])
+  const lists: [unknown, string][] = [
+    [op.pathItem.parameters, `${op.itemPtr}/parameters`],
+    [op.node.parameters, `${op.pointer}/parameters`],
+  ]
+  for (const [list, at] of lists) {
+    if (!Array.isArray(list)) continue
+    list.forEach((p, i) => {
+      const r = resolve(doc, p, `${at}/${i}`)
+      if (!r.node) return
+      const name = String(r.node.name)
+      const where = String(r.node.in)
+      const slot = where === 'path' ? templateNames.indexOf(name) : -1
+      const key = slot >= 0 ? `path:#${slot}` : `${where}:${where === 'header' ? name.toLowerCase() : name}`
+      out.set(key, { node: r.node, ptr: r.ptr, name, in: where })
+    })
+  }
+  return out
+}
+
+/** A parameter's schema: `schema`, or the schema of its single `content` entry. */
+function schemaOf(p: Param): [unknown, string] {
+  if (p.node.schema !== undefined) return [p.node.schema, `${p.ptr}/schema`]
+  if (isObject(p.node.content)) {
+    const [media, m] = Object.entries(p.node.content)[0] ?? []
+    if (media && isObject(m)) return [m.schema, `${p.ptr}/content/${esc(media)}/schema`]
+  }
+  return [undefined, p.ptr]
+}
+
+function reportRemoved(c: OpContext['c'], p: Param, where: string, today: string): void {
+  const what = `${p.in} parameter \`${p.name}\``
+  if (p.node.deprecated !== true) return c.add('request-parameter-removed', p.ptr, `the ${what} was removed`, { where })
+  const sunset = typeof p.node['x-sunset'] === 'string' ? p.node['x-sunset'] : undefined
+  if (sunset && today < sunset) c.add('request-parameter-removed-before-sunset', p.ptr, `the ${what} was removed before its sunset date ${sunset}`, { where, before: sunset })
+  else c.add('request-parameter-removed-with-deprecation', p.ptr, `the deprecated ${what} was removed`, { where })
+}
+
+export function diffParameters({ base, head, c, memo, today }: OpContext, b: OpRef, h: OpRef, where: string): void {
+  const pb = parametersOf(base.doc, b)
+  const ph = parametersOf(head.doc, h)
+  for (const [key, p] of [...pb].sort()) {
+    const q = ph.get(key)
+    const what = `${p.in} parameter \`${p.name}\``
+    if (!q) {
+      reportRemoved(c, p, where, today)
+      continue
+    }
+    const wasReq = p.node.required === true
+    const isReq = q.node.required === true
+    if (!wasReq && isReq) c.add('request-parameter-became-required', `${q.ptr}/required`, `the ${what} became required`, { where })
+    if (wasReq && !isReq) c.add('request-parameter-became-optional', `${q.ptr}/required`, `the ${what} became optional`, { where })
+    if (p.node.deprecated !== true && q.node.deprecated === true) c.add('request-parameter-deprecated', `${q.ptr}/deprecated`, `the ${what} was deprecated`, { where })
+    if (p.node.deprecated === true && q.node.deprecated !== true) c.add('request-parameter-reactivated', q.ptr, `the ${what} is no longer deprecated`, { where })
+    const ctx: SchemaContext = {
+      c,
+      memo,
+      baseDoc: base.doc,
+      headDoc: head.doc,
+      dir: 'request',
+      site: 'parameter',
+      noun: (label) => `the ${p.in} parameter \`${label ? `${p.name}.${label}` : p.name}\``,
+      where,
+    }
+    const [sb, sbPtr] = schemaOf(p)
+    const [sh, shPtr] = schemaOf(q)
+    compareSchemas(ctx, sb, sbPtr, sh, shPtr)
+  }
+  for (const [key, q] of [...ph].sort()) {
+    if (pb.has(key)) continue
+    const what = `${q.in} parameter \`${q.name}\``
+    if (q.in === 'path') c.add('new-request-path-parameter', q.ptr, `the ${what} was added`, { where })
+    else if (q.node.required === true) c.add('new-required-request-parameter', q.ptr, `the required ${what} was added`, { where })
+    else c.add('new-optional-request-parameter', q.ptr, `the optional ${what} was added`, { where })
+  }
+}
