@@ -53,6 +53,8 @@ export function diffAssumed(base: DiffSpec, head: DiffSpec, c: Collector): void 
 
   // `path` is a stack of tokens, joined only when a finding needs it (during the same call).
   const walk = (b: unknown, h: unknown, path: string[]): void => {
+    // One object in both documents (parse-once shares unchanged text): the same flags throughout.
+    if (b === h) return
     if (Array.isArray(b) && Array.isArray(h)) {
       const n = Math.min(b.length, h.length)
       for (let i = 0; i < n; i++) {

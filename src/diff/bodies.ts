@@ -58,6 +58,7 @@ export function diffBodyContent(ctx: OpContext, dir: Direction, b: JsonObject, b
     const sctx: SchemaContext = {
       c,
       memo: ctx.memo,
+      same: ctx.same,
       baseDoc: ctx.base.doc,
       headDoc: ctx.head.doc,
       dir,

@@ -12,6 +12,7 @@ import { diffLimits } from './limits.ts'
 import type { DiffFinding, DiffLevel } from './model.ts'
 import { diffOperations } from './operations.ts'
 import { diffSignedBodies, diffSigning } from './signing.ts'
+import { Sameness } from './same.ts'
 import { diffVersions } from './version.ts'
 import { diffWebsocket } from './websocket.ts'
 
@@ -20,7 +21,7 @@ export { SEVERITY_RANK as DIFF_SEVERITY_RANK } from './model.ts'
 export { RULES as DIFF_RULES, formatRuleList, ruleIds as diffRuleIds, type DiffRuleId, type RuleInfo } from './registry.ts'
 export { DIFF_FORMATS, countBySeverity, failsOn, formatDiff, type DiffFormat, type FormatContext } from './format.ts'
 export { loadSeverityFile, parseSeverityText } from './policy.ts'
-export { diffSpecFromSource, parseGitArg, readGitFile, readSpecArg, type DiffSpec, type SpecArg } from './input.ts'
+export { diffSpecFromSource, parseGitArg, readGitFile, readSpecArg, readSpecPair, type DiffSpec, type SpecArg } from './input.ts'
 
 export interface DiffOptions {
   /** Rule id → level from a `--severity` file; `none` silences the rule. */
@@ -41,10 +42,11 @@ export function diffSpecs(base: DiffSpec, head: DiffSpec, opts: DiffOptions = {}
   const signing = both('typedData', base, head)
   if (signing) diffSigning(...signing, c)
   diffSignedBodies(base, head, c)
-  diffOperations(base, head, c, { today: opts.today ?? new Date().toISOString().slice(0, 10) })
+  const same = new Sameness(base.doc, head.doc)
+  diffOperations(base, head, c, { today: opts.today ?? new Date().toISOString().slice(0, 10), same })
   const limits = both('rateLimits', base, head)
   if (limits) diffLimits(...limits, c)
-  diffWebsocket(base, head, c)
+  diffWebsocket(base, head, c, same)
   diffAssumed(base, head, c)
   const findings = c.findings(policy)
   // The version rules judge the other findings at the levels the project chose.

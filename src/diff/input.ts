@@ -9,6 +9,7 @@ import { InputError } from '../errors.ts'
 import type { LoadOptions } from '../spec/load.ts'
 import { errorCodesKey, isObject, readErrorCatalog, readRateLimits, readTypedData, type ErrorCodeEntry, type RateLimitModel, type TypedDataModel } from '../spec/model.ts'
 import { parseSpecText, readSpecFile, type SpecSource } from '../spec/source.ts'
+import { indexChunks, parseFromChunks, type ChunkCache } from './chunks.ts'
 
 interface JsYaml {
   load(text: string, options: { schema: unknown; filename?: string }): unknown
@@ -27,7 +28,7 @@ const ALIAS = /(^|[\s[{,:-])\*[A-Za-z0-9_-]+\s*($|[,\]}\n])/m
  * with a line number for a broken file, and the line numbers of github annotations, built
  * only when a finding needs one.
  */
-export function diffSource(text: string, file: string): SpecSource {
+export function diffSource(text: string, file: string, chunks?: ChunkCache): SpecSource {
   let doc: unknown
   if (/^\s*\{/.test(text)) {
     // JSON (a subset of YAML) parses faster still; duplicate keys keep the last value, as in JSON.parse.
@@ -39,10 +40,14 @@ export function diffSource(text: string, file: string): SpecSource {
   }
   if (doc === undefined) {
     if (ALIAS.test(text)) return parseSpecText(text, file)
-    try {
-      doc = jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA, filename: file })
-    } catch {
-      return parseSpecText(text, file)
+    if (chunks) doc = parseFromChunks(text, chunks)
+    if (doc === undefined) {
+      try {
+        doc = jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA, filename: file })
+      } catch {
+        return parseSpecText(text, file)
+      }
+      if (chunks && chunks.size === 0 && isObject(doc)) indexChunks(text, doc, chunks)
     }
   }
   if (!isObject(doc)) return parseSpecText(text, file)
@@ -123,8 +128,14 @@ export function readGitFile(ref: string, path: string, cwd: string = process.cwd
   }
 }
 
-export function readSpecArg(arg: string, options: LoadOptions = {}, cwd?: string): SpecArg {
+export function readSpecArg(arg: string, options: LoadOptions = {}, cwd?: string, chunks?: ChunkCache): SpecArg {
   const git = parseGitArg(arg)
-  if (git) return { spec: diffSpecFromSource(diffSource(readGitFile(git.ref, git.path, cwd), arg), options), path: git.path.replace(/^\.\//, '') }
-  return { spec: diffSpecFromSource(diffSource(readText(arg), arg), options), path: arg }
+  if (git) return { spec: diffSpecFromSource(diffSource(readGitFile(git.ref, git.path, cwd), arg, chunks), options), path: git.path.replace(/^\.\//, '') }
+  return { spec: diffSpecFromSource(diffSource(readText(arg), arg, chunks), options), path: arg }
+}
+
+/** Both sides of a diff, read with one chunk cache: what the two texts share is parsed once. */
+export function readSpecPair(baseArg: string, headArg: string, options: LoadOptions = {}, cwd?: string): [SpecArg, SpecArg] {
+  const chunks: ChunkCache = new Map()
+  return [readSpecArg(baseArg, options, cwd, chunks), readSpecArg(headArg, options, cwd, chunks)]
 }

@@ -11,6 +11,7 @@ import type { DiffSpec } from './input.ts'
 import { diffParameters } from './parameters.ts'
 import { esc, resolve } from './refs.ts'
 import { diffResponses } from './responses.ts'
+import type { Sameness } from './same.ts'
 import type { SchemaMemo } from './schema/index.ts'
 
 export interface OpRef {
@@ -29,6 +30,7 @@ export interface OpContext {
   readonly head: DiffSpec
   readonly c: Collector
   readonly memo: SchemaMemo
+  readonly same: Sameness
   /** ISO date (YYYY-MM-DD) used to judge `x-sunset`. */
   readonly today: string
 }
@@ -55,17 +57,19 @@ function operationsOf(doc: unknown, items: unknown, ptr: string, label: (name: s
 export interface OperationDiffOptions {
   /** ISO date (YYYY-MM-DD) used to judge `x-sunset`. */
   readonly today: string
+  readonly same: Sameness
 }
 
 const byKey = <T>(m: Map<string, T>) => [...m].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
 
 export function diffOperations(base: DiffSpec, head: DiffSpec, c: Collector, opts: OperationDiffOptions): void {
-  const ctx: OpContext = { base, head, c, memo: new Map(), today: opts.today }
+  const ctx: OpContext = { base, head, c, memo: new Map(), same: opts.same, today: opts.today }
   const bOps = operationsOf(base.doc, base.doc.paths, '/paths', (n) => n)
   const hOps = operationsOf(head.doc, head.doc.paths, '/paths', (n) => n)
   const hPaths = new Set([...hOps.values()].map((o) => normalizePath(o.path)))
   for (const [key, b] of byKey(bOps)) {
     const h = hOps.get(key)
+    if (h && ctx.same.same(b.pathItem, h.pathItem)) continue
     if (h) diffOperation(ctx, b, h)
     else reportRemoved(c, b, hPaths.has(normalizePath(b.path)), ctx.today)
   }

@@ -55,7 +55,7 @@ function reportRemoved(c: OpContext['c'], p: Param, where: string, today: string
   else c.add('request-parameter-removed-with-deprecation', p.ptr, `the deprecated ${what} was removed`, { where })
 }
 
-export function diffParameters({ base, head, c, memo, today }: OpContext, b: OpRef, h: OpRef, where: string): void {
+export function diffParameters({ base, head, c, memo, same, today }: OpContext, b: OpRef, h: OpRef, where: string): void {
   const pb = parametersOf(base.doc, b)
   const ph = parametersOf(head.doc, h)
   for (const [key, p] of [...pb].sort()) {
@@ -74,6 +74,7 @@ export function diffParameters({ base, head, c, memo, today }: OpContext, b: OpR
     const ctx: SchemaContext = {
       c,
       memo,
+      same,
       baseDoc: base.doc,
       headDoc: head.doc,
       dir: 'request',

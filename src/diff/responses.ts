@@ -28,6 +28,7 @@ export function diffResponses(ctx: OpContext, b: OpRef, h: OpRef, where: string)
       else c.add('response-non-success-status-removed', bPtr, `${where} no longer declares the status ${status}`)
       continue
     }
+    if (ctx.same.same(sb[status], sh[status])) continue
     const hPtr = `${h.pointer}/responses/${esc(status)}`
     const rb = resolve(ctx.base.doc, sb[status], bPtr)
     const rh = resolve(ctx.head.doc, sh[status], hPtr)
@@ -95,7 +96,7 @@ function diffHeaders(ctx: OpContext, b: JsonObject, bPtr: string, h: JsonObject,
       c.add('response-header-became-optional', `${y.defPtr}/required`, `the response header ${x.name} is no longer guaranteed`, { where })
     }
     const noun = (label: string) => `the response header ${x.name}${label ? `.${label}` : ''}`
-    compareSchemas({ c, memo: ctx.memo, baseDoc: ctx.base.doc, headDoc: ctx.head.doc, dir: 'response', site: 'header', noun, where }, x.node.schema, `${x.defPtr}/schema`, y.node.schema, `${y.defPtr}/schema`)
+    compareSchemas({ c, memo: ctx.memo, same: ctx.same, baseDoc: ctx.base.doc, headDoc: ctx.head.doc, dir: 'response', site: 'header', noun, where }, x.node.schema, `${x.defPtr}/schema`, y.node.schema, `${y.defPtr}/schema`)
   }
   for (const [key, y] of [...hh].sort()) if (!hb.has(key)) c.add('response-header-added', y.ptr, `the response header ${y.name} was added`, { where })
 }

@@ -7,11 +7,13 @@ import { isObject } from '../spec/model.ts'
 import type { Collector } from './collect.ts'
 import type { DiffSpec } from './input.ts'
 import { esc } from './refs.ts'
-import { compareSchemas, type SchemaMemo } from './schema/index.ts'
+import type { Sameness } from './same.ts'
+import { compareSchemas } from './schema/index.ts'
 
 const CLIENT_SENDS = new Set(['subscribe', 'unsubscribe', 'send', 'publish'])
 
-export function diffWebsocket(base: DiffSpec, head: DiffSpec, c: Collector, memo: SchemaMemo = new Map()): void {
+export function diffWebsocket(base: DiffSpec, head: DiffSpec, c: Collector, same: Sameness): void {
+  const memo = new Map()
   const wb = base.doc['x-websocket']
   const wh = head.doc['x-websocket']
   if (!isObject(wb) || !isObject(wh)) return
@@ -35,7 +37,7 @@ export function diffWebsocket(base: DiffSpec, head: DiffSpec, c: Collector, memo
       }
       const dir = CLIENT_SENDS.has(kind) ? 'request' : 'response'
       const noun = (label: string) => (label ? `the ${name} ${kind} property \`${label}\`` : `the ${name} ${kind} message`)
-      compareSchemas({ c, memo, baseDoc: base.doc, headDoc: head.doc, dir, site: 'body', noun, where: `WebSocket channel ${name}` }, x[kind], `${p}/${esc(kind)}`, y[kind], `${p}/${esc(kind)}`)
+      compareSchemas({ c, memo, same, baseDoc: base.doc, headDoc: head.doc, dir, site: 'body', noun, where: `WebSocket channel ${name}` }, x[kind], `${p}/${esc(kind)}`, y[kind], `${p}/${esc(kind)}`)
     }
     for (const kind of Object.keys(y).sort()) {
       if (isObject(y[kind]) && !isObject(x[kind])) c.add('websocket-message-added', `${p}/${esc(kind)}`, `the WebSocket channel ${name} gained the ${kind} message`)

@@ -1,4 +1,4 @@
-import { DIFF_FORMATS, diffSpecs, failsOn, formatDiff, formatRuleList, loadSeverityFile, readSpecArg, type DiffFormat, type DiffSeverity } from '../../diff/index.ts'
+import { DIFF_FORMATS, diffSpecs, failsOn, formatDiff, formatRuleList, loadSeverityFile, readSpecPair, type DiffFormat, type DiffSeverity } from '../../diff/index.ts'
 import { InputError } from '../../errors.ts'
 import { Option, type CommandModule } from '../program.ts'
 
@@ -26,8 +26,7 @@ export const diffCommand: CommandModule = {
         if (baseArg === undefined || headArg === undefined) throw new InputError('diff: expected two specs, <base> and <head> (or --list-rules)')
         const severity = opts.severity ? loadSeverityFile(opts.severity) : undefined
         const load = opts.service === undefined ? {} : { service: opts.service }
-        const base = readSpecArg(baseArg, load)
-        const head = readSpecArg(headArg, load)
+        const [base, head] = readSpecPair(baseArg, headArg, load)
         const findings = diffSpecs(base.spec, head.spec, severity ? { severity } : {})
         io.stdout.write(formatDiff(findings, opts.format, { base: base.spec, head: head.spec, headPath: head.path }))
         done(failsOn(findings, opts.failOn) ? 1 : 0)

@@ -9,12 +9,15 @@ import { resolve } from '../refs.ts'
 const ANNOTATIONS = new Set(['title', 'description', 'example', 'examples', '$comment', 'deprecated', 'externalDocs', 'xml'])
 const DEPTH = 4
 
-const cache = new WeakMap<object, string>()
+/** Per document: the two documents of a diff may share a node (parse-once) whose refs differ. */
+const caches = new WeakMap<object, WeakMap<object, string>>()
 
 export function fingerprint(doc: unknown, node: unknown): string {
-  if (isObject(node) && cache.has(node)) return cache.get(node)!
-  const out = print(doc, node, DEPTH)
-  if (isObject(node)) cache.set(node, out)
+  if (!isObject(doc) || !isObject(node)) return print(doc, node, DEPTH)
+  let cache = caches.get(doc)
+  if (!cache) caches.set(doc, (cache = new WeakMap()))
+  let out = cache.get(node)
+  if (out === undefined) cache.set(node, (out = print(doc, node, DEPTH)))
   return out
 }
 

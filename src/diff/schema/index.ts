@@ -9,6 +9,7 @@
 import { isObject, type JsonObject } from '../../spec/model.ts'
 import type { ChangeExtra, ChangeSink } from '../collect.ts'
 import { resolve } from '../refs.ts'
+import type { Sameness } from '../same.ts'
 import { isRuleId, type DiffRuleId, type SchemaSuffix } from '../registry.ts'
 import { compareAlternatives } from './alternatives.ts'
 import { compareApplicators } from './applicators.ts'
@@ -45,6 +46,8 @@ export interface SchemaContext {
   readonly c: ChangeSink
   /** Shared by every comparison between the same two documents. */
   readonly memo: SchemaMemo
+  /** Pairs that parse-once shares between the documents: nothing to compare. */
+  readonly same: Sameness
   readonly baseDoc: unknown
   readonly headDoc: unknown
   readonly dir: Direction
@@ -99,7 +102,7 @@ export function diffSchema(ctx: SchemaContext, b: unknown, bPtr: string, h: unkn
   const rh = resolve(ctx.headDoc, h, hPtr)
   const bs = rb.node
   const hs = rh.node
-  if (!bs || !hs) return []
+  if (!bs || !hs || ctx.same.same(bs, hs)) return []
   // Only a pair reached through a `$ref` can recur or be shared: inline pairs are unique.
   if (rb.ptr === bPtr && rh.ptr === hPtr) {
     const out: SchemaChange[] = []
