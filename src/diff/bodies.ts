@@ -7,6 +7,7 @@ import type { ChangeSink } from './collect.ts'
 import type { OpContext, OpRef } from './operations.ts'
 import { esc, resolve } from './refs.ts'
 import { compareSchemas, type Direction, type SchemaContext } from './schema/index.ts'
+import { diffSignedSchema } from './signing.ts'
 
 function contentOf(node: JsonObject | undefined): JsonObject {
   return node && isObject(node.content) ? node.content : {}
@@ -29,6 +30,15 @@ export function diffRequestBody(ctx: OpContext, b: OpRef, h: OpRef, where: strin
   if (rh.node.required === true && rb.node.required !== true) c.add('request-body-became-required', `${rh.ptr}/required`, `the request body of ${where} became required`)
   if (rh.node.required !== true && rb.node.required === true) c.add('request-body-became-optional', `${rh.ptr}/required`, `the request body of ${where} became optional`)
   diffBodyContent(ctx, 'request', rb.node, rb.ptr, rh.node, rh.ptr, c, where)
+}
+
+/** A signed request body written inline (components are compared once, in signing.ts). */
+function diffInlineSigned(ctx: OpContext, b: unknown, bPtr: string, h: unknown, hPtr: string, c: ChangeSink, where: string): void {
+  const rb = resolve(ctx.base.doc, b, bPtr)
+  const rh = resolve(ctx.head.doc, h, hPtr)
+  const component = (ptr: string) => ptr.startsWith('/components/schemas/')
+  if (component(rb.ptr) && component(rh.ptr)) return
+  diffSignedSchema(c, rb.node, rh.node, rh.ptr, 'the request body', where)
 }
 
 /** The media types of a request or response body: a dropped one is a change, a kept one has its schema compared. */
@@ -67,6 +77,7 @@ export function diffBodyContent(ctx: OpContext, dir: Direction, b: JsonObject, b
       where,
     }
     compareSchemas(sctx, mb.schema, `${bp}/schema`, mh.schema, `${hp}/schema`)
+    if (req) diffInlineSigned(ctx, mb.schema, `${bp}/schema`, mh.schema, `${hp}/schema`, c, where)
   }
   for (const media of Object.keys(ch).sort()) {
     if (media in cb) continue

@@ -6,7 +6,7 @@
 import { keccak256 } from '../signing/crypto.ts'
 import type { DiffSpec, WithLayer } from './input.ts'
 import { isObject, readSignedSchema, type SignedMessage, type TypedField } from '../spec/model.ts'
-import type { Collector } from './collect.ts'
+import type { ChangeSink, Collector } from './collect.ts'
 import { esc } from './refs.ts'
 
 /** EIP-712 encodeType: `Name(type name,...)` followed by the referenced struct types, sorted. */
@@ -155,11 +155,15 @@ export function diffSignedBodies(base: DiffSpec, head: DiffSpec, c: Collector): 
   const sb = schemas(base)
   const sh = schemas(head)
   for (const name of Object.keys(sb).sort()) {
-    const before = signedBodyShape(sb[name])
-    if (before === undefined || !(name in sh)) continue
-    const after = signedBodyShape(sh[name])
-    if (before === after) continue
-    const p = `/components/schemas/${esc(name)}/x-eip712-signed`
-    c.add('signed-body-message-changed', p, `the request body ${name} is now ${after ?? 'not signed'} (was: ${before}), so existing clients' signatures no longer verify`, { before, after: after ?? null })
+    if (name in sh) diffSignedSchema(c, sb[name], sh[name], `/components/schemas/${esc(name)}`, `the request body ${name}`)
   }
+}
+
+/** One signed schema against its new version (a component, or an inline request body at `where`). */
+export function diffSignedSchema(c: ChangeSink, b: unknown, h: unknown, pointer: string, what: string, where?: string): void {
+  const before = signedBodyShape(b)
+  if (before === undefined) return
+  const after = signedBodyShape(h)
+  if (before === after) return
+  c.add('signed-body-message-changed', `${pointer}/x-eip712-signed`, `${what} is now ${after ?? 'not signed'} (was: ${before}), so existing clients' signatures no longer verify`, { before, after: after ?? null, ...(where ? { where } : {}) })
 }

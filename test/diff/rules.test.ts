@@ -160,6 +160,14 @@ const cases: Case[] = [
     pointer: '/components/schemas/PlaceOrderRequest/x-eip712-signed',
   },
   {
+    name: 'inline request body signed as another message',
+    baseEdit: (d) => (d.paths['/order'].delete.requestBody.content['application/json'].schema = structuredClone(d.components.schemas.CancelOrderRequest)),
+    edit: (d) => (d.paths['/order'].delete.requestBody.content['application/json'].schema['x-eip712-signed'].variants[0].message = 'CancelOrderByClientId'),
+    id: 'signed-body-message-changed',
+    severity: 'breaking',
+    pointer: '/paths/~1order/delete/requestBody/content/application~1json/schema/x-eip712-signed',
+  },
+  {
     name: 'signed type changed without a domain version bump',
     edit: (d) => (msg(d, 'Agent').fields[0].type = 'bytes1'),
     id: 'eip712-domain-version-not-bumped',

@@ -65,24 +65,26 @@ export function joinLabel(prefix: string, rel: string): string {
   return rel.startsWith('[') || rel.startsWith('{') ? `${prefix}${rel}` : `${prefix}.${rel}`
 }
 
+type Rule = SchemaChange['rule']
+const isFixed = (rule: Rule): rule is { readonly id: DiffRuleId } => typeof rule === 'object' && !Array.isArray(rule)
+
 /** The rule id of a keyword change at a site, or undefined where no rule names it. */
-export function ruleAt(site: Site, dir: Direction, rule: SchemaChange['rule'], rel: string): DiffRuleId | undefined {
-  if (!Array.isArray(rule)) return typeof rule === 'string' ? suffixAt(site, dir, rule, rel) : (rule as { id: DiffRuleId }).id
-  for (const s of rule as readonly SchemaSuffix[]) {
-    const id = suffixAt(site, dir, s, rel)
+export function ruleAt(site: Site, dir: Direction, rule: Rule, rel: string): DiffRuleId | undefined {
+  if (isFixed(rule)) return rule.id
+  const suffixes: readonly SchemaSuffix[] = typeof rule === 'string' ? [rule] : rule
+  for (const suffix of suffixes) {
+    const id = namesAt(site, dir, suffix, rel).find(isRuleId)
     if (id) return id
   }
   return undefined
 }
 
-function suffixAt(site: Site, dir: Direction, suffix: SchemaSuffix, rel: string): DiffRuleId | undefined {
-  const tries: string[] =
-    site === 'parameter'
-      ? rel ? [`request-parameter-property-${suffix}`, `request-parameter-${suffix}`] : [`request-parameter-${suffix}`]
-      : site === 'header'
-        ? [`response-header-${suffix}`, `response-property-${suffix}`]
-        : rel ? [`${dir}-property-${suffix}`] : [`${dir}-body-${suffix}`, `response-mediatype-${suffix}`, `${dir}-property-${suffix}`]
-  return tries.find(isRuleId)
+/** The ids a keyword change may have at a site, most particular first (oasdiff lacks some). */
+function namesAt(site: Site, dir: Direction, suffix: SchemaSuffix, rel: string): string[] {
+  if (site === 'parameter') return rel ? [`request-parameter-property-${suffix}`, `request-parameter-${suffix}`] : [`request-parameter-${suffix}`]
+  if (site === 'header') return [`response-header-${suffix}`, `response-property-${suffix}`]
+  if (rel) return [`${dir}-property-${suffix}`]
+  return dir === 'response' ? [`response-body-${suffix}`, `response-mediatype-${suffix}`, `response-property-${suffix}`] : [`request-body-${suffix}`, `request-property-${suffix}`]
 }
 
 /** Compares two schemas from an operation and adds what changed to the collector. */
