@@ -157,6 +157,34 @@ describe('oec diff CLI (in-process main)', () => {
     expect((JSON.parse(other.stdout) as { pointer: string }[]).map((f) => f.pointer)).not.toContain('/x-acme-error-codes/10/http_status')
   })
 
+  it('diffs plain OpenAPI 3.0 documents with no toolkit extension', async () => {
+    const doc = (enumValues: string) =>
+      `openapi: 3.0.3\ninfo: {title: plain, version: '1.0'}\npaths:\n  /pets/{id}:\n    get:\n      parameters:\n        - {name: id, in: path, required: true, schema: {type: string}}\n        - {name: kind, in: query, schema: {type: string, enum: [${enumValues}]}}\n      responses:\n        '200': {description: ok}\n`
+    const a = write('plain-a.yaml', doc('cat, dog'))
+    const b = write('plain-b.yaml', doc('cat').replace('/pets/{id}', '/pets/{petId}').replace('name: id', 'name: petId'))
+    const r = await oec(['diff', a, b, '--format', 'json'])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(1)
+    // The renamed path parameter is the same operation: only the enum value is reported.
+    expect((JSON.parse(r.stdout) as { id: string }[]).map((f) => f.id).sort()).toEqual(['api-version-not-bumped', 'request-parameter-enum-value-removed'])
+    const swagger = write('swagger.yaml', 'swagger: "2.0"\ninfo: {title: s, version: "1"}\npaths: {}\n')
+    const refused = await oec(['diff', swagger, a])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toBe(`oec: ${swagger}: a Swagger 2.0 document; oec diff reads OpenAPI 3.0 and 3.1 (convert it first)\n`)
+  })
+
+  it('--list-rules prints the registry; a missing spec argument is a usage error', async () => {
+    const r = await oec(['diff', '--list-rules'])
+    expect(r.code).toBe(0)
+    const lines = r.stdout.trim().split('\n')
+    expect(lines.length).toBeGreaterThan(300)
+    expect(lines).toContain('api-path-removed-without-deprecation\tbreaking\tnone\ta path was removed without being deprecated first')
+    expect(lines.every((l) => l.split('\t').length === 4)).toBe(true)
+    const usage = await oec(['diff', base])
+    expect(usage.code).toBe(2)
+    expect(usage.stderr).toBe('oec: diff: expected two specs, <base> and <head> (or --list-rules)\n')
+  })
+
   it('unreadable input exits 2 with one line', async () => {
     const broken = write('broken.yaml', 'openapi: 3.1.0\ninfo: [\n')
     const notOpenApi = write('not-openapi.yaml', 'hello: world\n')
