@@ -13,6 +13,7 @@ import type { DiffFinding, DiffLevel } from './model.ts'
 import { diffOperations } from './operations.ts'
 import { diffSignedBodies, diffSigning } from './signing.ts'
 import { Sameness } from './same.ts'
+import { diffSecurity } from './security.ts'
 import { diffVersions } from './version.ts'
 import { diffWebsocket } from './websocket.ts'
 
@@ -42,6 +43,7 @@ export function diffSpecs(base: DiffSpec, head: DiffSpec, opts: DiffOptions = {}
   const signing = both('typedData', base, head)
   if (signing) diffSigning(...signing, c)
   diffSignedBodies(base, head, c)
+  diffSecurity(base, head, c)
   const same = new Sameness(base.doc, head.doc)
   diffOperations(base, head, c, { today: opts.today ?? new Date().toISOString().slice(0, 10), same })
   const limits = both('rateLimits', base, head)

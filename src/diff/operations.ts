@@ -11,6 +11,7 @@ import type { DiffSpec } from './input.ts'
 import { diffParameters } from './parameters.ts'
 import { esc, resolve } from './refs.ts'
 import { diffResponses } from './responses.ts'
+import { diffRequirements } from './security.ts'
 import type { Sameness } from './same.ts'
 import type { SchemaMemo } from './schema/index.ts'
 
@@ -114,6 +115,7 @@ function diffOperation(ctx: OpContext, b: OpRef, h: OpRef): void {
   if (rb !== rh) {
     c.add('rate-limit-category-changed', `${h.pointer}/x-rate-limit`, `${where} is now counted in the rate-limit category ${String(rh ?? 'none')} instead of ${String(rb ?? 'none')}`, { before: rb ?? null, after: rh ?? null })
   }
+  diffRequirements(c, b.node.security, h.node.security, `${h.pointer}/security`, where)
   diffParameters(ctx, b, h, where)
   diffRequestBody(ctx, b, h, where)
   diffResponses(ctx, b, h, where)

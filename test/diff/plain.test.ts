@@ -98,9 +98,10 @@ describe('schema keyword families on a plain document', () => {
   })
 })
 
-describe('bodies, parameters and headers on a plain document', () => {
+describe('bodies, parameters, headers and security on a plain document', () => {
   const op = (extra: Doc) => ({ openapi: '3.0.3', info: { title: 'p', version: '1.0.0' }, paths: { '/x': { get: { responses: { '200': { description: 'ok' } }, ...extra } } } })
   const body = (required: boolean) => ({ requestBody: { required, content: { 'application/json': { schema: { type: 'object' } } } } })
+  const top = (extra: Doc) => ({ ...op({}), ...extra })
   const param = (extra: Doc) => ({ parameters: [{ name: 'q', in: 'query', schema: { type: 'string' }, ...extra }] })
   const cases: [name: string, before: Doc, after: Doc, id: string][] = [
     ['required body added', op({}), op(body(true)), 'request-body-added-required'],
@@ -109,6 +110,9 @@ describe('bodies, parameters and headers on a plain document', () => {
     ['deprecated parameter removed', op(param({ deprecated: true })), op({}), 'request-parameter-removed-with-deprecation'],
     ['parameter removed before its sunset', op(param({ deprecated: true, 'x-sunset': '2999-01-01' })), op({}), 'request-parameter-removed-before-sunset'],
     ['response header added', op({}), op({ responses: { '200': { description: 'ok', headers: { 'X-Id': { schema: { type: 'string' } } } } } }), 'response-header-added'],
+    ['global scope added', top({ security: [{ oauth: ['read'] }] }), top({ security: [{ oauth: ['read', 'write'] }] }), 'api-global-security-scope-added'],
+    ['global scope removed', top({ security: [{ oauth: ['read', 'write'] }] }), top({ security: [{ oauth: ['read'] }] }), 'api-global-security-scope-removed'],
+    ['security scheme type changed', top({ components: { securitySchemes: { k: { type: 'apiKey', in: 'header', name: 'K' } } } }), top({ components: { securitySchemes: { k: { type: 'http', scheme: 'bearer' } } } }), 'api-security-component-type-changed'],
   ]
   it.each(cases)('%s', (_name, before, after, id) => {
     const found = diffSpecs(spec(before), spec(after), { today: '2026-11-23' })

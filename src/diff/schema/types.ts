@@ -15,9 +15,12 @@ function typeSet(s: JsonObject): Set<string> | undefined {
   return new Set(list)
 }
 
+/** Parameters travel as text: a string parameter holds every number or boolean too. */
+const TEXT_HOLDS = new Set(['number', 'integer', 'boolean'])
+
 /** Does `wide` accept every value of type set `narrow`? (an integer is a number) */
-function covers(wide: ReadonlySet<string>, narrow: ReadonlySet<string>): boolean {
-  for (const t of narrow) if (!wide.has(t) && !(t === 'integer' && wide.has('number'))) return false
+function covers(wide: ReadonlySet<string>, narrow: ReadonlySet<string>, text: boolean): boolean {
+  for (const t of narrow) if (!wide.has(t) && !(t === 'integer' && wide.has('number')) && !(text && wide.has('string') && TEXT_HOLDS.has(t))) return false
   return true
 }
 
@@ -27,12 +30,14 @@ const typeText = (s: ReadonlySet<string> | undefined) => (s ? [...s].sort().join
 type Relation = 'same' | 'wider' | 'narrower' | 'other'
 
 /** How head's set relates to base's; undefined means any type. */
-function relate(b: ReadonlySet<string> | undefined, h: ReadonlySet<string> | undefined): Relation {
+function relate(b: ReadonlySet<string> | undefined, h: ReadonlySet<string> | undefined, text: boolean): Relation {
   if (!b && !h) return 'same'
   if (!h) return 'wider'
   if (!b) return 'narrower'
-  const wider = covers(h, b)
-  const narrower = covers(b, h)
+  // Only narrowing reads a string parameter as text (string → number is a specialisation); the
+  // way back stays a change of type, as oasdiff judges it.
+  const wider = covers(h, b, false)
+  const narrower = covers(b, h, text)
   return wider && narrower ? 'same' : wider ? 'wider' : narrower ? 'narrower' : 'other'
 }
 
@@ -70,7 +75,7 @@ export function compareTypes({ ctx, bs, hs, hPtr, out }: NodePair): void {
   const th = typeSet(hs)
   const tbn = tb && withoutNull(tb)
   const thn = th && withoutNull(th)
-  const rel = relate(tbn, thn)
+  const rel = relate(tbn, thn, ctx.site === 'parameter')
   if (rel !== 'same') {
     const multi = (tbn?.size ?? 0) > 1 || (thn?.size ?? 0) > 1
     push(out, suffixFor(rel, req, multi), `${hPtr}/type`, (n) => `${n} changed type from ${typeText(tbn)} to ${typeText(thn)}`, { before: typeText(tbn), after: typeText(thn) })
