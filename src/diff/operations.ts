@@ -12,6 +12,7 @@ import { diffParameters } from './parameters.ts'
 import { esc, resolve } from './refs.ts'
 import { diffResponses } from './responses.ts'
 import { diffRequirements } from './security.ts'
+import { deprecationChange, sunsetOf } from './sunset.ts'
 import type { Sameness } from './same.ts'
 import type { SchemaMemo } from './schema/index.ts'
 
@@ -92,8 +93,9 @@ function reportRemoved(c: Collector, b: OpRef, pathKept: boolean, today: string)
     c.add(pathKept ? 'api-removed-without-deprecation' : 'api-path-removed-without-deprecation', b.pointer, `${name} was removed without being deprecated first`)
     return
   }
-  const sunset = typeof b.node['x-sunset'] === 'string' ? b.node['x-sunset'] : undefined
-  if (sunset && today < sunset) c.add(pathKept ? 'api-removed-before-sunset' : 'api-path-removed-before-sunset', b.pointer, `${name} was removed before its sunset date ${sunset}`, { before: sunset })
+  const sunset = sunsetOf(b.node)
+  if (sunset.kind === 'invalid') c.add('api-path-sunset-parse', b.pointer, `${name} was removed, and its x-sunset ${sunset.raw} is not a date`, { before: sunset.raw })
+  else if (sunset.kind === 'date' && today < sunset.date) c.add(pathKept ? 'api-removed-before-sunset' : 'api-path-removed-before-sunset', b.pointer, `${name} was removed before its sunset date ${sunset.date}`, { before: sunset.date })
   else c.add(pathKept ? 'api-removed-with-deprecation' : 'api-path-removed-with-deprecation', b.pointer, `${name} was removed after its deprecation`)
 }
 
@@ -108,8 +110,23 @@ function diffOperation(ctx: OpContext, b: OpRef, h: OpRef): void {
   } else if (b.node.operationId === undefined && h.node.operationId !== undefined) {
     c.add('api-operation-id-added', `${h.pointer}/operationId`, `${where} got the operationId ${String(h.node.operationId)}`, { after: h.node.operationId })
   }
-  if (b.node.deprecated !== true && h.node.deprecated === true) c.add('endpoint-deprecated', `${h.pointer}/deprecated`, `${where} was deprecated`)
-  if (b.node.deprecated === true && h.node.deprecated !== true) c.add('endpoint-reactivated', h.pointer, `${where} is no longer deprecated`)
+  const sunset = String(h.node['x-sunset'])
+  switch (deprecationChange(b.node, h.node)) {
+    case 'deprecated':
+      c.add('endpoint-deprecated', `${h.pointer}/deprecated`, `${where} was deprecated`)
+      break
+    case 'deprecated-with-sunset':
+      c.add('endpoint-deprecated-with-sunset', `${h.pointer}/deprecated`, `${where} was deprecated with the sunset ${sunset}`, { after: sunset })
+      break
+    case 'sunset-invalid':
+      c.add(b.node.deprecated === true ? 'api-path-sunset-parse' : 'api-deprecated-sunset-parse', `${h.pointer}/x-sunset`, `${where} is deprecated with an x-sunset that is not a date`, { before: b.node['x-sunset'] ?? null, after: h.node['x-sunset'] ?? null })
+      break
+    case 'sunset-deleted':
+      c.add('sunset-deleted', h.pointer, `${where} is still deprecated but lost its sunset ${String(b.node['x-sunset'])}`, { before: b.node['x-sunset'] ?? null })
+      break
+    case 'reactivated':
+      c.add('endpoint-reactivated', h.pointer, `${where} is no longer deprecated`)
+  }
   const rb = isObject(b.node['x-rate-limit']) ? b.node['x-rate-limit'].category : undefined
   const rh = isObject(h.node['x-rate-limit']) ? h.node['x-rate-limit'].category : undefined
   if (rb !== rh) {

@@ -6,6 +6,7 @@
 import { isObject, type JsonObject } from '../spec/model.ts'
 import type { OpContext, OpRef } from './operations.ts'
 import { esc, resolve } from './refs.ts'
+import { deprecationChange, sunsetOf } from './sunset.ts'
 import { compareSchemas, type SchemaContext } from './schema/index.ts'
 
 interface Param {
@@ -50,8 +51,9 @@ function schemaOf(p: Param): [unknown, string] {
 function reportRemoved(c: OpContext['c'], p: Param, where: string, today: string): void {
   const what = `${p.in} parameter \`${p.name}\``
   if (p.node.deprecated !== true) return c.add('request-parameter-removed', p.ptr, `the ${what} was removed`, { where })
-  const sunset = typeof p.node['x-sunset'] === 'string' ? p.node['x-sunset'] : undefined
-  if (sunset && today < sunset) c.add('request-parameter-removed-before-sunset', p.ptr, `the ${what} was removed before its sunset date ${sunset}`, { where, before: sunset })
+  const sunset = sunsetOf(p.node)
+  if (sunset.kind === 'invalid') c.add('request-parameter-sunset-parse', p.ptr, `the ${what} was removed, and its x-sunset ${sunset.raw} is not a date`, { where, before: sunset.raw })
+  else if (sunset.kind === 'date' && today < sunset.date) c.add('request-parameter-removed-before-sunset', p.ptr, `the ${what} was removed before its sunset date ${sunset.date}`, { where, before: sunset.date })
   else c.add('request-parameter-removed-with-deprecation', p.ptr, `the deprecated ${what} was removed`, { where })
 }
 
@@ -69,8 +71,20 @@ export function diffParameters({ base, head, c, memo, same, today }: OpContext, 
     const isReq = q.node.required === true
     if (!wasReq && isReq) c.add('request-parameter-became-required', `${q.ptr}/required`, `the ${what} became required`, { where })
     if (wasReq && !isReq) c.add('request-parameter-became-optional', `${q.ptr}/required`, `the ${what} became optional`, { where })
-    if (p.node.deprecated !== true && q.node.deprecated === true) c.add('request-parameter-deprecated', `${q.ptr}/deprecated`, `the ${what} was deprecated`, { where })
-    if (p.node.deprecated === true && q.node.deprecated !== true) c.add('request-parameter-reactivated', q.ptr, `the ${what} is no longer deprecated`, { where })
+    switch (deprecationChange(p.node, q.node)) {
+      case 'deprecated':
+      case 'deprecated-with-sunset':
+        c.add('request-parameter-deprecated', `${q.ptr}/deprecated`, `the ${what} was deprecated`, { where })
+        break
+      case 'sunset-invalid':
+        c.add('request-parameter-sunset-parse', `${q.ptr}/x-sunset`, `the deprecated ${what} has an x-sunset that is not a date`, { where, before: p.node['x-sunset'] ?? null, after: q.node['x-sunset'] ?? null })
+        break
+      case 'sunset-deleted':
+        c.add('request-parameter-sunset-deleted', q.ptr, `the ${what} is still deprecated but lost its sunset`, { where, before: p.node['x-sunset'] ?? null })
+        break
+      case 'reactivated':
+        c.add('request-parameter-reactivated', q.ptr, `the ${what} is no longer deprecated`, { where })
+    }
     const ctx: SchemaContext = {
       c,
       memo,

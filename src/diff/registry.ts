@@ -143,6 +143,8 @@ const SCHEMA_ROWS = {
   'default-value-removed': row(I, I, 'the default value was removed', { param: B }),
   'deprecated': row(I, I, 'the element was deprecated', { propertyOnly: true }),
   'reactivated': row(I, I, 'the element is no longer deprecated', { propertyOnly: true }),
+  'deprecated-with-sunset': row(I, I, 'the element was deprecated with an x-sunset date', { propertyOnly: true }),
+  'deprecated-sunset-invalid': row(B, B, 'the element was deprecated with an x-sunset that is not a date', { propertyOnly: true }),
 } as const satisfies Record<string, SchemaRow>
 
 export type SchemaSuffix = keyof typeof SCHEMA_ROWS
@@ -171,6 +173,10 @@ const FIXED = {
   'endpoint-added': no(I, 'an operation was added'),
   'endpoint-deprecated': no(I, 'an operation was deprecated'),
   'endpoint-reactivated': no(I, 'a deprecated operation is no longer deprecated'),
+  'endpoint-deprecated-with-sunset': no(I, 'an operation was deprecated with an x-sunset date'),
+  'api-deprecated-sunset-parse': no(B, 'an operation was deprecated with an x-sunset that is not a date'),
+  'api-path-sunset-parse': no(B, "a deprecated operation's x-sunset changed and one of the two is not a date"),
+  'sunset-deleted': no(B, 'a still deprecated operation lost its x-sunset'),
   'api-operation-id-removed': no(B, 'an operationId was removed or renamed', 'oasdiff: info. Generated clients name their methods after it, so their callers stop compiling'),
   'api-operation-id-added': no(I, 'an operationId was added'),
   'api-security-added': no(I, "a security requirement was added to an operation"),
@@ -214,6 +220,8 @@ const FIXED = {
   'request-parameter-removed-before-sunset': rq(B, 'a deprecated parameter was removed before its x-sunset date'),
   'request-parameter-deprecated': rq(I, 'a parameter was deprecated'),
   'request-parameter-reactivated': rq(I, 'a deprecated parameter is no longer deprecated'),
+  'request-parameter-sunset-parse': rq(B, "a deprecated parameter's x-sunset is not a date"),
+  'request-parameter-sunset-deleted': rq(B, 'a still deprecated parameter lost its x-sunset'),
   // response
   'response-success-status-removed': rs(B, 'a 2xx response status was removed'),
   'response-non-success-status-removed': rs(I, 'an error response status was removed'),

@@ -4,6 +4,7 @@
  * everything (`.*`) is a generalisation, not a change.
  */
 import type { JsonObject } from '../../spec/model.ts'
+import { deprecationChange } from '../sunset.ts'
 import { push, type NodePair } from './index.ts'
 
 const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v))
@@ -55,8 +56,10 @@ export function compareValues({ ctx, bs, hs, hPtr, out }: NodePair): void {
       push(out, suffix, `${hPtr}/${k}`, (n) => `${n} changed ${k} from ${show(bs[k])} to ${show(hs[k])}`, { before: bs[k], after: hs[k] })
     }
   }
-  if (bs.deprecated !== true && hs.deprecated === true) push(out, 'deprecated', `${hPtr}/deprecated`, (n) => `${n} was deprecated`)
-  if (bs.deprecated === true && hs.deprecated !== true) push(out, 'reactivated', hPtr, (n) => `${n} is no longer deprecated`)
+  const dep = deprecationChange(bs, hs)
+  if (dep === 'deprecated' || dep === 'deprecated-with-sunset') push(out, dep, `${hPtr}/deprecated`, (n) => `${n} was deprecated${dep === 'deprecated' ? '' : ` with the sunset ${String(hs['x-sunset'])}`}`)
+  else if (dep === 'sunset-invalid') push(out, 'deprecated-sunset-invalid', `${hPtr}/x-sunset`, (n) => `${n} has the x-sunset ${String(hs['x-sunset'])}, which is not a date`)
+  else if (dep === 'reactivated') push(out, 'reactivated', hPtr, (n) => `${n} is no longer deprecated`)
 }
 
 function comparePattern(bs: JsonObject, hs: JsonObject, hPtr: string, out: NodePair['out']): void {
