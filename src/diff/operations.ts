@@ -12,6 +12,7 @@ import { diffParameters } from './parameters.ts'
 import { esc, resolve } from './refs.ts'
 import { diffResponses } from './responses.ts'
 import { diffRequirements } from './security.ts'
+import { diffStability, promisesNothing, reportInvalidStability } from './stability.ts'
 import { deprecationChange, sunsetOf } from './sunset.ts'
 import type { Sameness } from './same.ts'
 import type { SchemaMemo } from './schema/index.ts'
@@ -72,6 +73,10 @@ export function diffOperations(base: DiffSpec, head: DiffSpec, c: Collector, opt
   for (const [key, b] of byKey(bOps)) {
     const h = hOps.get(key)
     if (h && ctx.same.same(b.pathItem, h.pathItem)) continue
+    reportInvalidStability(c, b.node, b.pointer, `${b.method} ${b.path}`)
+    if (h) reportInvalidStability(c, h.node, h.pointer, `${h.method} ${h.path}`)
+    if (h) diffStability(c, b.node, h.node, h.pointer, `${h.method} ${h.path}`)
+    if (promisesNothing(b.node)) continue
     if (h) diffOperation(ctx, b, h)
     else reportRemoved(c, b, hPaths.has(normalizePath(b.path)), ctx.today)
   }

@@ -110,10 +110,18 @@ describe('bodies, parameters, headers and security on a plain document', () => {
     ['deprecated parameter removed', op(param({ deprecated: true })), op({}), 'request-parameter-removed-with-deprecation'],
     ['parameter removed before its sunset', op(param({ deprecated: true, 'x-sunset': '2999-01-01' })), op({}), 'request-parameter-removed-before-sunset'],
     ['response header added', op({}), op({ responses: { '200': { description: 'ok', headers: { 'X-Id': { schema: { type: 'string' } } } } } }), 'response-header-added'],
+    ['stability decreased', op({ 'x-stability-level': 'stable' }), op({ 'x-stability-level': 'beta' }), 'api-stability-decreased'],
+    ['stability increased', op({ 'x-stability-level': 'alpha' }), op({ 'x-stability-level': 'beta' }), 'api-stability-increased'],
     ['global scope added', top({ security: [{ oauth: ['read'] }] }), top({ security: [{ oauth: ['read', 'write'] }] }), 'api-global-security-scope-added'],
     ['global scope removed', top({ security: [{ oauth: ['read', 'write'] }] }), top({ security: [{ oauth: ['read'] }] }), 'api-global-security-scope-removed'],
     ['security scheme type changed', top({ components: { securitySchemes: { k: { type: 'apiKey', in: 'header', name: 'K' } } } }), top({ components: { securitySchemes: { k: { type: 'http', scheme: 'bearer' } } } }), 'api-security-component-type-changed'],
   ]
+  it('an operation below beta promises nothing: its changes are not findings', () => {
+    const alpha = (extra: Doc) => op({ 'x-stability-level': 'alpha', ...extra })
+    expect(diffSpecs(spec(alpha(param({}))), spec(alpha({})))).toEqual([])
+    expect(diffSpecs(spec(op(param({}))), spec(op({}))).map((f) => f.id)).toEqual(['request-parameter-removed'])
+  })
+
   it.each(cases)('%s', (_name, before, after, id) => {
     const found = diffSpecs(spec(before), spec(after), { today: '2026-11-23' })
     expect(ids(found)).toContain(`${id}:${DIFF_RULES[id]!.severity}`)
