@@ -92,7 +92,7 @@ export function diffParameters({ base, head, c, memo, same, today }: OpContext, 
       baseDoc: base.doc,
       headDoc: head.doc,
       dir: 'request',
-      site: 'parameter',
+      site: p.in === 'header' ? 'header-parameter' : 'parameter',
       noun: (label) => `the ${p.in} parameter \`${label ? `${p.name}.${label}` : p.name}\``,
       where,
     }

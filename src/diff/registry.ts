@@ -37,6 +37,8 @@ interface SchemaRow {
   readonly param?: Lv
   /** Level for a property inside a parameter's schema, where oasdiff names one. */
   readonly paramProp?: Lv
+  /** Level for a property inside a header parameter's schema, where oasdiff names one. */
+  readonly headerProp?: Lv
   /** Level for a response header's schema, where oasdiff names one. */
   readonly header?: Lv
   /** oasdiff names this change only at properties: the body root uses the property id. */
@@ -56,9 +58,10 @@ const SCHEMA_ROWS = {
   'list-of-types-widened': row(I, B, 'a type was added to a list of types', { paramProp: I }),
   'became-nullable': row(I, B, 'null is now allowed', { paramProp: I, header: B }),
   'became-not-nullable': row(B, I, 'null is no longer allowed', { paramProp: B, header: I }),
-  'became-enum': row(B, null, 'a free value is now restricted to an enum'),
+  'became-enum': row(B, null, 'a free value is now restricted to an enum', { headerProp: B }),
   'enum-value-added': row(I, W, 'an enum value was added (a response exempts it with x-extensible-enum)', { paramProp: I, propertyOnly: true }),
   'enum-value-removed': row(B, I, 'an enum value was removed', { paramProp: B, mediatype: true }),
+  'x-extensible-enum-value-removed': row(B, null, 'a value listed in x-extensible-enum was removed', { propertyOnly: true }),
   'const-added': row(B, I, 'a const was added'),
   'const-changed': row(B, B, 'the const value changed'),
   'const-removed': row(I, B, 'the const was removed'),
@@ -153,6 +156,7 @@ type SchemaRuleId =
   | `${'request' | 'response'}-${'body' | 'property'}-${SchemaSuffix}`
   | `request-parameter-${SchemaSuffix}`
   | `request-parameter-property-${SchemaSuffix}`
+  | `request-header-property-${SchemaSuffix}`
   | `response-header-${SchemaSuffix}`
   | `response-mediatype-${SchemaSuffix}`
 
@@ -304,6 +308,7 @@ function schemaRules(): Record<string, RuleInfo> {
     const param = r.param === undefined ? r.req : r.param
     if (param) add(`request-parameter-${suffix}`, rq(param, `parameter: ${r.doc}`, why))
     if (r.paramProp) add(`request-parameter-property-${suffix}`, rq(r.paramProp, `property of a parameter: ${r.doc}`))
+    if (r.headerProp) add(`request-header-property-${suffix}`, rq(r.headerProp, `property of a header parameter: ${r.doc}`))
     if (r.res) {
       if (r.mediatype) add(`response-mediatype-${suffix}`, rs(r.res, `response body: ${r.doc}`, why))
       else if (!r.propertyOnly) add(`response-body-${suffix}`, rs(r.res, `response body: ${r.doc}`, why))

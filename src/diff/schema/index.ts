@@ -19,8 +19,8 @@ import { compareTypes } from './types.ts'
 import { compareValues } from './values.ts'
 
 export type Direction = 'request' | 'response'
-/** Where the schema sits: it decides the rule id family. */
-export type Site = 'body' | 'parameter' | 'header'
+/** Where the schema sits: it decides the rule id family (`header`: a response header). */
+export type Site = 'body' | 'parameter' | 'header-parameter' | 'header'
 
 /**
  * A change found inside a schema, relative to the schema it was found from: `rel` is the
@@ -81,7 +81,11 @@ export function ruleAt(site: Site, dir: Direction, rule: Rule, rel: string): Dif
 
 /** The ids a keyword change may have at a site, most particular first (oasdiff lacks some). */
 function namesAt(site: Site, dir: Direction, suffix: SchemaSuffix, rel: string): string[] {
-  if (site === 'parameter') return rel ? [`request-parameter-property-${suffix}`, `request-parameter-${suffix}`] : [`request-parameter-${suffix}`]
+  if (site === 'parameter' || site === 'header-parameter') {
+    if (!rel) return [`request-parameter-${suffix}`]
+    const inHeader = site === 'header-parameter' ? [`request-header-property-${suffix}`] : []
+    return [...inHeader, `request-parameter-property-${suffix}`, `request-parameter-${suffix}`]
+  }
   if (site === 'header') return [`response-header-${suffix}`, `response-property-${suffix}`]
   if (rel) return [`${dir}-property-${suffix}`]
   return dir === 'response' ? [`response-body-${suffix}`, `response-mediatype-${suffix}`, `response-property-${suffix}`] : [`request-body-${suffix}`, `request-property-${suffix}`]

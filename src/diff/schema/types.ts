@@ -75,7 +75,7 @@ export function compareTypes({ ctx, bs, hs, hPtr, out }: NodePair): void {
   const th = typeSet(hs)
   const tbn = tb && withoutNull(tb)
   const thn = th && withoutNull(th)
-  const rel = relate(tbn, thn, ctx.site === 'parameter')
+  const rel = relate(tbn, thn, ctx.site === 'parameter' || ctx.site === 'header-parameter')
   if (rel !== 'same') {
     const multi = (tbn?.size ?? 0) > 1 || (thn?.size ?? 0) > 1
     push(out, suffixFor(rel, req, multi), `${hPtr}/type`, (n) => `${n} changed type from ${typeText(tbn)} to ${typeText(thn)}`, { before: typeText(tbn), after: typeText(thn) })

@@ -35,6 +35,13 @@ export function compareValues({ ctx, bs, hs, hPtr, out }: NodePair): void {
     push(out, 'became-enum', enumPtr, (n) => `${n} is now restricted to ${eh.map(show).join(', ')}`, { after: eh })
   }
 
+  // oasdiff's x-extensible-enum: the values known today, more may come; a request may send any of them.
+  const xb = Array.isArray(bs['x-extensible-enum']) ? bs['x-extensible-enum'] : []
+  const xh = new Set((Array.isArray(hs['x-extensible-enum']) ? hs['x-extensible-enum'] : []).map(key))
+  for (const v of xb) {
+    if (!xh.has(key(v))) push(out, 'x-extensible-enum-value-removed', `${hPtr}/x-extensible-enum`, (n) => `${n} no longer lists the value ${show(v)}`, { before: v, detail: `x:${key(v)}` })
+  }
+
   const cb = 'const' in bs
   const ch = 'const' in hs
   if (cb && ch && key(bs.const) !== key(hs.const)) {
