@@ -18,6 +18,8 @@ export interface RuleInfo {
   readonly description: string
   /** Why the level differs from oasdiff's default, when it does. */
   readonly why?: string
+  /** Set when the id looks like oasdiff's but oasdiff has no such rule. */
+  readonly ours?: string
   /** The schema keyword change a family rule names at one site. */
   readonly family?: SchemaSuffix
 }
@@ -45,6 +47,10 @@ interface SchemaRow {
   readonly propertyOnly?: boolean
   /** oasdiff names this change at a response body root `response-mediatype-…`. */
   readonly mediatype?: boolean
+  /** Where oasdiff has no rule for the change: the ids are ours. */
+  readonly ours?: string
+  /** oasdiff has this rule for parameters (only): the parameter id is its own. */
+  readonly oasdiffAtParameter?: boolean
 }
 
 const row = (req: Lv, res: Lv, doc: string, more: Omit<SchemaRow, 'req' | 'res' | 'doc'> = {}): SchemaRow => ({ req, res, doc, ...more })
@@ -87,8 +93,8 @@ const SCHEMA_ROWS = {
   'exclusive-min-increased': row(B, null, 'exclusiveMinimum was raised'),
   'exclusive-min-decreased': row(I, B, 'exclusiveMinimum was lowered'),
   'exclusive-min-set': row(W, null, 'exclusiveMinimum was set where there was none'),
-  'max-items-decreased': row(B, null, 'maxItems was lowered (oasdiff names it for parameters only)'),
-  'max-items-increased': row(I, null, 'maxItems was raised (oasdiff names it for parameters only)'),
+  'max-items-decreased': row(B, null, 'maxItems was lowered', { ours: 'oasdiff names it for parameters only', oasdiffAtParameter: true }),
+  'max-items-increased': row(I, null, 'maxItems was raised', { ours: 'oasdiff names it for parameters only', oasdiffAtParameter: true }),
   'min-items-increased': row(B, null, 'minItems was raised'),
   'min-items-decreased': row(I, B, 'minItems was lowered'),
   'min-items-set': row(W, null, 'minItems was set where there was none'),
@@ -124,8 +130,8 @@ const SCHEMA_ROWS = {
   'content-schema-removed': row(I, B, 'the contentSchema was removed'),
   'content-encoding-changed': row(B, B, 'contentEncoding changed'),
   'content-media-type-changed': row(B, B, 'contentMediaType changed'),
-  'not-added': row(B, I, 'a `not` constraint was added (oasdiff has no rule)'),
-  'not-removed': row(I, B, 'the `not` constraint was removed (oasdiff has no rule)'),
+  'not-added': row(B, I, 'a `not` constraint was added', { ours: 'oasdiff has no rule' }),
+  'not-removed': row(I, B, 'the `not` constraint was removed', { ours: 'oasdiff has no rule' }),
   'one-of-added': row(I, B, 'a oneOf alternative was added'),
   'one-of-removed': row(B, I, 'a oneOf alternative was removed'),
   'any-of-added': row(I, I, 'an anyOf alternative was added'),
@@ -299,20 +305,22 @@ export type DiffRuleId = keyof typeof FIXED | SchemaRuleId
 function schemaRules(): Record<string, RuleInfo> {
   const out: Record<string, RuleInfo> = {}
   for (const [suffix, r] of Object.entries(SCHEMA_ROWS) as [SchemaSuffix, SchemaRow][]) {
-    const why = r.doc.includes('oasdiff') ? 'oasdiff has no such rule' : undefined
-    const add = (id: string, info: RuleInfo) => (out[id] = { ...info, family: suffix })
+    const add = (id: string, info: RuleInfo) => {
+      const ours = r.ours && !(r.oasdiffAtParameter && id.startsWith('request-parameter-')) ? { ours: r.ours } : {}
+      out[id] = { ...info, ...ours, family: suffix }
+    }
     if (r.req) {
-      if (!r.propertyOnly) add(`request-body-${suffix}`, rq(r.req, `request body: ${r.doc}`, why))
-      add(`request-property-${suffix}`, rq(r.req, `request property: ${r.doc}`, why))
+      if (!r.propertyOnly) add(`request-body-${suffix}`, rq(r.req, `request body: ${r.doc}`))
+      add(`request-property-${suffix}`, rq(r.req, `request property: ${r.doc}`))
     }
     const param = r.param === undefined ? r.req : r.param
-    if (param) add(`request-parameter-${suffix}`, rq(param, `parameter: ${r.doc}`, why))
+    if (param) add(`request-parameter-${suffix}`, rq(param, `parameter: ${r.doc}`))
     if (r.paramProp) add(`request-parameter-property-${suffix}`, rq(r.paramProp, `property of a parameter: ${r.doc}`))
     if (r.headerProp) add(`request-header-property-${suffix}`, rq(r.headerProp, `property of a header parameter: ${r.doc}`))
     if (r.res) {
-      if (r.mediatype) add(`response-mediatype-${suffix}`, rs(r.res, `response body: ${r.doc}`, why))
-      else if (!r.propertyOnly) add(`response-body-${suffix}`, rs(r.res, `response body: ${r.doc}`, why))
-      add(`response-property-${suffix}`, rs(r.res, `response property: ${r.doc}`, why))
+      if (r.mediatype) add(`response-mediatype-${suffix}`, rs(r.res, `response body: ${r.doc}`))
+      else if (!r.propertyOnly) add(`response-body-${suffix}`, rs(r.res, `response body: ${r.doc}`))
+      add(`response-property-${suffix}`, rs(r.res, `response property: ${r.doc}`))
     }
     if (r.header) add(`response-header-${suffix}`, rs(r.header, `response header: ${r.doc}`))
   }
@@ -334,7 +342,8 @@ export function formatRuleList(): string {
   return ruleIds()
     .map((id) => {
       const r = RULES[id]!
-      return `${id}\t${r.severity}\t${r.direction}\t${r.description}${r.why ? ` (level: ${r.why})` : ''}`
+      const notes = [r.ours && `ours: ${r.ours}`, r.why && `level: ${r.why}`].filter(Boolean)
+      return `${id}\t${r.severity}\t${r.direction}\t${r.description}${notes.length ? ` (${notes.join('; ')})` : ''}`
     })
     .join('\n') + '\n'
 }
