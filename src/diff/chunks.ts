@@ -128,10 +128,35 @@ function valueAt(doc: unknown, path: readonly string[]): unknown {
   return node
 }
 
-/** After a whole parse of the base text: each of its entry texts remembers its value. */
+/** A `$ref` and its value, quoted or plain, in YAML or JSON spelling. */
+const REF = /(?:^|[\s{,])["']?\$ref["']?\s*:\s*(?:"([^"\\\n]*)"|'([^'\n]*)'|([^\s,}#'"][^\s,}]*))/g
+
+/**
+ * The `$ref`s an entry's value holds, read from its text (far cheaper than walking the value),
+ * for same.ts. Absent when the text holds a `$ref` the pattern did not read: then the value is
+ * walked instead.
+ */
+const entryRefs = new WeakMap<object, readonly string[]>()
+
+export function refsOf(node: object): readonly string[] | undefined {
+  return entryRefs.get(node)
+}
+
+function readRefs(chunk: string): string[] | undefined {
+  const refs: string[] = []
+  for (const m of chunk.matchAll(REF)) refs.push(m[1] ?? m[2] ?? m[3]!)
+  return refs.length === chunk.split('$ref').length - 1 ? refs : undefined
+}
+
+/** After a whole parse of the base text: each of its entry texts remembers its value (and its refs). */
 export function indexChunks(text: string, doc: JsonObject, cache: ChunkCache): void {
   const entries: [string, unknown][] = []
-  if (cut(text, (path, chunk) => entries.push([chunk, valueAt(doc, path)]))) for (const [chunk, value] of entries) cache.set(chunk, value)
+  if (!cut(text, (path, chunk) => entries.push([chunk, valueAt(doc, path)]))) return
+  for (const [chunk, value] of entries) {
+    cache.set(chunk, value)
+    const refs = value !== null && typeof value === 'object' ? readRefs(chunk) : undefined
+    if (refs) entryRefs.set(value as object, refs)
+  }
 }
 
 /** The head document assembled from remembered entries, parsing only new ones; undefined: parse it whole. */

@@ -6,6 +6,7 @@
  * nothing, and every pair is compared as before.
  */
 import { getPointer, isObject } from '../spec/model.ts'
+import { refsOf } from './chunks.ts'
 
 export class Sameness {
   /** Per shared node: does its `$ref` closure reach only shared targets? */
@@ -28,7 +29,11 @@ export class Sameness {
     const known = this.closed.get(node)
     if (known !== undefined) return known
     let ok = true
-    if (Array.isArray(node)) {
+    // An entry parse-once shared: its refs were read from its text, no need to walk it.
+    const refs = refsOf(node)
+    if (refs) {
+      for (const r of refs) if (!(ok = this.refShared(r))) break
+    } else if (Array.isArray(node)) {
       for (const v of node) if (!(ok = this.closedOver(v))) break
     } else {
       for (const k in node) {
