@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- diff`: two generated specs of 5,000 operations each (the shipped spec plus
- * generated endpoints; head carries a handful of changes), diffed in-process. Target from
- * issue 8: under 2 s. No peer is measured: oasdiff (the reference tool) is a Go binary that is
+ * generated endpoints; head carries a handful of changes), diffed in-process and through the CLI.
+ * Target (issue 16): the two 11 MB YAML files end to end, process start included, in at most 2 s. No peer is measured: oasdiff (the reference tool) is a Go binary that is
  * not installed here; when `oasdiff` is on the PATH its `breaking` run is timed for context.
  */
 import { spawnSync } from 'node:child_process'
@@ -162,7 +162,7 @@ export default async function bench(): Promise<BenchSection[]> {
   ]
   const notes = [
     `YAML size: ${(baseText.length / 1e6).toFixed(1)} MB per spec, ${baseText.split('\n').length.toLocaleString('en-US')} lines; ${findings.length} findings (${expected.length} planted changes, all found).`,
-    `Target (issue 8): diff under 2 s — diffSpecs ${best < TARGET_MS ? 'met' : 'missed'} (wall) / ${bestCpu < TARGET_MS ? 'met' : 'missed'} (CPU); read+parse+diff ${inProcess.ms < TARGET_MS ? 'met' : 'missed'} (wall) / ${inProcess.cpu < TARGET_MS ? 'met' : 'missed'} (CPU); the CLI row adds process start (tsx compiles the sources).`,
+    `Target (issue 16): two 11 MB YAML specs end to end in at most 2 s — ${cli.ms <= TARGET_MS ? 'met' : 'missed'} (${fmt(cli.ms)} wall, process start included); diffSpecs ${best < TARGET_MS ? 'met' : 'missed'} (wall) / ${bestCpu < TARGET_MS ? 'met' : 'missed'} (CPU); read+parse+diff ${inProcess.ms < TARGET_MS ? 'met' : 'missed'} (wall) / ${inProcess.cpu < TARGET_MS ? 'met' : 'missed'} (CPU).`,
   ]
   const oasdiff = spawnSync('oasdiff', ['--version'], { encoding: 'utf8' })
   if (oasdiff.status === 0) {
