@@ -1,8 +1,9 @@
 /**
  * `npm run bench -- diff`: two generated specs of 5,000 operations each (the shipped spec plus
  * generated endpoints; head carries a handful of changes), diffed in-process and through the CLI.
- * Target (issue 16): the two 11 MB YAML files end to end, process start included, in at most 2 s. No peer is measured: oasdiff (the reference tool) is a Go binary that is
- * not installed here; when `oasdiff` is on the PATH its `breaking` run is timed for context.
+ * Target (issue 16): the two 11 MB YAML files end to end, process start included, in at most
+ * 2 s. No peer is measured: oasdiff (the reference tool) is a Go binary that is not installed
+ * here; when `oasdiff` is on the PATH its `breaking` run is timed for context.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
