@@ -23,8 +23,9 @@ export type ChunkCache = Map<string, unknown>
 const CUT_LINES = 400
 /** A block-mapping key line: `key:`, `"key":` or `'key':`, then a space, a comment or the end. */
 const KEY = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"\-?:[\]{},&*!|>%@`][^#]*?|-[^\s#][^#]*?)\s*:(?:\s|$)/
-/** A key YAML reads as its own text. */
+/** A key YAML reads as its own text: plain characters, and not a number, boolean or null. */
 const PLAIN_KEY = /^[A-Za-z0-9_/{}.$][A-Za-z0-9_/{}.$ -]*$/
+const RESOLVED_KEY = /^[-+]?(?:\.?\d|0[xo]|\.inf|\.nan)|^(?:true|false|null)$/i
 const UNSAFE = /^(?:---|\.\.\.)/
 
 class GiveUp extends Error {}
@@ -115,7 +116,7 @@ function entry(src: Source, path: readonly string[], from: number, to: number, i
 /** A key as YAML reads it. */
 function keyOf(raw: string): string {
   const k = raw.trim()
-  if (PLAIN_KEY.test(k)) return k
+  if (PLAIN_KEY.test(k) && !RESOLVED_KEY.test(k)) return k
   const parsed = jsyaml.load(`${k}: 0`, { schema: jsyaml.CORE_SCHEMA })
   const keys = parsed && typeof parsed === 'object' ? Object.keys(parsed) : []
   if (keys.length !== 1) throw new GiveUp()

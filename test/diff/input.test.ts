@@ -68,6 +68,23 @@ describe('parse-once (a pair of specs read together)', () => {
     expect(together).toEqual(diffSpecs(apart[0].spec, apart[1].spec, { today: '2026-11-23' }))
   })
 
+  it('reads keys as YAML does when it cuts a big mapping (numbers, booleans, quotes)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oec-pair-'))
+    const keys = ['1.0', '0x1F', 'true', 'null', '"quoted: key"', "'single''s'", '/v1.0/{id}', 'Plain Name']
+    // Over 400 lines, so the `x-big` mapping is cut into its entries.
+    const entries = Array.from({ length: 120 }, (_, i) => `  ${keys[i] ?? `k${i}`}:\n    a: ${i}\n    b: [${i}]\n    c: {d: ${i}}`)
+    const text = (v: string) => `openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {}\nx-big:\n${entries.join('\n')}\n  last: ${v}\n`
+    writeFileSync(join(dir, 'base.yaml'), text('one'))
+    writeFileSync(join(dir, 'head.yaml'), text('two'))
+    const [b, h] = readSpecPair(join(dir, 'base.yaml'), join(dir, 'head.yaml'))
+    expect(h.spec.doc).toEqual(readSpecArg(join(dir, 'head.yaml')).spec.doc)
+    expect(Object.keys(h.spec.doc['x-big'] as object)).toContain('1')
+    // Cut, not given up: the unchanged entries are the base's own objects.
+    const big = (d: Record<string, unknown>) => d['x-big'] as Record<string, unknown>
+    expect(big(h.spec.doc)['1']).toBe(big(b.spec.doc)['1'])
+    expect(big(h.spec.doc)['quoted: key']).toBe(big(b.spec.doc)['quoted: key'])
+  })
+
   it('gives up on what it cannot cut and parses whole', () => {
     const dir = mkdtempSync(join(tmpdir(), 'oec-pair-'))
     writeFileSync(join(dir, 'a.yaml'), shipped)
