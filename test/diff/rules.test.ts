@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { diffSpecs } from '../../src/diff/index.ts'
 import { DIFF_RULES } from '../../src/diff/index.ts'
-import type { DiffSeverity } from '../../src/diff/index.ts'
+import type { DiffRuleId, DiffSeverity } from '../../src/diff/index.ts'
 import { at, base, codeIndex, edited, type Doc } from './helpers.ts'
 
 interface Case {
@@ -745,6 +745,14 @@ describe('oec diff rules: one fixture pair per rule', () => {
     const allowed = new Set([c.id, ...(c.also ?? []), ...VERSION_RULES])
     expect(findings.map((f) => f.id).filter((id) => !allowed.has(id))).toEqual([])
     c.check?.(hit!)
+  })
+
+  it('rule ids are a closed union: a misspelt id does not compile', () => {
+    const known: DiffRuleId = 'request-body-if-added'
+    // @ts-expect-error 'request-body-iff-added' is not a rule id (tsc --noEmit checks this line)
+    const typo: DiffRuleId = 'request-body-iff-added'
+    expect(DIFF_RULES[known]).toBeDefined()
+    expect(DIFF_RULES[typo]).toBeUndefined()
   })
 
   // A rule is exercised by a fixture pair here or by a row of the oasdiff corpus; a schema
