@@ -92,6 +92,27 @@ describe('schema keyword families on a plain document', () => {
     expect(found.map((f) => f.id).sort()).toEqual(['request-body-one-of-added', 'response-body-one-of-added', 'api-version-not-bumped'].sort())
   })
 
+  it('judges formats by direction: int32 → int64 widens a request and surprises a response', () => {
+    const found = diffSpecs(spec(bodies({ type: 'integer', format: 'int32' })), spec(bodies({ type: 'integer', format: 'int64' })))
+    expect(ids(found).sort()).toEqual(['api-version-not-bumped:breaking', 'request-body-type-generalized:info', 'response-body-type-generalized:breaking'])
+    const back = diffSpecs(spec(bodies({ type: 'integer', format: 'int64' })), spec(bodies({ type: 'integer', format: 'int32' })))
+    expect(ids(back).sort()).toEqual(['api-version-not-bumped:breaking', 'request-body-type-changed:breaking', 'response-body-type-specialized:info'])
+  })
+
+  it('walks callbacks and webhooks like operations', () => {
+    const hook = (max: number) => ({ post: { requestBody: { content: { 'application/json': { schema: { type: 'string', maxLength: max } } } }, responses: { '200': { description: 'ok' } } } })
+    const withHooks = (max: number) => ({
+      ...bodies({ type: 'string' }, { callbacks: { onEvent: { '{$request.body#/url}': hook(max) } } }),
+      webhooks: { ping: hook(max) },
+    })
+    const found = diffSpecs(spec(withHooks(10)), spec(withHooks(5)))
+    const lowered = found.filter((f) => f.id === 'request-body-max-length-decreased').map((f) => f.pointer)
+    expect(lowered.sort()).toEqual([
+      '/paths/~1x/post/callbacks/onEvent/{$request.body#~1url}/post/requestBody/content/application~1json/schema/maxLength',
+      '/webhooks/ping/post/requestBody/content/application~1json/schema/maxLength',
+    ])
+  })
+
   it('a pattern widened to .* is not a change that breaks', () => {
     const found = diffSpecs(spec(bodies({ type: 'string', pattern: '^[a-z]+$' })), spec(bodies({ type: 'string', pattern: '^.*$' })))
     expect(found.filter((f) => f.severity !== 'info')).toEqual([])
