@@ -14,16 +14,18 @@ interface Param {
   readonly ptr: string
   readonly name: string
   readonly in: string
+  /** Declared on the path item, for every operation of the path. */
+  readonly pathLevel: boolean
 }
 
 function parametersOf(doc: unknown, op: OpRef): Map<string, Param> {
   const out = new Map<string, Param>()
   const templateNames = [...op.path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1])
-  const lists: [unknown, string][] = [
-    [op.pathItem.parameters, `${op.itemPtr}/parameters`],
-    [op.node.parameters, `${op.pointer}/parameters`],
+  const lists: [unknown, string, boolean][] = [
+    [op.pathItem.parameters, `${op.itemPtr}/parameters`, true],
+    [op.node.parameters, `${op.pointer}/parameters`, false],
   ]
-  for (const [list, at] of lists) {
+  for (const [list, at, pathLevel] of lists) {
     if (!Array.isArray(list)) continue
     list.forEach((p, i) => {
       const r = resolve(doc, p, `${at}/${i}`)
@@ -32,7 +34,7 @@ function parametersOf(doc: unknown, op: OpRef): Map<string, Param> {
       const where = String(r.node.in)
       const slot = where === 'path' ? templateNames.indexOf(name) : -1
       const key = slot >= 0 ? `path:#${slot}` : `${where}:${where === 'header' ? name.toLowerCase() : name}`
-      out.set(key, { node: r.node, ptr: r.ptr, name, in: where })
+      out.set(key, { node: r.node, ptr: r.ptr, name, in: where, pathLevel })
     })
   }
   return out
@@ -103,8 +105,11 @@ export function diffParameters({ base, head, c, memo, same, today }: OpContext, 
   for (const [key, q] of [...ph].sort()) {
     if (pb.has(key)) continue
     const what = `${q.in} parameter \`${q.name}\``
+    const required = q.node.required === true
     if (q.in === 'path') c.add('new-request-path-parameter', q.ptr, `the ${what} was added`, { where })
-    else if (q.node.required === true) c.add('new-required-request-parameter', q.ptr, `the required ${what} was added`, { where })
+    else if (q.pathLevel) {
+      c.add(required ? 'new-required-request-default-parameter-to-existing-path' : 'new-optional-request-default-parameter-to-existing-path', q.ptr, `the ${required ? 'required' : 'optional'} ${what} was added for every operation of the path`, { where })
+    } else if (required) c.add('new-required-request-parameter', q.ptr, `the required ${what} was added`, { where })
     else c.add('new-optional-request-parameter', q.ptr, `the optional ${what} was added`, { where })
   }
 }

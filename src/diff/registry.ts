@@ -226,6 +226,8 @@ const FIXED = {
   'new-required-request-parameter': rq(B, 'a new required parameter'),
   'new-optional-request-parameter': rq(I, 'a new optional parameter'),
   'new-request-path-parameter': rq(B, 'a new path parameter'),
+  'new-required-request-default-parameter-to-existing-path': rq(B, 'a new required parameter on a path item (every operation of the path)'),
+  'new-optional-request-default-parameter-to-existing-path': rq(I, 'a new optional parameter on a path item (every operation of the path)'),
   'request-parameter-became-required': rq(B, 'an optional parameter became required'),
   'request-parameter-became-optional': rq(I, 'a required parameter became optional'),
   'request-parameter-removed': rq(W, 'a parameter was removed'),
