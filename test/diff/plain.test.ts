@@ -99,6 +99,13 @@ describe('schema keyword families on a plain document', () => {
     expect(ids(back).sort()).toEqual(['api-version-not-bumped:breaking', 'request-body-type-changed:breaking', 'response-body-type-specialized:info'])
   })
 
+  it("reads OpenAPI 3.0's boolean exclusive bounds in 3.1 terms", () => {
+    const same = diffSpecs(spec(bodies({ type: 'number', maximum: 10, exclusiveMaximum: true })), spec(bodies({ type: 'number', exclusiveMaximum: 10 })))
+    expect(same).toEqual([])
+    const tighter = diffSpecs(spec(bodies({ type: 'number', maximum: 10 })), spec(bodies({ type: 'number', maximum: 10, exclusiveMaximum: true })))
+    expect(ids(tighter)).toContain('request-body-exclusive-max-set:warning')
+  })
+
   it('walks callbacks and webhooks like operations', () => {
     const hook = (max: number) => ({ post: { requestBody: { content: { 'application/json': { schema: { type: 'string', maxLength: max } } } }, responses: { '200': { description: 'ok' } } } })
     const withHooks = (max: number) => ({

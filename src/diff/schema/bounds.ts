@@ -5,7 +5,7 @@
  * where oasdiff has no such rule the change is named by the way it moved.
  */
 import type { JsonObject } from '../../spec/model.ts'
-import { isSchemaSuffix, type SchemaSuffix } from '../registry.ts'
+import { isSchemaSuffix } from '../registry.ts'
 import { push, type NodePair } from './index.ts'
 
 interface Bound {
@@ -32,16 +32,25 @@ const BOUNDS: readonly Bound[] = [
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined)
 
-/** OpenAPI 3.0 spells exclusive bounds as booleans beside `maximum`/`minimum`: fold them in. */
+/** The boolean OpenAPI 3.0 spelling of each exclusive bound, and the bound it qualifies. */
+const EXCLUSIVE: Readonly<Record<string, string>> = { exclusiveMaximum: 'maximum', exclusiveMinimum: 'minimum' }
+const QUALIFIED: Readonly<Record<string, string>> = { maximum: 'exclusiveMaximum', minimum: 'exclusiveMinimum' }
+
+/**
+ * The bound's value in 3.1 terms: OpenAPI 3.0's `maximum: 10, exclusiveMaximum: true` is read as
+ * 3.1's `exclusiveMaximum: 10`, so moving between the spellings compares like with like.
+ */
 function value(s: JsonObject, b: Bound): number | undefined {
-  if (b.key === 'exclusiveMaximum' || b.key === 'exclusiveMinimum') return num(s[b.key])
+  const of = EXCLUSIVE[b.key]
+  if (of) return s[b.key] === true ? num(s[of]) : num(s[b.key])
+  const flag = QUALIFIED[b.key]
+  if (flag && s[flag] === true) return undefined
   return num(s[b.key]) ?? (b.zero ? 0 : undefined)
 }
 
 export function compareBounds({ ctx, bs, hs, hPtr, out }: NodePair): void {
   const req = ctx.dir === 'request'
   for (const bound of BOUNDS) {
-    if (bs[bound.key] === hs[bound.key]) continue
     const vb = value(bs, bound)
     const vh = value(hs, bound)
     if (vb === vh) continue
