@@ -102,6 +102,26 @@ describe('oec explain: other signers, agents, perps', () => {
   })
 })
 
+describe('oec explain: body shapes', () => {
+  it('a batch is explained item by item', async () => {
+    const good = await placeOrder()
+    const bad = await placeOrder([MISTAKES[0]!])
+    const e = explainRequest(contract, `{"orders":[${good},${bad}]}`, { path: '/bulk_order', method: 'POST' })
+    expect(e.operationId).toBe('placeOrders')
+    expect(e.causes.map((c) => [c.id, c.item])).toEqual([['chain_id', 1]])
+  })
+
+  it('clientId in the body instead of client_id is field_name', async () => {
+    const body = (await placeOrder()).replace('"client_id"', '"clientId"')
+    expect(ids(body, { path: '/order', method: 'POST' })).toEqual(['field_name'])
+  })
+
+  it('a nonce sent as a JSON string is named', async () => {
+    const body = (await placeOrder([], { nonce: 77n })).replace('"nonce":77', '"nonce":"77"')
+    expect(ids(body, { path: '/order', method: 'POST' })).toEqual(['nonce'])
+  })
+})
+
 describe('oec explain: bounded', () => {
   it('an unexplainable request is unknown within the time bound', async () => {
     // A symbol changed after signing: no axis of the search touches the symbol.
@@ -112,6 +132,19 @@ describe('oec explain: bounded', () => {
     expect(e.causes.map((c) => c.id)).toEqual(['unknown'])
     expect(e.verified).toBe(false)
     expect(ms).toBeLessThan(3000)
+  })
+})
+
+describe('oec explain: bounded when the space is larger than the budget', () => {
+  it('a nonce near 2^63 makes the space large: unknown, at the budget', async () => {
+    const body = (await placeOrder([], { nonce: (1n << 63n) + 12345n })).replace('BTC-20261225-100000-C', 'ETH-20261225-4000-C')
+    const started = performance.now()
+    const e = explainRequest(contract, body, { budget: { maxMs: 1000 } })
+    const ms = performance.now() - started
+    expect(e.causes.map((c) => c.id)).toEqual(['unknown'])
+    expect(e.causes[0]!.text).toMatch(/budget ran out/)
+    expect(ms).toBeGreaterThan(900)
+    expect(ms).toBeLessThan(2000)
   })
 })
 
