@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, it } from 'vitest'
 import { ROOT } from '../helpers/cli.ts'
 
 export const CHROMIUM = process.env.OEC_CHROMIUM ?? '/usr/bin/chromium'
@@ -17,6 +18,7 @@ export const browserMissing: string | undefined = existsSync(CHROMIUM)
   : `no browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) or point OEC_CHROMIUM at a Chromium binary`
 
 export const skipBrowser = browserMissing !== undefined && !process.env.CI
+if (skipBrowser) console.warn(`HTML report browser tests skipped: ${browserMissing} (under CI they fail instead)`)
 
 const ARGS = [
   '--headless',
@@ -76,4 +78,27 @@ export function outputDir(name: string): string {
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
   return dir
+}
+
+/** A describe block whose tests share one browser (`browser()`); outside CI without one, a skipped test naming what is missing. */
+export function describeInBrowser(name: string, body: (browser: () => OpenBrowser) => void): void {
+  if (skipBrowser) {
+    describe(name, () => {
+      it.skip(`skipped: ${browserMissing}`, () => {})
+    })
+    return
+  }
+  describe(name, () => {
+    let open: OpenBrowser | undefined
+    beforeAll(async () => {
+      open = await launch()
+    })
+    afterAll(async () => {
+      await open?.close()
+    })
+    body(() => {
+      if (!open) throw new Error('the browser did not start (see beforeAll)')
+      return open
+    })
+  })
 }

@@ -6,7 +6,8 @@
  */
 import { SimulatedClock, startServer } from '../../src/server/index.ts'
 
-export const HOSTILE = '<script>window.__oecInjected = 1</script><!-- injected comment --><img src=x onerror="window.__oecInjected = 2"></pre></details>'
+export const HOSTILE =
+  '<script>window.__oecInjected = 1</script><!-- injected comment --><img src=x onerror="window.__oecInjected = 2"></pre></details>'
 
 export interface HostileTarget {
   readonly url: string
@@ -23,7 +24,13 @@ export async function startHostileServer(): Promise<HostileTarget> {
       clock,
       transformReply: (reply, rc) => {
         if (rc.method === 'GET' && rc.path === '/health') return { ...reply, body: { status: HOSTILE } }
-        if (rc.path === '/orderbook' && reply.body && typeof reply.body === 'object' && 'error' in reply.body && (reply.body as { error: unknown }).error) {
+        if (
+          rc.path === '/orderbook' &&
+          reply.body &&
+          typeof reply.body === 'object' &&
+          'error' in reply.body &&
+          (reply.body as { error: unknown }).error
+        ) {
           return { ...reply, body: { ...(reply.body as object), error: { code: 13020, message: HOSTILE } } }
         }
         return reply

@@ -12,13 +12,37 @@ import { esc, renderRunHtml } from '../../src/report/html/index.ts'
 const HOSTILE = '<script>alert(1)</script><!-- c --><img src=x onerror=alert(2)>"\'&'
 const KEY = '0x' + 'cd'.repeat(32)
 const results: CaseResult[] = [
-  { id: 'ops.health', title: 'GET /health', rules: ['EP-11'], level: 'assumed', outcome: 'warn', message: `got ${HOSTILE}`, details: { response: `HTTP 200\n\n{"status":"${HOSTILE}"}`, curl: "curl -sS 'http://x/health'" }, durationMs: 1 },
-  { id: 'err.orderbook-missing', title: 'missing book', rules: ['ERR-12', 'NOPE-1'], level: 'stated', outcome: 'fail', message: 'bad', details: { request: `{"privateKey":"${KEY}"}`, expected: 'HTTP 200' }, durationMs: 2 },
+  {
+    id: 'ops.health',
+    title: 'GET /health',
+    rules: ['EP-11'],
+    level: 'assumed',
+    outcome: 'warn',
+    message: `got ${HOSTILE}`,
+    details: { response: `HTTP 200\n\n{"status":"${HOSTILE}"}`, curl: "curl -sS 'http://x/health'" },
+    durationMs: 1,
+  },
+  {
+    id: 'err.orderbook-missing',
+    title: 'missing book',
+    rules: ['ERR-12', 'NOPE-1'],
+    level: 'stated',
+    outcome: 'fail',
+    message: 'bad',
+    details: { request: `{"privateKey":"${KEY}"}`, expected: 'HTTP 200' },
+    durationMs: 2,
+  },
   { id: 'auth.chain-id/chain-1', title: 'chain 1', rules: ['DOM-3'], level: 'stated', outcome: 'pass', durationMs: 3 },
   { id: 'nonce.x', title: 'listed', rules: ['NONCE-2'], level: 'stated', outcome: 'xfail', durationMs: 1 },
   { id: 'rl.reset', title: 'slow', rules: ['RL-1'], level: 'stated', outcome: 'skip', message: 'needs --slow', durationMs: 0 },
 ]
-const summary: RunSummary = { suite: 'oec check server', target: `http://127.0.0.1:1/${HOSTILE}`, results, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1500 }
+const summary: RunSummary = {
+  suite: 'oec check server',
+  target: `http://127.0.0.1:1/${HOSTILE}`,
+  results,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  durationMs: 1500,
+}
 
 function reporterHtml(): string {
   const out = new PassThrough()

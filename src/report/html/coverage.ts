@@ -54,7 +54,10 @@ export function renderCoverageHtml(report: CoverageReport, meta: CoverageReportM
     ['unknown', 'unknown rule ids named by checks', report.unknownRefs.length, report.unknownRefs.length ? 'fail' : 'skip'],
   ] as const
   const facts: [string, string][] = [
-    ['checks', `${report.sources.vectors} vector cases, ${report.sources.server} server checks${report.serverCatalog === 'absent' ? ' (server catalog not found)' : ''}, ${report.sources.lint} spec (lint) checks`],
+    [
+      'checks',
+      `${report.sources.vectors} vector cases, ${report.sources.server} server checks${report.serverCatalog === 'absent' ? ' (server catalog not found)' : ''}, ${report.sources.lint} spec (lint) checks`,
+    ],
     ...(meta.rulesFile ? ([['rules', meta.rulesFile]] as [string, string][]) : []),
     ...(meta.vectorsDir ? ([['vectors', meta.vectorsDir]] as [string, string][]) : []),
   ]

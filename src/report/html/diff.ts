@@ -5,7 +5,7 @@
  * so the page does not depend on how the comparers are organised.
  */
 import { countBySeverity, DIFF_RULES, failsOn, type DiffFinding, type DiffSeverity } from '../../diff/index.ts'
-import { checkboxes, esc, filterForm, page, search, select, token } from './page.ts'
+import { checkboxes, esc, filterForm, page, ruleSelect, search, token } from './page.ts'
 
 export interface DiffSide {
   /** File, git ref or label the user gave for this side. */
@@ -75,10 +75,21 @@ export function renderDiffHtml(findings: readonly DiffFinding[], meta: DiffRepor
   const rank = (f: DiffFinding) => LEVELS.indexOf(f.severity)
   const opView = [...byOp]
     .sort(([a, fa], [b, fb]) => Math.min(...fa.map(rank)) - Math.min(...fb.map(rank)) || a.localeCompare(b))
-    .map(([op, list]) => group(op, [...list].sort((a, b) => rank(a) - rank(b)).map((f) => finding(f, [op]))))
+    .map(([op, list]) =>
+      group(
+        op,
+        [...list].sort((a, b) => rank(a) - rank(b)).map((f) => finding(f, [op])),
+      ),
+    )
     .join('\n')
   const levelView = LEVELS.filter((l) => n[l] > 0)
-    .map((l) => group(LEVEL_HEADING[l], withOps.filter(({ f }) => f.severity === l).map(({ f, ops }) => finding(f, ops)), l))
+    .map((l) =>
+      group(
+        LEVEL_HEADING[l],
+        withOps.filter(({ f }) => f.severity === l).map(({ f, ops }) => finding(f, ops)),
+        l,
+      ),
+    )
     .join('\n')
   const ruleIds = [...new Set(findings.map((f) => f.id))].sort()
   const version = (s: DiffSide) => `${s.label}${s.version ? ` (version ${s.version})` : ''}`
@@ -90,12 +101,7 @@ export function renderDiffHtml(findings: readonly DiffFinding[], meta: DiffRepor
       'severity',
       LEVELS.map((l) => ({ value: l, label: l })),
     ) +
-      select(
-        'Rule',
-        'rule',
-        'filter-rule',
-        ruleIds.map((id) => ({ value: token(id), label: id })),
-      ) +
+      ruleSelect(ruleIds) +
       search('Operation', 'op', 'filter-op', 'e.g. POST /order'),
   )
   const views = `<fieldset class="filters" data-view-for="findings" hidden><legend>Group by</legend><label><input type="radio" name="view" value="operation" checked> operation</label><label><input type="radio" name="view" value="level"> level</label></fieldset>`

@@ -54,13 +54,14 @@ table{border-collapse:collapse;width:100%;margin:4px 0 12px}
 th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
 thead th{background:var(--panel);position:sticky;top:0}
 tbody th[colspan]{background:var(--panel);font-weight:600}
+table.matrix th[scope=row]{white-space:nowrap}
 td.num{text-align:right;font-variant-numeric:tabular-nums}td.zero{color:#afb8c1}
 td.num.fail:not(.zero){color:var(--fail);font-weight:700}td.num.warn:not(.zero){color:var(--warn);font-weight:700}
 tr.gap td{background:#ffebe9}
 code,pre{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px;overflow:auto;max-height:28em;white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0}
 .cases{list-style:none;padding:0;margin:0}
-.cases>li{border:1px solid var(--line);border-radius:6px;margin:4px 0}
+.cases>li{border:1px solid var(--line);border-radius:6px;margin:4px 0;content-visibility:auto;contain-intrinsic-size:auto 40px}
 .cases details>summary{cursor:pointer;padding:6px 10px;display:flex;flex-wrap:wrap;gap:6px 10px;align-items:baseline}
 .cases details[open]>summary{border-bottom:1px solid var(--line)}
 .case-body{padding:6px 12px 10px}
@@ -110,6 +111,10 @@ const SCRIPT = `
       });
       var selects = form.querySelectorAll('select, input[type=search]');
       var shown = 0, total = 0;
+      // Toggling hundreds of items in place costs Chromium ~20 times the layout work of toggling
+      // them off the page, so the list is taken out meanwhile (unless it holds the focus).
+      var parent = list.parentNode, next = list.nextSibling, detach = !list.contains(document.activeElement);
+      if (detach) parent.removeChild(list);
       Array.prototype.forEach.call(items, function(item){
         // Items of a view not on show (diff: by operation / by level) are not counted.
         var inView = !(item.closest('[data-view]') && item.closest('[data-view]').hidden);
@@ -130,6 +135,7 @@ const SCRIPT = `
       Array.prototype.forEach.call(list.querySelectorAll('[data-group]'), function(g){
         g.hidden = !g.querySelector('[data-item]:not([hidden])');
       });
+      if (detach) parent.insertBefore(list, next);
       if (status) status.textContent = 'Showing ' + shown + ' of ' + total;
     }
     document.addEventListener('oec-view', apply);
@@ -223,6 +229,16 @@ export function select(label: string, name: string, id: string, values: readonly
   return `<label for="${esc(id)}">${esc(label)}<br><select id="${esc(id)}" name="${esc(name)}"><option value="">all</option>${values
     .map((v) => `<option value="${esc(v.value)}">${esc(v.label)}</option>`)
     .join('')}</select></label>`
+}
+
+/** The rule filter: option values tokenised as the items' `data-rule` lists are. */
+export function ruleSelect(ids: readonly string[], label: (id: string) => string = (id) => id): string {
+  return select(
+    'Rule',
+    'rule',
+    'filter-rule',
+    ids.map((id) => ({ value: token(id), label: label(id) })),
+  )
 }
 
 export function search(label: string, name: string, id: string, placeholder: string, list?: string): string {

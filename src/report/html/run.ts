@@ -5,7 +5,7 @@
  */
 import type { Rule } from '../../contract/rules.ts'
 import { countOutcomes, exitCodeFor, OUTCOMES, type CaseResult, type Level, type Outcome, type RunSummary } from '../model.ts'
-import { block, checkboxes, copyBlock, esc, filterForm, page, search, select, token, toolkitVersion } from './page.ts'
+import { block, checkboxes, copyBlock, esc, filterForm, page, ruleSelect, search, token, toolkitVersion } from './page.ts'
 
 export interface RunReportMeta {
   /** The rule catalog the results name (texts, sections, levels). */
@@ -16,7 +16,13 @@ export interface RunReportMeta {
   readonly toolkitVersion?: string
 }
 
-const OUTCOME_LABEL: Readonly<Record<Outcome, string>> = { pass: 'passed', fail: 'failed', warn: 'warnings', xfail: 'expected failures', skip: 'skipped' }
+const OUTCOME_LABEL: Readonly<Record<Outcome, string>> = {
+  pass: 'passed',
+  fail: 'failed',
+  warn: 'warnings',
+  xfail: 'expected failures',
+  skip: 'skipped',
+}
 const BADGE: Readonly<Record<Outcome, string>> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', xfail: 'XFAIL', skip: 'SKIP' }
 // The order a reader triages in: what breaks the contract first.
 const TRIAGE: readonly Outcome[] = ['fail', 'warn', 'xfail', 'skip', 'pass']
@@ -79,7 +85,8 @@ function matrix(results: readonly CaseResult[], byId: ReadonlyMap<string, Rule>)
   }
   const tables = LEVELS.map((level) => {
     const mine = [...rows.values()].filter((r) => r.rule.level === level).sort((a, b) => rank(a.rule.id) - rank(b.rule.id))
-    if (mine.length === 0) return `<h3>${level === 'stated' ? 'Stated' : 'Assumed'} rules</h3><p class="muted">No case of this run names ${level} rules.</p>`
+    if (mine.length === 0)
+      return `<h3>${level === 'stated' ? 'Stated' : 'Assumed'} rules</h3><p class="muted">No case of this run names ${level} rules.</p>`
     const sections = new Map<string, MatrixRow[]>()
     for (const r of mine) sections.set(r.rule.section, [...(sections.get(r.rule.section) ?? []), r])
     const head = `<thead><tr><th scope="col">Rule</th><th scope="col" class="text">Text</th>${OUTCOMES.map((o) => `<th scope="col" class="num">${esc(BADGE[o])}</th>`).join('')}</tr></thead>`
@@ -125,7 +132,8 @@ function caseItem(r: CaseResult, i: number, byId: ReadonlyMap<string, Rule>): st
   }
   if (d.response !== undefined) parts.push(block('Response', d.response))
   if (d.curl !== undefined) parts.push(copyBlock(`repro-${i}`, 'Reproduce with curl', d.curl))
-  for (const [k, v] of Object.entries(d)) if (v !== undefined && !['expected', 'request', 'response', 'curl'].includes(k)) parts.push(block(k, v))
+  for (const [k, v] of Object.entries(d))
+    if (v !== undefined && !['expected', 'request', 'response', 'curl'].includes(k)) parts.push(block(k, v))
   if (!r.details && r.outcome !== 'pass') parts.push('<p class="muted">No exchange recorded for this case.</p>')
   const check = checkOf(r.id)
   return `<li data-item data-outcome="${r.outcome}" data-level="${r.level}" data-rule="${esc(r.rules.map(token).join(' '))}" data-check="${esc(r.id)}"><details${r.outcome === 'fail' ? ' open' : ''}><summary><span class="badge ${r.outcome}">${BADGE[r.outcome]}</span> <span class="case-id">${esc(r.id)}</span> <span>${esc(r.title)}</span> <span class="badge ${r.level}">${r.level}</span> <span class="muted">${esc(r.rules.join(', '))} · ${esc(duration(r.durationMs))}</span>${r.message ? `<span class="msg">${esc(r.message)}</span>` : ''}</summary><div class="case-body" data-check-id="${esc(check)}">${parts.join('')}</div></details></li>`
@@ -133,7 +141,9 @@ function caseItem(r: CaseResult, i: number, byId: ReadonlyMap<string, Rule>): st
 
 export function renderRunHtml(s: RunSummary, meta: RunReportMeta): string {
   const byId = new Map(meta.rules.map((r) => [r.id, r]))
-  const sorted = [...s.results.keys()].sort((a, b) => TRIAGE.indexOf(s.results[a]!.outcome) - TRIAGE.indexOf(s.results[b]!.outcome) || a - b)
+  const sorted = [...s.results.keys()].sort(
+    (a, b) => TRIAGE.indexOf(s.results[a]!.outcome) - TRIAGE.indexOf(s.results[b]!.outcome) || a - b,
+  )
   const ruleIds = [...new Set(s.results.flatMap((r) => r.rules))].sort()
   const checks = [...new Set(s.results.map((r) => checkOf(r.id)))].sort()
   const filters = filterForm(
@@ -149,12 +159,7 @@ export function renderRunHtml(s: RunSummary, meta: RunReportMeta): string {
         'level',
         LEVELS.map((l) => ({ value: l, label: l })),
       ) +
-      select(
-        'Rule',
-        'rule',
-        'filter-rule',
-        ruleIds.map((id) => ({ value: token(id), label: `${id}${byId.get(id) ? ` (${byId.get(id)!.level})` : ''}` })),
-      ) +
+      ruleSelect(ruleIds, (id) => `${id}${byId.get(id) ? ` (${byId.get(id)!.level})` : ''}`) +
       `<datalist id="check-ids">${checks.map((c) => `<option value="${esc(c)}">`).join('')}</datalist>` +
       search('Check or case id', 'check', 'filter-check', 'e.g. auth.chain-id', 'check-ids'),
   )
