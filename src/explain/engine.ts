@@ -113,6 +113,7 @@ interface PartResult {
   notes: string[]
   tried: number
   explained: boolean
+  recoveredAsSent?: string
 }
 
 function explainPart(contract: Contract<'typedData'>, part: SignedPart, numbers: ReadonlyMap<string, string>, opts: ExplainOptions, budget: SearchBudget, where: string): PartResult {
@@ -179,7 +180,7 @@ function explainPart(contract: Contract<'typedData'>, part: SignedPart, numbers:
     sent: `expected ${expected.join(' or ')}`,
     text: `${why}; the signature as sent ${recovered ? `recovers to ${checksumAddress(recovered.slice(2))}` : 'recovers to no key'}: if that is your key, the message is right and that signer is not authorized (name it with --signer); otherwise compare your typed data with \`oec sign\``,
   }
-  return { verified: false, causes: [...certain, unknown], notes: sig.notes, tried: result.tried, explained: false }
+  return { verified: false, causes: [...certain, unknown], notes: sig.notes, tried: result.tried, explained: false, ...(recovered ? { recoveredAsSent: checksumAddress(recovered.slice(2)) } : {}) }
 }
 
 /**
@@ -205,6 +206,7 @@ export function explainRequest(contract: Contract<'typedData'>, body: string | P
     const notes: string[] = []
     let tried = 0
     let signer: string | undefined
+    let recoveredAsSent: string | undefined
     let explained = true
     for (const part of parts) {
       const item = parts.length > 1 || part.pointer !== '' ? part.pointer : undefined
@@ -214,10 +216,11 @@ export function explainRequest(contract: Contract<'typedData'>, body: string | P
       tried += r.tried
       explained &&= r.explained
       signer ??= r.signer
+      recoveredAsSent ??= r.recoveredAsSent
       for (const c of r.causes) causes.push({ ...c, ...(item !== undefined ? { item: itemIndex(item) } : {}) })
       for (const n of r.notes) if (!notes.includes(n)) notes.push(n)
     }
-    const e: Explanation = { verified: causes.length === 0, ...(signer ? { signer } : {}), causes, notes, operationId: op.operationId, tried, ms: performance.now() - started }
+    const e: Explanation = { verified: causes.length === 0, ...(signer ? { signer } : {}), ...(recoveredAsSent ? { recoveredAsSent } : {}), causes, notes, operationId: op.operationId, tried, ms: performance.now() - started }
     // Shapes that coincide (ApproveAgent, RevokeAgent): the operation whose message explains the signature wins.
     if (e.verified || ops.length === 1 || explained) return e
     first ??= e

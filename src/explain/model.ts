@@ -42,6 +42,8 @@ export interface Explanation {
   readonly verified: boolean
   /** The recovered signer of a verified request (or of the explained one). */
   readonly signer?: string
+  /** What the signature recovers to over the request exactly as sent (`unknown` explanations). */
+  readonly recoveredAsSent?: string
   readonly causes: readonly Cause[]
   /** Things that do not fail verification but are worth knowing (v written as 0/1). */
   readonly notes: readonly string[]

@@ -1,7 +1,8 @@
 /**
  * The client's side of one exchange: the body against the operation's schema and string rules,
- * the signature (with the explain engine), and nonce reuse within the session. Pure apart from
- * reading the session; the response checks update it.
+ * the signature (with the explain engine), and nonce reuse within the session. The response
+ * checks update the session, except for one thing learnt here: an agent approved before the
+ * session began (a request it signed was accepted).
  */
 import type { RuleId } from '../contract/generated/rules.ts'
 import type { FullContract } from '../contract/load.ts'
@@ -73,7 +74,8 @@ export function pathOf(url: string): string {
 export function checkRequest(ctx: CheckContext, ex: Exchange): { violations: Violation[]; facts?: RequestFacts } {
   const path = pathOf(ex.url)
   const op = ctx.contract.operations.find((o) => o.method === ex.method && o.path === path)
-  if (!op || !op.requestSchema) return { violations: op ? [] : [], ...(op ? { facts: { op, nonces: [] } } : {}) }
+  if (!op) return { violations: [] }
+  if (!op.requestSchema) return { violations: [], facts: { op, nonces: [] } }
   const out: Violation[] = []
   const v = (check: string, rules: RuleId[], message: string): Violation => ({ party: 'client', check, rules, message, seq: ex.seq, method: ex.method, path })
   const parsed = parseBody(ex.requestBody.toString('utf8'))
@@ -130,13 +132,18 @@ export function checkRequest(ctx: CheckContext, ex: Exchange): { violations: Vio
           ...(ctx.domain ? { domain: ctx.domain } : {}),
           budget: { maxMs: ctx.explainMs },
         })
-        for (const c of e.causes) {
+        // Accepted, yet signed by a key this session never saw approved: an agent approved before
+        // the session began. Learnt, not reported: the server is the authority on approvals.
+        const agentFromBefore =
+          e.recoveredAsSent !== undefined && e.causes.every((c) => c.id === 'unknown') && ex.status >= 200 && ex.status < 300 && parts.length === 1 && wallets.length === 1
+        if (agentFromBefore) ctx.session.approve(wallets[0]!, e.recoveredAsSent!)
+        for (const c of agentFromBefore ? [] : e.causes) {
           const where = c.item !== undefined ? `item ${c.item}: ` : ''
           const same = schemaViolations.find((s) => c.field !== undefined && (s.field === c.field || s.field.endsWith(`.${c.field}`)))
           if (same) same.violation = { ...same.violation, check: 'schema+signature', rules: [...new Set([...same.violation.rules, ...CAUSE_RULES[c.id]])], message: `${where}${c.id}: ${c.text}` }
           else out.push(v('signature', CAUSE_RULES[c.id], `${where}${c.id}: ${c.text}`))
         }
-        if (e.verified) {
+        if (e.verified || agentFromBefore) {
           for (const part of parts) {
             const n = readUint64(parsed, `${part.pointer}/nonce`)
             if (n.ok && typeof part.value.wallet === 'string' && ADDRESS.test(part.value.wallet)) nonces.push({ wallet: part.value.wallet, nonce: n.value })

@@ -103,6 +103,16 @@ describe('oec proxy', () => {
     expect(proxy.summary().results).toHaveLength(5)
   })
 
+  it('an agent approved before the session: its accepted order is learnt, not reported', async () => {
+    const { server, proxy } = await behindProxy()
+    const agent = privateKeyToAccount(OTHER_KEY)
+    expect((await send(server.url, 'POST', '/approve-agent', await approveAgent(agent.address, 24n))).status).toBe(200)
+    expect((await send(proxy.url, 'POST', '/order', await placeOrder([], { key: OTHER_KEY, nonce: 25n }))).status).toBe(200)
+    expect((await send(proxy.url, 'POST', '/order', await placeOrder([chain1], { key: OTHER_KEY, nonce: 26n }))).status).toBe(401)
+    await proxy.idle()
+    expect(proxy.violations().map((x) => [x.party, x.seq, x.message])).toEqual([['client', 2, 'chain_id: you signed chainId 1; the service signs 999']])
+  })
+
   it('a number price, a chainId-1 signature and a reused nonce: exactly those, the client\'s', async () => {
     const { proxy } = await behindProxy()
     expect((await send(proxy.url, 'POST', '/order', await placeOrder([], { nonce: 31n }))).status).toBe(200)
