@@ -4,7 +4,7 @@ let main
 try {
   ;({ main } = await import('../dist/src/cli/main.js'))
 } catch (err) {
-  if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes('dist/src/cli/main.js')) throw err
+  if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !/dist[\\/]src[\\/]cli[\\/]main\.js/.test(String(err.message))) throw err
   process.stderr.write('oec: dist/ is missing: run `npm run build` in the package directory\n')
   process.exit(2)
 }
