@@ -15,5 +15,5 @@ export function explanationText(e: Explanation): string {
 
 /** The stable JSON shape: `{verified, signer?, causes: [{id, signed, sent, ...}], ...}`. */
 export function explanationJson(e: Explanation): string {
-  return `${JSON.stringify({ verified: e.verified, ...(e.signer !== undefined ? { signer: e.signer } : {}), operationId: e.operationId, causes: e.causes, notes: e.notes, tried: e.tried, ms: Math.round(e.ms) })}\n`
+  return `${JSON.stringify({ verified: e.verified, ...(e.signer !== undefined ? { signer: e.signer } : {}), ...(e.recoveredAsSent !== undefined ? { recoveredAsSent: e.recoveredAsSent } : {}), operationId: e.operationId, causes: e.causes, notes: e.notes, tried: e.tried, ms: Math.round(e.ms) })}\n`
 }
