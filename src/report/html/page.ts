@@ -61,7 +61,7 @@ tr.gap td{background:#ffebe9}
 code,pre{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px;overflow:auto;max-height:28em;white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0}
 .cases{list-style:none;padding:0;margin:0}
-.cases>li{border:1px solid var(--line);border-radius:6px;margin:4px 0;content-visibility:auto;contain-intrinsic-size:auto 40px}
+.cases>li{border:1px solid var(--line);border-radius:6px;margin:4px 0}
 .cases details>summary{cursor:pointer;padding:6px 10px;display:flex;flex-wrap:wrap;gap:6px 10px;align-items:baseline}
 .cases details[open]>summary{border-bottom:1px solid var(--line)}
 .case-body{padding:6px 12px 10px}
