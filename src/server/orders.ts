@@ -43,7 +43,17 @@ function nonceOf(body: ParsedBodyOk, prefix: string): Checked<bigint> {
 }
 
 /** Schema, nonce, route switch and symbol checks of one PlaceOrder body. `prefix` names batch items. */
+/** The signed decimal fields: sent as a JSON number they can never match the signed string. */
+const DECIMAL_FIELDS = ['size', 'price'] as const
+
 export function prepareOrder(ctx: ServerContext, body: ParsedBodyOk, check: (v: unknown) => FieldProblem | null, prefix = ''): Checked<PreparedOrder> {
+  const raw = body.value as Record<string, unknown> | null
+  const asNumber = raw && typeof raw === 'object' ? DECIMAL_FIELDS.find((f) => typeof raw[f] === 'number') : undefined
+  if (asNumber) {
+    // The seed lists "price or size sent as a number" among the causes of this exact message.
+    const field = prefix ? `${prefix}.${asNumber}` : asNumber
+    return { ok: false, problem: { field, message: 'Signature verification failed', code: 'signature_verification_failed' } }
+  }
   const problem = check(body.value)
   if (problem) return { ok: false, problem: prefixed(problem, prefix) }
   const v = body.value as Record<string, string>

@@ -6,6 +6,8 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { deref, getPointer, isObject, type JsonObject, type Operation, type FullContract } from '../contract/index.ts'
+import type { Code } from '../contract/codes.ts'
+import { UINT64_MAX } from '../signing/index.ts'
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020
@@ -16,6 +18,8 @@ export interface FieldProblem {
   /** Dotted path of the offending field (`orders[0].price`), or `body` for the whole body. */
   readonly field: string
   readonly message: string
+  /** The refusal's code when it is not `invalid_field` (a price sent as a number is a signature failure). */
+  readonly code?: Code<'signature_verification_failed'>
 }
 
 export interface BodyValidator {
@@ -100,6 +104,10 @@ export function describe(errors: readonly ErrorObject[] | null | undefined, pref
   let why = e.message ?? 'is invalid'
   if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) why = `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`
   if (e.keyword === 'const') why = `must be ${JSON.stringify(params.allowedValue)}`
+  // The spec's uint64 bound reaches ajv as a double (18446744073709552000); say the exact 2^64-1.
+  if ((e.keyword === 'maximum' || e.keyword === 'minimum') && (params.limit === Number(UINT64_MAX) || e.keyword === 'minimum') && e.parentSchema?.format === 'uint64') {
+    why = `must be an integer in 0..${UINT64_MAX}`
+  }
   return { field, message: field === 'body' ? `invalid body: ${why}` : `invalid field "${field}": ${why}` }
 }
 
@@ -120,7 +128,7 @@ export function compileValidators(spec: FullContract): Validators {
 }
 
 function compileFresh(spec: FullContract): Validators {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, allowUnionTypes: true })
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, allowUnionTypes: true, verbose: true })
   addFormats(ajv)
   // The nonce is read exactly by readUint64; for ajv it is an integer with bounds.
   ajv.addFormat('uint64', true)

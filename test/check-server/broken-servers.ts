@@ -21,7 +21,7 @@ export interface Target {
   close(): Promise<void>
 }
 
-async function reference(config: Partial<ServerConfig> = {}, deps: Partial<ServerDeps> = {}): Promise<Target> {
+export async function reference(config: Partial<ServerConfig> = {}, deps: Partial<ServerDeps> = {}): Promise<Target> {
   const clock = new SimulatedClock(Date.UTC(2026, 0, 5, 12, 0, 0))
   const server = await startServer({ config: { ...config, log: false }, deps: { clock, ...deps } })
   return { url: server.url, clock, symbols: server.config.instruments, close: () => server.close() }
@@ -29,13 +29,13 @@ async function reference(config: Partial<ServerConfig> = {}, deps: Partial<Serve
 
 // ---------------------------------------------------------------- proxy
 
-interface ProxyRequest {
+export interface ProxyRequest {
   method: string
   path: string
   headers: http.IncomingHttpHeaders
   body: string
 }
-interface ProxyResponse {
+export interface ProxyResponse {
   status: number
   headers: Record<string, string>
   body: string
@@ -53,7 +53,7 @@ function isResponse(x: ProxyRequest | ProxyResponse): x is ProxyResponse {
 }
 
 /** An HTTP proxy in front of a correct reference server that rewrites requests and responses. */
-async function proxied(rewrite: Rewrite, config: Partial<ServerConfig> = {}): Promise<Target> {
+export async function proxied(rewrite: Rewrite, config: Partial<ServerConfig> = {}): Promise<Target> {
   const upstream = await reference(config)
   const base = new URL(upstream.url)
   const agent = new http.Agent({ keepAlive: true })
@@ -106,10 +106,10 @@ async function proxied(rewrite: Rewrite, config: Partial<ServerConfig> = {}): Pr
   }
 }
 
-const jsonResponse = (status: number, body: unknown): ProxyResponse => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+export const jsonResponse = (status: number, body: unknown): ProxyResponse => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 
 /** Applies `f` to every object in a lossless parse of the body (items of bulk bodies included). */
-function rewriteObjects(text: string, f: (o: Record<string, unknown>) => void): string {
+export function rewriteObjects(text: string, f: (o: Record<string, unknown>) => void): string {
   let doc: unknown
   try {
     doc = losslessParse(text)
@@ -123,8 +123,13 @@ function rewriteObjects(text: string, f: (o: Record<string, unknown>) => void): 
       Object.values(v).forEach(walk)
     }
   }
-  walk(doc)
-  return losslessStringify(doc) ?? text
+  try {
+    walk(doc)
+    return losslessStringify(doc) ?? text
+  } catch {
+    // Nesting deeper than the stack: forwarded untouched, the server behind answers it.
+    return text
+  }
 }
 
 // ---------------------------------------------------------------- verifier seams

@@ -181,12 +181,35 @@ export function hasCode(e: Exchange, ...codes: readonly KnownErrorCode[]): boole
 type SuccessStatus = Exclude<OrderResult['status'] | CancelResult['status'] | AgentChange['status'] | PerpResponse['status'], 'REJECTED' | 'err'>
 const SUCCESS_STATUSES = new Set<string>(['ACKED', 'CANCELED', 'approved', 'revoked', 'ok'] satisfies SuccessStatus[])
 
-/** A 2xx whose body says the operation took effect (an order ACKED, an agent approved, a perp `ok`). */
+/** A result (a body, a batch slot, a replacement's pair) that says the operation took effect; no status is no success. */
+function slotSucceeded(v: unknown): boolean {
+  if (!isObject(v)) return false
+  if (typeof v.status === 'string') return SUCCESS_STATUSES.has(v.status)
+  if (isObject(v.cancel) && isObject(v.order)) return slotSucceeded(v.cancel) && slotSucceeded(v.order)
+  return false
+}
+
+/**
+ * A 2xx whose body says the operation took effect (an order ACKED, an agent approved, a perp
+ * `ok`, every slot of a batch): a 200 without a status says nothing, so it is not a success.
+ */
 export function succeeded(e: Exchange): boolean {
   const s = statusOf(e)
   if (s < 200 || s > 299) return false
-  const status = jsonOf(e)?.status
-  return typeof status !== 'string' || SUCCESS_STATUSES.has(status)
+  const body = jsonOf(e)
+  if (Array.isArray(body?.results)) return body.results.length > 0 && body.results.every(slotSucceeded)
+  return slotSucceeded(body)
+}
+
+/** A 2xx that answers with a rejection: `status` REJECTED (or a perp `err`), or every slot of a batch so. */
+export function rejectedResult(e: Exchange): boolean {
+  const s = statusOf(e)
+  if (s < 200 || s > 299) return false
+  const rejected = (v: unknown): boolean =>
+    isObject(v) && (v.status === ('REJECTED' satisfies OrderResult['status']) || v.status === ('err' satisfies PerpResponse['status']) || (isObject(v.cancel) && isObject(v.order) && (rejected(v.cancel) || rejected(v.order))))
+  const body = jsonOf(e)
+  if (Array.isArray(body?.results)) return body.results.length > 0 && body.results.every(rejected)
+  return rejected(body)
 }
 
 export function orderStatus(e: Exchange): string | undefined {
@@ -261,6 +284,7 @@ export function expectRefused(ctx: CheckContext, e: Exchange, what: string, o: R
   if (s >= 500) ctx.fail(`${what}: expected a refusal, got a server error ${brief(e)}`, { ...o, expected, exchange: e })
   if (s >= 200 && s < 300) {
     if (succeeded(e)) ctx.fail(`${what}: expected a refusal, but it was accepted (${brief(e)})`, { ...o, expected, exchange: e })
+    if (!rejectedResult(e)) ctx.fail(`${what}: expected a refusal, got a 2xx that does not say REJECTED (${brief(e)})`, { ...o, expected, exchange: e })
     ctx.warn(`${what}: refused with ${brief(e)}; expected ${expected}`, { ...o, expected, exchange: e, level: 'assumed' })
     return
   }

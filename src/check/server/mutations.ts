@@ -190,7 +190,8 @@ export function deriveMutations(doc: unknown, info: SchemaInfo, base: ReadonlyMa
     const isNonce = p.schema.type === 'integer'
     // type changed
     for (const [t, value] of typeChanges(p, v)) {
-      const codes: KnownErrorCode[] = isDecimal && t === 'number' ? ['invalid_field', 'signature_verification_failed'] : ['invalid_field']
+      // The seed names a decimal sent as a number among the causes of `Signature verification failed`.
+      const codes: KnownErrorCode[] = isDecimal && t === 'number' ? ['signature_verification_failed'] : ['invalid_field']
       add(p.name, 'type', t, `${p.name} sent as a JSON ${typeName(value) === 'raw' ? 'number' : typeName(value)}`, value, { assumed: p.assumed || (isNonce && t === 'string'), codes })
     }
     // pattern broken

@@ -30,6 +30,7 @@ import { errBodyShape } from './checks/err/body-shape.ts'
 import { errCatalogCodes } from './checks/err/catalog-codes.ts'
 import { errHead } from './checks/err/head.ts'
 import { errOrderbookMissing } from './checks/err/orderbook-missing.ts'
+import { errRejectedReason } from './checks/err/rejected-reason.ts'
 import { nonceConcurrent } from './checks/nonce/concurrent.ts'
 import { nonceGapsDecreasing } from './checks/nonce/gaps-decreasing.ts'
 import { noncePrecision2p53 } from './checks/nonce/precision-2p53.ts'
@@ -93,7 +94,8 @@ const REGISTRY = [
   robustMalformed,
   errOrderbookMissing,
   errHead,
-  // These two read every response of the run, so they come after every check that sends one.
+  // These read every response of the run, so they come after every check that sends one.
+  errRejectedReason,
   errBodyShape,
   errCatalogCodes,
 ] as const

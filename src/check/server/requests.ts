@@ -50,7 +50,8 @@ export async function signBody(
   // A field the spec signs but the check does not set (a newer spec than the check) is signed and sent with a schema value.
   const filled = signingFor(spec).missingFields(kind, message)
   for (const f of filled) message[f.name] = f.value
-  entries = [...entries, ...filled.map((f): [string, BodyValue] => [f.body, f.value])]
+  // A field the body already carries in another JSON type (a price sent as a number) is signed, not sent twice.
+  entries = [...entries, ...filled.filter((f) => !entries.some(([k]) => k === f.body)).map((f): [string, BodyValue] => [f.body, f.value])]
   for (const [k, v] of Object.entries(options.signed ?? {})) {
     if (v === undefined) delete message[k]
     else message[k] = v

@@ -34,7 +34,7 @@ export const placeOrder: HandlerFactory = (ctx, op) => {
     if (value && typeof value === 'object' && isAddress(value.wallet)) req.state.wallet = value.wallet
 
     const prepared = prepareOrder(ctx, body, validator.check)
-    if (!prepared.ok) return ctx.catalog.reply('invalid_field', prepared.problem.message, {}, { ...extraHeaders })
+    if (!prepared.ok) return ctx.catalog.reply(prepared.problem.code ?? 'invalid_field', prepared.problem.message, {}, { ...extraHeaders })
     const p = prepared.value
     const auth = authenticate(ctx, kind, body, p.input.wallet)
     if (!auth.ok) return { ...auth.reply, headers: { ...auth.reply.headers, ...extraHeaders } }

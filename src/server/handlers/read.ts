@@ -2,7 +2,6 @@
 import type { ServerContext } from '../context.ts'
 import { toRecord } from '../exchange.ts'
 import { json, type Reply } from '../reply.ts'
-import { symbolProblem } from '../symbols.ts'
 import type { QueryParam } from '../validate.ts'
 import type { HandlerFactory } from './types.ts'
 
@@ -40,9 +39,8 @@ export const getOrderbook: HandlerFactory = (ctx, op) => {
   return (req) => {
     const q = checkQuery(ctx, params, req.query)
     if (!q.ok) return q.reply
+    // Any unlisted symbol, malformed or not, is a missing instrument: the seed's 13020 envelope.
     const symbol = q.values.symbol!
-    const why = symbolProblem(symbol, ctx.symbolRe)
-    if (why) return ctx.catalog.reply('invalid_field', `invalid query parameter "symbol": ${why}`)
     const depth = ctx.exchange.depth(symbol)
     if (!depth) return json(200, { jsonrpc: '2.0', result: null, error: { code: notFound.code, message: notFound.message ?? 'not_found' } })
     return json(200, { jsonrpc: '2.0', result: { symbol, ...depth }, error: null })

@@ -1,5 +1,8 @@
-/** `auth.number-price`: size or price sent as a JSON number is refused (invalid_field or signature_verification_failed). */
-import { expectRefused, placeOrder, withState } from '../../helpers.ts'
+/**
+ * `auth.number-price`: size or price sent as a JSON number is refused. The seed lists it as a cause
+ * of `Signature verification failed`: accepting it fails, another refusal code warns.
+ */
+import { expectAuthRefused, expectRefused, hasCode, placeOrder, withState } from '../../helpers.ts'
 import { RawJson } from '../../requests.ts'
 import type { Check } from '../../types.ts'
 
@@ -7,7 +10,7 @@ export const AUTH_NUMBER_PRICE = 'auth.number-price'
 
 export const authNumberPrice: Check<typeof AUTH_NUMBER_PRICE> = {
   id: AUTH_NUMBER_PRICE,
-  title: 'size or price sent as a JSON number is refused (invalid_field or signature_verification_failed)',
+  title: 'size or price sent as a JSON number is refused (signature_verification_failed, "Signature verification failed")',
   rules: ['PO-5', 'SIGFAIL-1', 'PO-10'],
   level: 'stated',
   async run(ctx) {
@@ -19,7 +22,8 @@ export const authNumberPrice: Check<typeof AUTH_NUMBER_PRICE> = {
     ] as const) {
       await ctx.case(id, `${field} sent as the JSON number ${value} (signed as the string "${value}")`, async (c) => {
         const { e } = await placeOrder(c, { wallet: w, [field]: value }, { after: { [field]: new RawJson(value) } })
-        expectRefused(c, e, `${field} as a JSON number`, { codes: ['invalid_field', 'signature_verification_failed'] })
+        expectRefused(c, e, `${field} as a JSON number`, { codes: ['signature_verification_failed'] })
+        if (hasCode(e, 'signature_verification_failed')) expectAuthRefused(c, e, `${field} as a JSON number`)
       })
     }
   },

@@ -1,9 +1,14 @@
-/** `route.omitted`: route omitted: the 8-field struct verifies, the order is best_execution with a deprecation notice (or 400 invalid_field if route is enforced). */
+/**
+ * `route.omitted`: route omitted: the 8-field struct verifies, the order is best_execution with a
+ * deprecation notice (or 400 invalid_field if route is enforced). The notice is found by
+ * difference: a header the same order with route does not carry (stated); its name is assumed.
+ */
 import { brief } from '../../context.ts'
 import { hasCode, jsonOf, orderField, placeOrder, statusOf, succeeded } from '../../helpers.ts'
 import type { Check } from '../../types.ts'
 import { call } from '../../operations.ts'
 import type { HeaderName } from '../../../../contract/generated/contract.ts'
+import type { Route } from '../../../../contract/generated/types.ts'
 
 /** Header names that can carry the deprecation notice (the seed does not name it): the spec's two, and Warning. */
 const NOTICE_HEADERS = [...(['Deprecation', 'Sunset'] satisfies HeaderName[]), 'Warning'].map((h) => h.toLowerCase())
@@ -27,11 +32,21 @@ export const routeOmitted: Check<typeof ROUTE_OMITTED> = {
         exchange: e,
       })
     }
-    const notice = NOTICE_HEADERS.filter((h) => e.response?.headers[h] !== undefined)
-    if (notice.length === 0) {
-      ctx.warn('no deprecation notice header (looked for Deprecation, Sunset, Warning) on an order without route', {
+    // The seed states that a header appears, not its name: whatever the same order with route lacks.
+    const withRoute = (await placeOrder(ctx, { wallet: w, route: 'best_execution' satisfies Route })).e
+    const present = new Set(Object.keys(withRoute.response?.headers ?? {}))
+    const added = Object.keys(e.response?.headers ?? {}).filter((h) => !present.has(h))
+    if (added.length === 0) {
+      ctx.fail('no header of the response to an order without route is missing from the same order with route: no deprecation notice', {
+        rules: ['ROUTE-2'],
+        exchange: e,
+        expected: `a header present only when route is omitted, e.g. Deprecation: true and Sunset (headers with route: ${[...present].join(', ')})`,
+      })
+    }
+    if (!added.some((h) => NOTICE_HEADERS.includes(h))) {
+      ctx.warn(`the deprecation notice is in ${added.join(', ')}, not Deprecation, Sunset or Warning`, {
         level: 'assumed',
-        rules: ['ROUTE-2', 'ROUTE-4'],
+        rules: ['ROUTE-4'],
         exchange: e,
         expected: 'Deprecation: true and Sunset: Sat, 04 Jul 2026 00:00:00 GMT',
       })
