@@ -15,6 +15,7 @@ export async function main(
   argv: readonly string[],
   io: CliIO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
 ): Promise<number> {
+  quietOnClosedPipe(io.stdout)
   let code: ExitCode = 0
   const done = (c: ExitCode) => {
     code = c
@@ -68,4 +69,16 @@ export async function main(
     if (process.env.OEC_DEBUG) io.stderr.write(`${(err as Error).stack ?? ''}\n`)
     return 70
   }
+}
+
+/**
+ * `oec … | head` closes stdout early: that is the reader saying it has enough, not an error.
+ * Without a listener node throws EPIPE as an uncaught stack trace.
+ */
+function quietOnClosedPipe(stream: NodeJS.WritableStream): void {
+  if (stream.listenerCount('error') > 0) return
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+    throw err
+  })
 }

@@ -145,6 +145,13 @@ describe('a spec other than the shipped one', () => {
     expect(total(counts(r.stdout))).toBe(total(counts(base.stdout)))
   })
 
+  it('oec coverage --spec reads that spec\'s rules, vectors and checks', async () => {
+    const r = await runOec(['coverage', '--spec', specPath, '--format', 'json'], { timeoutMs: 60_000 })
+    expect(r.code).toBe(0)
+    const json = JSON.parse(r.stdout) as { rules: { id: string }[] }
+    expect(json.rules.length).toBeGreaterThan(100)
+  })
+
   it('oec check client --spec replays that spec\'s vectors; a signer of the shipped spec fails them', async () => {
     const ok = await runOec(['check', 'client', '--spec', specPath, '--reporter', 'json', '--', process.execPath, join(ROOT, 'bin/oec.js'), 'sign', '--jsonl', '--spec', specPath], { timeoutMs: 60_000 })
     expect(ok.code).toBe(0)
