@@ -119,6 +119,13 @@ describe('oec diff between two public documents (no toolkit layer on either side
     // No layer on either side: no catalog, EIP-712, limit or layer finding.
     expect(findings.filter((f) => /^(layer-|error-code-|eip712-|rate-limit-)/.test(f.id))).toEqual([])
   })
+  it('--format html writes one self-contained page of the same findings', async () => {
+    const r = await runMain(['diff', petstore, expanded, '--format', 'html'])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toMatch(/^<!doctype html>/i)
+    expect(r.stdout).toContain('api-operation-id-removed')
+    expect(r.stdout).not.toMatch(/<script[^>]+src=|<link[^>]+href=["']https?:/i)
+  })
   it('a document against itself is clean, exit 0', async () => {
     const r = await runMain(['diff', expanded, expanded])
     expect(r.code).toBe(0)
