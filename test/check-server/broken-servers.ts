@@ -482,5 +482,105 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     only: ['auth.signature-encoding'],
     start: () => reference({}, { verifyOptions: (kind, m, sig, opts = {}) => verifyOptions(kind, m, sig, { ...opts, allowHighS: true }) }),
   },
+  {
+    name: 'verified signatures cached',
+    how: 'the verifier remembers each signature it verified and answers the same signer for any message under it',
+    caughtBy: 'auth.replay',
+    only: ['auth.replay'],
+    start: () => {
+      const seen = new Map<string, ReturnType<Verify>>()
+      return reference({}, {
+        verifyOptions: (kind, m, sig, opts) => {
+          const hit = seen.get(sig)
+          if (hit) return hit
+          const r = verifyOptions(kind, m, sig, opts)
+          if (r.ok) seen.set(sig, r)
+          return r
+        },
+      })
+    },
+  },
+  {
+    name: 'no deprecation notice',
+    how: 'an order without route carries no header that the same order with route lacks',
+    caughtBy: 'route.omitted',
+    only: ['route.omitted'],
+    start: () => reference({}, { transformReply: (r) => ({ ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => !['deprecation', 'sunset'].includes(k.toLowerCase()))) }) }),
+  },
+  {
+    name: 'deprecation notice under its own name',
+    how: 'the route-omitted notice is an X-Route-Deprecated header (present only then, but not a name the toolkit assumed)',
+    caughtBy: 'route.omitted',
+    outcome: 'warn',
+    only: ['route.omitted'],
+    start: () =>
+      reference({}, {
+        transformReply: (r) => {
+          if (r.headers.Deprecation === undefined) return r
+          const { Deprecation: _d, Sunset: _s, ...rest } = r.headers
+          return { ...r, headers: { ...rest, 'X-Route-Deprecated': 'true' } }
+        },
+      }),
+  },
+  {
+    name: 'number price refused as invalid_field',
+    how: 'a JSON-number size or price gets 400 invalid_field instead of the stated signature failure',
+    caughtBy: 'auth.number-price',
+    outcome: 'warn',
+    only: ['auth.number-price'],
+    start: () =>
+      proxied({
+        request: (r) => {
+          let number = false
+          rewriteObjects(r.body, (o) => {
+            if (isLosslessNumber(o.size) || isLosslessNumber(o.price)) number = true
+          })
+          return number ? jsonResponse(400, { code: 'invalid_field', message: 'invalid field "price": must be string' }) : r
+        },
+      }),
+  },
+  {
+    name: 'order result without status',
+    how: 'POST /order answers 200 with the order id but no status',
+    caughtBy: 'auth.direct-order',
+    only: ['auth.direct-order'],
+    start: () =>
+      reference({}, {
+        transformReply: (r, rc) => {
+          if (rc.operationId !== 'placeOrder' || r.status !== 200) return r
+          const { status: _s, ...rest } = r.body as Record<string, unknown>
+          return { ...r, body: rest }
+        },
+      }),
+  },
+  {
+    name: 'REJECTED without reason',
+    how: 'a REJECTED order result carries no reason',
+    caughtBy: 'err.rejected-reason',
+    only: ['err.rejected-reason'],
+    start: () =>
+      reference({}, {
+        transformReply: (r, rc) => {
+          if (rc.operationId !== 'placeOrder' || (r.body as { status?: unknown } | undefined)?.status !== 'REJECTED') return r
+          const { reason: _r, ...rest } = r.body as Record<string, unknown>
+          return { ...r, body: rest }
+        },
+      }),
+  },
+  {
+    name: 'orderbook 400 for a malformed symbol',
+    how: 'GET /orderbook of a symbol outside the grammar gets 400 invalid_field instead of the 13020 envelope',
+    caughtBy: 'err.orderbook-missing',
+    outcome: 'warn',
+    only: ['err.orderbook-missing'],
+    start: () =>
+      proxied({
+        request: (r) => {
+          if (!r.path.startsWith('/orderbook')) return r
+          const symbol = new URL(r.path, 'http://x').searchParams.get('symbol')
+          return symbol !== null && !/^[A-Z0-9]+-[0-9]{8}-[0-9.]+-[CP]$/.test(symbol) ? jsonResponse(400, { code: 'invalid_field', message: 'invalid query parameter "symbol"' }) : r
+        },
+      }),
+  },
 ]
 

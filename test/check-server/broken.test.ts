@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { runServerChecks } from '../../src/check/server/index.ts'
 import type { CaseResult } from '../../src/report/model.ts'
-import { BROKEN_SERVERS, type Target } from './broken-servers.ts'
+import { BROKEN_SERVERS, reference, type Target } from './broken-servers.ts'
 
 const open: Target[] = []
 afterAll(async () => {
@@ -34,6 +34,20 @@ describe('broken servers are caught', () => {
       expect(f.message).toBeTruthy()
       expect(f.rules.length).toBeGreaterThan(0)
       if (f.details?.request) expect(f.details.curl).toMatch(/^curl /)
+      await t.close()
+      open.splice(open.indexOf(t), 1)
+    })
+  }
+
+  // A warning catches a broken server only if the correct server does not earn the same one.
+  for (const b of BROKEN_SERVERS.filter((x) => x.outcome === 'warn')) {
+    it(`the reference server gets no warning from ${b.caughtBy} (the other direction of "${b.name}")`, async () => {
+      const t = await reference()
+      open.push(t)
+      const { summary } = await runServerChecks({ target: t.url, clock: t.clock, symbols: t.symbols, only: b.only })
+      const flagged = under(summary.results, b.caughtBy).filter((r) => r.outcome !== 'pass')
+      expect(flagged.map((r) => `${r.id}=${r.outcome}: ${r.message}`)).toEqual([])
+      expect(summary.results.length).toBeGreaterThan(0)
       await t.close()
       open.splice(open.indexOf(t), 1)
     })

@@ -17,6 +17,7 @@ import { authDirectOrder } from './checks/auth/direct-order.ts'
 import { authDomain } from './checks/auth/domain.ts'
 import { authNumberPrice } from './checks/auth/number-price.ts'
 import { authRevokeUnknown } from './checks/auth/revoke-unknown.ts'
+import { authReplay } from './checks/auth/replay.ts'
 import { authRouteStruct } from './checks/auth/route-struct.ts'
 import { authSignatureEncoding } from './checks/auth/signature-encoding.ts'
 import { authStringFormat } from './checks/auth/string-format.ts'
@@ -66,6 +67,7 @@ const REGISTRY = [
   authNumberPrice,
   authClientIdSigned,
   authTampered,
+  authReplay,
   authRouteStruct,
   authSignatureEncoding,
   vectorFamilies,
