@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { defaultSpec, type Spec } from '../spec/index.ts'
+import { stringifyExact } from './exact-json.ts'
 import { mailFamily } from './families/mail.ts'
 import { perpFamily } from './families/perp.ts'
 import { domainMismatch, nonceFamily, placeOrderValid, stringFormat, structMismatch } from './families/place-order.ts'
@@ -35,7 +36,7 @@ export function fileNameOf(family: string): string {
 
 /** The exact text written for a file (2-space JSON, trailing newline). */
 export function serializeVectorFile(file: VectorFile): string {
-  return JSON.stringify(file, null, 2) + '\n'
+  return stringifyExact(file, 2) + '\n'
 }
 
 export async function generateVectors(spec: Spec = defaultSpec()): Promise<Map<string, string>> {
