@@ -468,6 +468,40 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     start: () => reference({}, { recoverPerpSigner: (input, sig, opts = {}) => recoverPerpSigner(input, sig, { ...opts, domain: { ...opts.domain, chainId: 999 } }) }),
   },
   {
+    name: 'perp signatures cached',
+    how: 'a perp signature that once recovered is trusted again for any message (a cache keyed by r and s)',
+    caughtBy: 'perp.replay',
+    only: ['perp.replay', 'perp.order-accepted'],
+    start: () => {
+      const seen = new Map<string, ReturnType<typeof recoverPerpSigner>>()
+      return reference({}, {
+        recoverPerpSigner: (input, sig, opts) => {
+          const key = `${sig.r}:${sig.s}`
+          const hit = seen.get(key)
+          if (hit) return hit
+          const r = recoverPerpSigner(input, sig, opts)
+          if (r.ok) seen.set(key, r)
+          return r
+        },
+      })
+    },
+  },
+  {
+    name: 'perp refusals as HTTP errors',
+    how: 'POST /exchange refuses with HTTP 401 {code, message} instead of the venue envelope, so the venue SDKs see a transport failure',
+    caughtBy: 'perp.chain-id-999',
+    outcome: 'warn',
+    only: ['perp.chain-id-999'],
+    start: () =>
+      reference({}, {
+        transformReply: (reply, rc) => {
+          const body = reply.body as { status?: unknown; response?: unknown } | undefined
+          if (rc.path !== '/exchange' || body?.status !== 'err') return reply
+          return { ...reply, status: 401, body: { code: 'signature_verification_failed', message: body.response } }
+        },
+      }),
+  },
+  {
     name: 'high-s accepted',
     how: 'malleable (high-s) signatures are accepted',
     caughtBy: 'auth.signature-encoding',
