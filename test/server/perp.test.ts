@@ -198,3 +198,40 @@ describe('perp refusals', () => {
     for (const t of ['order', 'cancel', 'cancelByCloid']) expect(r.json.response).toContain(t)
   })
 })
+
+describe('perp account resolution', () => {
+  it('an approved agent that also trades options for itself books perp orders to its owner, or to itself with vaultAddress = itself', async () => {
+    const owner = wallet()
+    const agent = wallet()
+    await post(s, '/approve-agent', await signed('ApproveAgent', { agent: agent.address, nonce: nonce() }, owner.key))
+    await giveState(s, agent)
+    expect((await post(s, '/exchange', await signedPerp(perpOrderAction([order({ p: '3' })]), agent.key))).json.status).toBe('ok')
+    expect((await post(s, '/exchange', await signedPerp(perpOrderAction([order({ p: '5' })]), agent.key, { vaultAddress: agent.address }))).json.status).toBe('ok')
+    const prices = async (w: { address: string }) => ((await call(s, 'GET', `/orders?wallet=${w.address}`)).json.orders as { symbol: string; price: string }[]).filter((o) => o.symbol === 'ETH-20261225-4000-C').map((o) => o.price)
+    expect(await prices(owner)).toEqual(['3'])
+    expect(await prices(agent)).toEqual(['5'])
+  })
+
+  it('an agent whose approval was revoked acts for nobody else: its order is its own', async () => {
+    const owner = wallet()
+    const agent = wallet()
+    await post(s, '/approve-agent', await signed('ApproveAgent', { agent: agent.address, nonce: nonce() }, owner.key))
+    await post(s, '/revoke-agent', await signed('RevokeAgent', { agent: agent.address, nonce: nonce() }, owner.key))
+    expect((await post(s, '/exchange', await signedPerp(perpOrderAction([order()]), agent.key))).json.status).toBe('ok')
+    expect((await call(s, 'GET', `/orders?wallet=${owner.address}`)).json.orders).toEqual([])
+    expect((await call(s, 'GET', `/orders?wallet=${agent.address}`)).json.orders).toHaveLength(1)
+  })
+})
+
+describe('POST /info', () => {
+  it('meta lists the instruments in order; other types and other dexes are 400 invalid_field', async () => {
+    const meta = await post(s, '/info', '{"type":"meta"}')
+    expect(meta.json.universe.map((u: { name: string }) => u.name)).toEqual(s.config.instruments)
+    expect((await post(s, '/info', '{"type":"meta","dex":""}')).status).toBe(200)
+    for (const body of ['{"type":"allMids"}', '{"type":"meta","dex":"xyz"}', '{}', '{"type":"meta","user":"0x0"}']) {
+      const r = await post(s, '/info', body)
+      expect(r.status, body).toBe(400)
+      expect(r.json.code, body).toBe('invalid_field')
+    }
+  })
+})
