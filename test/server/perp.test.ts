@@ -104,6 +104,9 @@ describe('perp orders', () => {
     expect(r.json.status).toBe('err')
     const ok = await post(s, '/exchange', await signedPerp(perpOrderAction([order()]), w.key, { expiresAfter: BigInt(s.clock.now() + 60_000) }))
     expect(ok.json.status).toBe('ok')
+    // The venue's Python SDK sends both optional fields as null when unset.
+    const nulls = (await signedPerp(perpOrderAction([order()]), w.key)).replace(/\}$/, ',"vaultAddress":null,"expiresAfter":null}')
+    expect((await post(s, '/exchange', nulls)).json.status).toBe('ok')
   })
 })
 

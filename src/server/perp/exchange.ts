@@ -51,7 +51,7 @@ export const perpExchange: HandlerFactory = (ctx, op) => {
     const nonce = readUint64(body, '/nonce')
     if (!nonce.ok) return envelopeErr(`invalid field "nonce": ${nonce.message.replace(/^nonce /, '')}`)
     let expiresAfter: bigint | null = null
-    if (v.expiresAfter !== undefined) {
+    if (v.expiresAfter !== undefined && v.expiresAfter !== null) {
       const e = readUint64(body, '/expiresAfter')
       if (!e.ok) return envelopeErr(`invalid field "expiresAfter": ${e.message.replace(/^expiresAfter /, '')}`)
       expiresAfter = e.value
