@@ -10,7 +10,7 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { stringify } from 'yaml'
 import { diffSpecs, formatDiff, readSpecArg } from '../src/diff/index.ts'
-import { defaultSpec } from '../src/spec/load.ts'
+import { shippedContract } from '../src/contract/load.ts'
 import type { BenchSection } from './types.ts'
 
 export const OPERATIONS = 5_000
@@ -20,8 +20,8 @@ type Doc = Record<string, any>
 
 /** The shipped spec with generated endpoints added until it has `total` operations. */
 export function generateSpec(total: number): Doc {
-  const doc = structuredClone(defaultSpec().doc) as Doc
-  const existing = defaultSpec().operations.length
+  const doc = structuredClone(shippedContract().doc) as Doc
+  const existing = shippedContract().operations.length
   for (let i = 0; doc && i < total - existing; i++) {
     const name = `Gen${i}`
     doc.components.schemas[`${name}Request`] = {

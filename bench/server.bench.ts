@@ -7,7 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { addressOf, buildRequest, type Hex } from '../src/signing/index.ts'
+import { addressOf, type Hex } from '../src/signing/index.ts'
+import { buildRequest } from '../test/helpers/shipped.ts'
 import type { BenchSection } from './types.ts'
 
 /** The slice of autocannon's API used here (the package ships no types). */

@@ -13,20 +13,8 @@ import { createRequire } from 'node:module'
 import { TypedDataEncoder, verifyTypedData as ethersVerifyTypedData } from 'ethers'
 import fc from 'fast-check'
 import { hashTypedData, recoverTypedDataAddress, type TypedDataDefinition } from 'viem'
-import {
-  addressOf,
-  cryptoBackend,
-  digestOf,
-  keccak256Bytes,
-  nativeCryptoAvailable,
-  setCryptoBackend,
-  setStringHashCache,
-  signOptions,
-  typedDataFor,
-  verifyOptions,
-  type Hex,
-  type OptionsMessage,
-} from '../src/signing/index.ts'
+import { addressOf, cryptoBackend, keccak256Bytes, nativeCryptoAvailable, setCryptoBackend, setStringHashCache, type Hex, type OptionsMessage } from '../src/signing/index.ts'
+import { digestOf, signOptions, typedDataFor, verifyOptions } from '../test/helpers/shipped.ts'
 import { keyArb, messageArb } from '../test/signing/arbitraries.ts'
 import type { BenchRow, BenchSection } from './types.ts'
 

@@ -4,8 +4,8 @@
  * codes, the HTTP status and `retryable` of each code, and the codes each operation declares.
  */
 import type { CodeBlockWriter, WriterFunction } from 'ts-morph'
-import type { Spec } from '../src/spec/load.ts'
-import { getPointer, isObject, responseErrorCodes, type ErrorCodeEntry } from '../src/spec/model.ts'
+import type { Contract } from '../src/contract/load.ts'
+import { getPointer, isObject, responseErrorCodes, type ErrorCodeEntry } from '../src/contract/model.ts'
 import { propertyName, writeValue, type NameRegistry } from './names.ts'
 import { specError, type SchemaContext } from './schema.ts'
 import { constStatement, functionStatement, lit, typeAliasStatement, union, writeDoc, type Doc } from './type-expr.ts'
@@ -26,7 +26,7 @@ function entryValue(e: ErrorCodeEntry): Record<string, unknown> {
   }
 }
 
-function entryDoc(e: ErrorCodeEntry, spec: Spec): Doc {
+function entryDoc(e: ErrorCodeEntry, spec: Contract<'catalog'>): Doc {
   const raw = getPointer(spec.doc, `/${spec.catalogKey}/${e.index}`)
   const why = isObject(raw) && typeof raw['x-assumed-why'] === 'string' ? raw['x-assumed-why'] : undefined
   return {
@@ -37,7 +37,7 @@ function entryDoc(e: ErrorCodeEntry, spec: Spec): Doc {
 }
 
 /** `{ key: value, ... } as const` with a JSDoc comment on each key. */
-function catalogObject(entries: readonly ErrorCodeEntry[], spec: Spec): WriterFunction {
+function catalogObject(entries: readonly ErrorCodeEntry[], spec: Contract<'catalog'>): WriterFunction {
   return (w: CodeBlockWriter) => {
     if (entries.length === 0) {
       w.write('{}')
@@ -61,7 +61,7 @@ const asConst = (inner: WriterFunction): WriterFunction => (w) => {
   w.write(' as const')
 }
 
-export function emitErrors(spec: Spec, names: NameRegistry): WriterFunction[] {
+export function emitErrors(spec: Contract<'catalog'>, names: NameRegistry): WriterFunction[] {
   const ctx: SchemaContext = { doc: spec.doc, file: spec.file, lineOf: (p) => spec.lineOf(p), refName: () => undefined }
   const seen = new Map<string, number>()
   for (const e of spec.catalog) {

@@ -1,11 +1,11 @@
 /** limits.ts: the per-wallet rate-limit window, tier table, caps and batch size as constants. */
 import type { WriterFunction } from 'ts-morph'
-import type { Spec } from '../src/spec/load.ts'
-import { getPointer, isObject } from '../src/spec/model.ts'
+import type { Contract } from '../src/contract/load.ts'
+import { getPointer, isObject } from '../src/contract/model.ts'
 import { writeValue, type NameRegistry } from './names.ts'
 import { constStatement, functionStatement, typeAliasStatement, type Doc } from './type-expr.ts'
 
-export function emitLimits(spec: Spec, names: NameRegistry): WriterFunction[] {
+export function emitLimits(spec: Contract<'rateLimits'>, names: NameRegistry): WriterFunction[] {
   const rl = spec.rateLimits
   const raw = getPointer(spec.doc, '/x-rate-limits')
   const ext = isObject(raw) ? raw : {}

@@ -5,9 +5,9 @@
  */
 import type { WriterFunction } from 'ts-morph'
 import { InputError } from '../src/errors.ts'
-import type { Spec } from '../src/spec/load.ts'
-import { getPointer, isObject, type DomainValues } from '../src/spec/model.ts'
-import { toPointer } from '../src/spec/source.ts'
+import type { Contract } from '../src/contract/load.ts'
+import { getPointer, isObject, type DomainValues } from '../src/contract/model.ts'
+import { toPointer } from '../src/contract/source.ts'
 import { camelCase, pascalCase, propertyName, stringLiteral, writeValue, type NameRegistry } from './names.ts'
 import { docOf, specError, type SchemaContext } from './schema.ts'
 import { constStatement, interfaceStatement, kw, typeAliasStatement, type Doc, type Prop, type TypeExpr } from './type-expr.ts'
@@ -37,7 +37,7 @@ export function solidityType(type: string): TypeExpr | undefined {
   return undefined
 }
 
-export function emitTypedData(spec: Spec, names: NameRegistry, options: TypedDataOptions = {}): WriterFunction[] {
+export function emitTypedData(spec: Contract<'typedData'>, names: NameRegistry, options: TypedDataOptions = {}): WriterFunction[] {
   const ctx: SchemaContext = { doc: spec.doc, file: spec.file, lineOf: (p) => spec.lineOf(p), refName: () => undefined }
   const td = spec.typedData
   const domains: Record<string, DomainValues> = { ...td.domains }

@@ -4,9 +4,9 @@
  * map tying them to method and path.
  */
 import type { WriterFunction } from 'ts-morph'
-import { getPointer, isObject, type JsonObject } from '../src/spec/model.ts'
-import type { Spec } from '../src/spec/load.ts'
-import { toPointer } from '../src/spec/source.ts'
+import { getPointer, isObject, type JsonObject } from '../src/contract/model.ts'
+import type { Contract } from '../src/contract/load.ts'
+import { toPointer } from '../src/contract/source.ts'
 import { pascalCase, propertyName, type NameRegistry } from './names.ts'
 import { child, docOf, SchemaWalker, specError, type SchemaContext } from './schema.ts'
 import { declaration, kw, lit, ref, typeAliasStatement, union, type Prop } from './type-expr.ts'
@@ -41,7 +41,7 @@ function contentSchema(content: unknown, pointer: string): { schema: unknown; po
 
 const PARAM_GROUPS = { query: 'Query', path: 'PathParams', header: 'RequestHeaders', cookie: 'Cookies' } as const
 
-export function emitTypes(spec: Spec, names: NameRegistry): WriterFunction[] {
+export function emitTypes(spec: Contract, names: NameRegistry): WriterFunction[] {
   const schemas = isObject(getPointer(spec.doc, SCHEMAS)) ? (getPointer(spec.doc, SCHEMAS) as JsonObject) : {}
   const refNames = new Map<string, string>()
   const schemaNames: [string, string][] = []

@@ -4,10 +4,12 @@
  */
 import { createHash } from 'node:crypto'
 import type { WriterFunction } from 'ts-morph'
-import type { Spec } from '../src/spec/load.ts'
-import { isObject } from '../src/spec/model.ts'
+import type { Contract, LayerName } from '../src/contract/load.ts'
+import { isObject } from '../src/contract/model.ts'
+import { emitContract } from './emit-contract.ts'
 import { emitErrors } from './emit-errors.ts'
 import { emitLimits } from './emit-limits.ts'
+import { emitRules } from './emit-rules.ts'
 import { emitTypedData, type TypedDataOptions } from './emit-typed-data.ts'
 import { emitTypes } from './emit-types.ts'
 import { NameRegistry, stringLiteral } from './names.ts'
@@ -26,30 +28,42 @@ export interface EmittedFile {
   readonly text: string
 }
 
-/** The generated files, in a fixed order: types, errors, typed-data, limits, index. */
-export function emitAll(spec: Spec, options: EmitOptions = {}, newWriter: WriterFactory = createWriter): EmittedFile[] {
+/**
+ * The generated files, in a fixed order: types, errors, typed-data, limits, contract, rules,
+ * index. types.ts and contract.ts come from any OpenAPI document; each other file needs its
+ * layer (errors.ts the catalog, typed-data.ts x-eip712, limits.ts x-rate-limits, rules.ts a
+ * rule catalog), so a plain document gets only what it describes.
+ */
+export function emitAll(spec: Contract, options: EmitOptions = {}, newWriter: WriterFactory = createWriter): EmittedFile[] {
   const info = isObject(spec.doc.info) ? spec.doc.info : {}
   const stamp: SpecStamp = {
     title: typeof info.title === 'string' ? info.title : 'spec',
     version: spec.version,
     sha256: createHash('sha256').update(spec.text).digest('hex'),
   }
+  const withLayer = <N extends LayerName>(layer: N, emit: (s: Contract<N>) => WriterFunction[]): WriterFunction[] | undefined =>
+    spec[layer] === undefined ? undefined : emit(spec as Contract<N>)
   // One registry across files: `export *` in index.ts must never see the same name twice.
   // The fixed-name modules claim first, so a schema called `ErrorCode` becomes `ErrorCode2`.
   const names = new NameRegistry()
-  const errors = emitErrors(spec, names)
-  const limits = emitLimits(spec, names)
-  const typedData = emitTypedData(spec, names, options)
+  const errors = withLayer('catalog', (s) => emitErrors(s, names))
+  const limits = withLayer('rateLimits', (s) => emitLimits(s, names))
+  const typedData = withLayer('typedData', (s) => emitTypedData(s, names, options))
   const types = emitTypes(spec, names)
+  const contract = emitContract(spec, names)
+  const rules = spec.rules ? emitRules(spec.rules, names) : undefined
 
-  const modules = ['types', 'errors', 'typed-data', 'limits']
+  const modules = (
+    [
+      ['types', types],
+      ['errors', errors],
+      ['typed-data', typedData],
+      ['limits', limits],
+      ['contract', contract],
+      ['rules', rules],
+    ] as const
+  ).flatMap(([name, statements]) => (statements ? [{ name, statements }] : []))
   // `.js` specifiers resolve to the .ts files under NodeNext, node10 and bundler resolution alike.
-  const index: WriterFunction[] = [(w) => modules.forEach((m) => w.writeLine(`export * from ${stringLiteral(`./${m}.js`)};`))]
-  return [
-    { name: 'types.ts', text: render(stamp, types, newWriter) },
-    { name: 'errors.ts', text: render(stamp, errors, newWriter) },
-    { name: 'typed-data.ts', text: render(stamp, typedData, newWriter) },
-    { name: 'limits.ts', text: render(stamp, limits, newWriter) },
-    { name: 'index.ts', text: render(stamp, index, newWriter) },
-  ]
+  const index: WriterFunction[] = [(w) => modules.forEach((m) => w.writeLine(`export * from ${stringLiteral(`./${m.name}.js`)};`))]
+  return [...modules, { name: 'index', statements: index }].map((m) => ({ name: `${m.name}.ts`, text: render(stamp, m.statements, newWriter) }))
 }

@@ -3,8 +3,8 @@
  * faithfully are refused with one line naming the JSON pointer, rather than silently widened.
  */
 import { InputError } from '../src/errors.ts'
-import { getPointer, isObject, type JsonObject } from '../src/spec/model.ts'
-import { toPointer } from '../src/spec/source.ts'
+import { getPointer, isObject, type JsonObject } from '../src/contract/model.ts'
+import { toPointer } from '../src/contract/source.ts'
 import { intersection, kw, lit, union, type Doc, type Prop, type TypeExpr } from './type-expr.ts'
 
 /** Keywords that change the set of valid values in ways a structural TS type cannot follow. */

@@ -1,10 +1,14 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { lintFile } from '../src/lint/index.ts'
-import { DEFAULT_SPEC_PATH } from '../src/spec/load.ts'
+import { parseDocument } from 'yaml'
+import { LINT_RULE_IDS, lintFile } from '../src/lint/index.ts'
+import { DEFAULT_SPEC_PATH } from '../src/contract/load.ts'
 import { runOec } from './helpers/cli.ts'
+import { runMain } from './helpers/main.ts'
 
 const original = readFileSync(DEFAULT_SPEC_PATH, 'utf8')
 const dir = mkdtempSync(join(tmpdir(), 'oec-lint-'))
@@ -99,8 +103,8 @@ describe('oec lint on bad input: one line, exit 2, no stack trace', () => {
     ['missing file', undefined, /^oec: cannot read spec .*missing\.yaml: no such file\n$/],
     ['invalid YAML', 'openapi: 3.1.0\ninfo: [unclosed\n', /^oec: .*invalid-yaml\.yaml:\d+: invalid YAML: .+\n$/],
     ['duplicate key', 'openapi: 3.1.0\ninfo:\n  title: x\n  version: "1"\n  title: y\n', /^oec: .*duplicate-key\.yaml:5: invalid YAML: Map keys must be unique\n$/],
-    ['Swagger 2.0', 'swagger: "2.0"\ninfo: {title: x, version: "1"}\npaths: {}\n', /^oec: .*swagger-2-0\.yaml: a Swagger 2\.0 document; oec reads OpenAPI 3\.1/],
-    ['no extension', 'openapi: 3.1.0\ninfo: {title: x, version: "1"}\npaths: {}\n', /^oec: .*no-extension\.yaml: no x-service-error-codes extension/],
+    ['Swagger 2.0', 'swagger: "2.0"\ninfo: {title: x, version: "1"}\npaths: {}\n', /^oec: .*swagger-2-0\.yaml: a Swagger 2\.0 document; oec reads OpenAPI 3\.0 and 3\.1/],
+    ['not OpenAPI', 'asyncapi: 2.6.0\ninfo: {title: x, version: "1"}\n', /^oec: .*not-openapi\.yaml: not an OpenAPI 3\.x document/],
   ]
   for (const [name, content, expected] of cases) {
     it(name, async () => {
@@ -124,4 +128,107 @@ describe('oec lint on bad input: one line, exit 2, no stack trace', () => {
     const ok = await runOec(['lint', path, '--service', 'acme'])
     expect(ok.code).toBe(0)
   })
+})
+
+describe('oec lint on a spec without toolkit extensions', () => {
+  const plain = (name: string, body: string) => {
+    const path = join(dir, `${name}.yaml`)
+    writeFileSync(path, `openapi: 3.1.0\ninfo: {title: x, version: "1"}\n${body}`)
+    return path
+  }
+
+  it('lints it: exit 0 and one info line naming every absent layer', async () => {
+    const path = plain('bare', 'paths: {}\n')
+    const r = await runMain(['lint', path])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    const info = r.stdout.split('\n').filter((l) => l.includes('info:'))
+    expect(info).toEqual([
+      `${path}: info: no x-service-error-codes layer (error-code catalog), no x-eip712 layer (signing domains and message types), ` +
+        `no x-rate-limits layer (rate-limit tiers), no x-websocket layer (WebSocket channels): their rules were skipped (14 of the lint rules)`,
+    ])
+    expect(r.stdout).toContain(`${path}: 0 error(s), 0 warning(s)`)
+  })
+
+  it('still runs the rules that need no layer, and OpenAPI validity: exit 1', async () => {
+    const path = plain(
+      'open-body',
+      'paths:\n  /pets:\n    post:\n      operationId: addPet\n      x-assumed: true\n      requestBody:\n        content:\n          application/json:\n' +
+        '            schema: { type: object, properties: { name: { type: string } } }\n      responses:\n        "200": { description: ok }\n' +
+        '  /bad:\n    get:\n      responses: { "200": {} }\n',
+    )
+    const r = await runMain(['lint', path, '--format', 'json'])
+    expect(r.code).toBe(1)
+    const report = JSON.parse(r.stdout) as { findings: { rule: string; line: number }[]; absent: { key: string; skipped: string[] }[] }
+    expect([...new Set(report.findings.map((f) => f.rule))].sort()).toEqual(['assumed-why-missing', 'openapi-valid', 'request-additional-properties'])
+    expect(report.absent.map((a) => a.key)).toEqual(['x-service-error-codes', 'x-eip712', 'x-rate-limits', 'x-websocket'])
+    expect(report.absent.find((a) => a.key === 'x-eip712')?.skipped).toContain('eip712-field-unmapped')
+  })
+
+  it('names only the layers that are absent, and runs the rules of the present ones', async () => {
+    // The shipped spec without x-eip712 and x-websocket: catalog and rate-limit rules still run.
+    const doc = parseDocument(original)
+    doc.delete('x-eip712')
+    doc.delete('x-websocket')
+    doc.deleteIn(['x-rate-limits', 'categories'])
+    doc.setIn(['paths', '/order', 'post', 'x-rate-limit', 'category'], 'ordres')
+    const path = join(dir, 'partial.yaml')
+    writeFileSync(path, doc.toString())
+    const r = await runMain(['lint', path])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toMatch(/rate-limit-category-unknown POST \/order: unknown rate-limit category "ordres"/)
+    expect(r.stdout).not.toMatch(/ eip712-/)
+    const info = r.stdout.split('\n').filter((l) => l.includes(': info: '))
+    expect(info).toEqual([`${path}: info: no x-eip712 layer (signing domains and message types), no x-websocket layer (WebSocket channels): their rules were skipped (6 of the lint rules)`])
+  })
+
+  it('takes the spec from --spec as well, and refuses both at once', async () => {
+    const path = plain('flag', 'paths: {}\n')
+    const r = await runMain(['lint', '--spec', path])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain(`${path}: 0 error(s)`)
+    const both = await runMain(['lint', path, '--spec', path])
+    expect(both.code).toBe(2)
+    expect(both.stdout).toBe('')
+    expect(both.stderr).toMatch(/^oec: lint: give the spec once, as an argument .* or with --spec .*, not both\n$/)
+  })
+})
+
+describe('oec lint --list-rules', () => {
+  it('prints every rule of the registry once, with its level and the layer it needs', async () => {
+    const r = await runMain(['lint', '--list-rules'])
+    expect(r.code).toBe(0)
+    const lines = r.stdout.trim().split('\n')
+    expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(LINT_RULE_IDS)
+    expect(lines.find((l) => l.startsWith('eip712-type-mismatch '))).toMatch(/^eip712-type-mismatch\s+error\s+x-eip712\s+\S/)
+    expect(lines.find((l) => l.startsWith('openapi-valid '))).toMatch(/^openapi-valid\s+error\s+any spec\s+\S/)
+    const acme = await runMain(['lint', '--list-rules', '--service', 'acme', '--format', 'json'])
+    const rules = JSON.parse(acme.stdout) as { id: string; level: string; needs: string | null; doc: string }[]
+    expect(rules.map((x) => x.id)).toEqual(LINT_RULE_IDS)
+    expect(rules.find((x) => x.id === 'catalog-code-unique')?.needs).toBe('x-acme-error-codes')
+    for (const x of rules) expect(x.doc.length).toBeGreaterThan(10)
+  })
+
+  it('every finding the shipped rules can raise is in the registry; each emitted id is a literal the registry knows', () => {
+    const source = readFileSync(new URL('../src/lint/rules.ts', import.meta.url), 'utf8') + readFileSync(new URL('../src/lint/openapi.ts', import.meta.url), 'utf8')
+    const used = new Set([...source.matchAll(/(?:emit\(|rule: )'([a-z0-9-]+)'/g)].map((m) => m[1]!))
+    expect([...used].sort()).toEqual([...LINT_RULE_IDS].sort())
+  })
+
+  it('a mistyped rule id does not compile', async () => {
+    const fixture = join(dir, 'typo')
+    mkdirSync(fixture, { recursive: true })
+    const registry = fileURLToPath(new URL('../src/lint/registry.ts', import.meta.url))
+    writeFileSync(
+      join(fixture, 'typo.ts'),
+      `import { LINT_RULES, type LintRuleId } from ${JSON.stringify(registry)}\n` +
+        `export const ok: LintRuleId = 'catalog-code-unused'\n` +
+        `export const level = LINT_RULES['openapi-valid'].level\n` +
+        `export const bad: LintRuleId = 'catalog-code-unsued'\n`,
+    )
+    const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url))
+    const r = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--allowImportingTsExtensions', '--types', 'node', join(fixture, 'typo.ts')], { encoding: 'utf8' })
+    const errors = [...r.stdout.matchAll(/typo\.ts\((\d+),\d+\): error TS\d+: (.*)/g)].map((m) => `${m[1]} ${m[2]}`)
+    expect(errors, r.stdout).toEqual([expect.stringMatching(/^4 Type '"catalog-code-unsued"' is not assignable to type/)])
+  }, 60_000)
 })

@@ -1,6 +1,6 @@
 import { createConfig, lint, loadConfig } from '@redocly/openapi-core'
 import { expect, it } from 'vitest'
-import { DEFAULT_SPEC_PATH } from '../src/spec/load.ts'
+import { DEFAULT_SPEC_PATH } from '../src/contract/load.ts'
 
 it("passes Redocly's recommended ruleset with no errors", async () => {
   const config = await createConfig({ extends: ['recommended'] })

@@ -7,9 +7,9 @@
 import type { Level } from '../report/model.ts'
 import { loadVectorCases } from '../vectors/load.ts'
 import { DEFAULT_VECTORS_DIR } from '../vectors/paths.ts'
-import { loadRules, type Rule } from './rules.ts'
+import { loadRules, type Rule } from '../contract/rules.ts'
 
-export * from './rules.ts'
+export * from '../contract/rules.ts'
 
 export type CheckSource = 'vectors' | 'server' | 'lint'
 

@@ -8,8 +8,8 @@
  * entries are paired by code, not position. Where one side is a `$ref` and the other inline,
  * the ref's target stands in for it, so an inline ⇄ `$ref` refactor is not a change.
  */
-import type { Spec } from '../spec/load.ts'
-import { isObject, type ErrorCodeEntry, type JsonObject } from '../spec/model.ts'
+import type { FullContract } from '../contract/load.ts'
+import { isObject, type ErrorCodeEntry, type JsonObject } from '../contract/model.ts'
 import type { Collector } from './collect.ts'
 import { esc, resolve } from './schema.ts'
 
@@ -31,7 +31,7 @@ function toPtr(path: readonly string[]): string {
   return out
 }
 
-export function diffAssumed(base: Spec, head: Spec, c: Collector): void {
+export function diffAssumed(base: FullContract, head: FullContract, c: Collector): void {
   const catalogKey = head.catalogKey
 
   const compareFlags = (b: JsonObject, h: JsonObject, path: readonly string[]) => {

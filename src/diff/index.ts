@@ -3,7 +3,7 @@
  * `diffSpecs` is pure (two loaded specs in, sorted findings out); reading files and git refs,
  * the severity file and the output formats sit at the edges.
  */
-import type { Spec } from '../spec/load.ts'
+import type { FullContract } from '../contract/load.ts'
 import { diffAssumed } from './assumed.ts'
 import { diffCatalog } from './catalog.ts'
 import { Collector, sortFindings } from './collect.ts'
@@ -26,7 +26,7 @@ export interface DiffOptions {
   readonly today?: string
 }
 
-export function diffSpecs(base: Spec, head: Spec, opts: DiffOptions = {}): DiffFinding[] {
+export function diffSpecs(base: FullContract, head: FullContract, opts: DiffOptions = {}): DiffFinding[] {
   const policy = opts.severity ?? new Map<string, DiffLevel>()
   const c = new Collector()
   diffCatalog(base, head, c)

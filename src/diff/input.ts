@@ -6,9 +6,11 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { InputError } from '../errors.ts'
-import { specFromSource, type LoadOptions, type Spec } from '../spec/load.ts'
-import { isObject } from '../spec/model.ts'
-import { parseSpecText, readSpecFile, type SpecSource } from '../spec/source.ts'
+import { contractFromSource, LAYER_NAMES, requireLayers, type LoadOptions, type FullContract } from '../contract/load.ts'
+
+const specFromSource = (source: SpecSource, options: LoadOptions): FullContract => requireLayers(contractFromSource(source, { rules: false, ...options }), LAYER_NAMES, 'oec diff')
+import { isObject } from '../contract/model.ts'
+import { parseSpecText, readSpecFile, type SpecSource } from '../contract/source.ts'
 
 interface JsYaml {
   load(text: string, options: { schema: unknown; filename?: string }): unknown
@@ -60,7 +62,7 @@ function readText(path: string): string {
 }
 
 export interface SpecArg {
-  readonly spec: Spec
+  readonly spec: FullContract
   /** The file path for annotations: the path itself, or the path inside the git ref. */
   readonly path: string
 }

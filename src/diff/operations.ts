@@ -3,8 +3,8 @@
  * statuses, headers (the rate-limit headers among them), bodies and the error codes each
  * response declares. Schemas are compared by `schema.ts` with `$ref`s resolved.
  */
-import type { Spec } from '../spec/load.ts'
-import { getPointer, isObject, responseErrorCodes, type JsonObject } from '../spec/model.ts'
+import type { FullContract } from '../contract/load.ts'
+import { getPointer, isObject, responseErrorCodes, type JsonObject } from '../contract/model.ts'
 import { Recorder, type ChangeSink, type Collector } from './collect.ts'
 import { compareSchemas, esc, resolve, type Direction, type SchemaContext, type SchemaMemo } from './schema.ts'
 
@@ -20,7 +20,7 @@ interface OpRef {
 /** `/order/{id}` and `/order/{orderId}` are the same operation. */
 const normalizePath = (p: string) => p.replace(/\{[^}]*\}/g, '{}')
 
-function operationsOf(spec: Spec): Map<string, OpRef> {
+function operationsOf(spec: FullContract): Map<string, OpRef> {
   const out = new Map<string, OpRef>()
   for (const op of spec.operations) {
     const node = getPointer(spec.doc, op.pointer)
@@ -37,7 +37,7 @@ export interface OperationDiffOptions {
   readonly today: string
 }
 
-export function diffOperations(base: Spec, head: Spec, c: Collector, opts: OperationDiffOptions): void {
+export function diffOperations(base: FullContract, head: FullContract, c: Collector, opts: OperationDiffOptions): void {
   const memo: SchemaMemo = new Map()
   const bOps = operationsOf(base)
   const hOps = operationsOf(head)
@@ -61,7 +61,7 @@ export function diffOperations(base: Spec, head: Spec, c: Collector, opts: Opera
   }
 }
 
-function diffOperation(base: Spec, head: Spec, b: OpRef, h: OpRef, c: Collector, memo: SchemaMemo): void {
+function diffOperation(base: FullContract, head: FullContract, b: OpRef, h: OpRef, c: Collector, memo: SchemaMemo): void {
   const where = `${h.method} ${h.path}`
   if (b.node.operationId !== undefined && b.node.operationId !== h.node.operationId) {
     c.add('api-operation-id-removed', `${h.pointer}/operationId`, `the operationId ${String(b.node.operationId)} of ${where} was ${h.node.operationId === undefined ? 'removed' : `renamed to ${String(h.node.operationId)}`}`, {
@@ -89,7 +89,7 @@ interface Param {
   readonly in: string
 }
 
-function parametersOf(spec: Spec, op: OpRef): Map<string, Param> {
+function parametersOf(spec: FullContract, op: OpRef): Map<string, Param> {
   const out = new Map<string, Param>()
   const pathPtr = op.pointer.slice(0, op.pointer.lastIndexOf('/'))
   // Path parameters are matched by position in the template, so renaming `{id}` is not a removal.
@@ -113,7 +113,7 @@ function parametersOf(spec: Spec, op: OpRef): Map<string, Param> {
   return out
 }
 
-function diffParameters(base: Spec, head: Spec, b: OpRef, h: OpRef, c: Collector, where: string, memo: SchemaMemo): void {
+function diffParameters(base: FullContract, head: FullContract, b: OpRef, h: OpRef, c: Collector, where: string, memo: SchemaMemo): void {
   const pb = parametersOf(base, b)
   const ph = parametersOf(head, h)
   for (const [key, p] of [...pb].sort()) {
@@ -153,7 +153,7 @@ function contentOf(node: JsonObject | undefined): JsonObject {
   return node && isObject(node.content) ? node.content : {}
 }
 
-function diffRequestBody(base: Spec, head: Spec, b: OpRef, h: OpRef, c: Collector, where: string, memo: SchemaMemo): void {
+function diffRequestBody(base: FullContract, head: FullContract, b: OpRef, h: OpRef, c: Collector, where: string, memo: SchemaMemo): void {
   const rb = resolve(base.doc, b.node.requestBody, `${b.pointer}/requestBody`)
   const rh = resolve(head.doc, h.node.requestBody, `${h.pointer}/requestBody`)
   if (rh.node?.required === true && rb.node?.required !== true) {
@@ -164,7 +164,7 @@ function diffRequestBody(base: Spec, head: Spec, b: OpRef, h: OpRef, c: Collecto
 }
 
 /** The media types of a request or response body: a dropped one is a change, a kept one has its schema compared. */
-function diffBodyContent(dir: Direction, base: Spec, head: Spec, b: JsonObject, bPtr: string, h: JsonObject, hPtr: string, c: ChangeSink, where: string, memo: SchemaMemo): void {
+function diffBodyContent(dir: Direction, base: FullContract, head: FullContract, b: JsonObject, bPtr: string, h: JsonObject, hPtr: string, c: ChangeSink, where: string, memo: SchemaMemo): void {
   const cb = contentOf(b)
   const ch = contentOf(h)
   for (const media of Object.keys(cb).sort()) {
@@ -198,7 +198,7 @@ const isSuccess = (status: string) => /^2/.test(status)
 /** Shared response components, compared once per pair of documents. */
 const responseMemos = new WeakMap<SchemaMemo, Map<string, Recorder>>()
 
-function diffResponses(base: Spec, head: Spec, b: OpRef, h: OpRef, c: Collector, where: string, memo: SchemaMemo): void {
+function diffResponses(base: FullContract, head: FullContract, b: OpRef, h: OpRef, c: Collector, where: string, memo: SchemaMemo): void {
   let responseMemo = responseMemos.get(memo)
   if (!responseMemo) responseMemos.set(memo, (responseMemo = new Map()))
   const sb = isObject(b.node.responses) ? b.node.responses : {}
@@ -261,7 +261,7 @@ function headersOf(doc: unknown, response: JsonObject, ptr: string): Map<string,
   return out
 }
 
-function diffResponse(base: Spec, head: Spec, b: JsonObject, bPtr: string, h: JsonObject, hPtr: string, c: ChangeSink, where: string, memo: SchemaMemo): void {
+function diffResponse(base: FullContract, head: FullContract, b: JsonObject, bPtr: string, h: JsonObject, hPtr: string, c: ChangeSink, where: string, memo: SchemaMemo): void {
   const hb = headersOf(base.doc, b, bPtr)
   const hh = headersOf(head.doc, h, hPtr)
   for (const [key, x] of [...hb].sort()) {

@@ -4,8 +4,8 @@
  * reject what it accepted; a response schema must not send what clients could not expect.
  */
 import { InputError } from '../errors.ts'
-import { getPointer, isObject, type JsonObject } from '../spec/model.ts'
-import { toPointer } from '../spec/source.ts'
+import { getPointer, isObject, type JsonObject } from '../contract/model.ts'
+import { toPointer } from '../contract/source.ts'
 import type { ChangeExtra, ChangeSink } from './collect.ts'
 
 export type Direction = 'request' | 'response'

@@ -4,8 +4,8 @@
  * verify. So every such change is breaking and shows the old and new type strings and hashes.
  */
 import { keccak256 } from '../signing/crypto.ts'
-import type { Spec } from '../spec/load.ts'
-import { isObject, readSignedSchema, type SignedMessage, type TypedField } from '../spec/model.ts'
+import type { FullContract } from '../contract/load.ts'
+import { isObject, readSignedSchema, type SignedMessage, type TypedField } from '../contract/model.ts'
 import type { Collector } from './collect.ts'
 import { esc } from './schema.ts'
 
@@ -32,7 +32,7 @@ export function typeHash(encoded: string): `0x${string}` {
 }
 
 /** Struct types other messages of the same domain define (unambiguous primary types only). */
-function structsOf(spec: Spec, domain: string): Map<string, readonly TypedField[]> {
+function structsOf(spec: FullContract, domain: string): Map<string, readonly TypedField[]> {
   const byName = new Map<string, readonly TypedField[] | null>()
   for (const m of Object.values(spec.typedData.messages)) {
     if (m.domain !== domain) continue
@@ -43,11 +43,11 @@ function structsOf(spec: Spec, domain: string): Map<string, readonly TypedField[
   return out
 }
 
-export function messageTypeString(spec: Spec, m: SignedMessage): string {
+export function messageTypeString(spec: FullContract, m: SignedMessage): string {
   return encodeType(m.primaryType, m.fields, structsOf(spec, m.domain))
 }
 
-function rawDomains(spec: Spec): Record<string, Record<string, unknown>> {
+function rawDomains(spec: FullContract): Record<string, Record<string, unknown>> {
   const ext = spec.doc['x-eip712']
   const out: Record<string, Record<string, unknown>> = {}
   if (isObject(ext) && isObject(ext.domains)) for (const [k, v] of Object.entries(ext.domains)) if (isObject(v)) out[k] = v
@@ -65,7 +65,7 @@ function domainValues(d: Record<string, unknown>): Map<string, string> {
   return out
 }
 
-export function diffSigning(base: Spec, head: Spec, c: Collector): void {
+export function diffSigning(base: FullContract, head: FullContract, c: Collector): void {
   const dtb = encodeType('EIP712Domain', base.typedData.domainType)
   const dth = encodeType('EIP712Domain', head.typedData.domainType)
   if (dtb !== dth) {
@@ -148,8 +148,8 @@ function signedBodyShape(schema: unknown): string | undefined {
  * A request body that is signed differently (another message, another variant rule, another
  * signature property) makes every existing client's signature fail, even with identical types.
  */
-function diffSignedBodies(base: Spec, head: Spec, c: Collector): void {
-  const schemas = (spec: Spec) => {
+function diffSignedBodies(base: FullContract, head: FullContract, c: Collector): void {
+  const schemas = (spec: FullContract) => {
     const comps = spec.doc.components
     return isObject(comps) && isObject(comps.schemas) ? comps.schemas : {}
   }

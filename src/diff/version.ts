@@ -4,7 +4,7 @@
  * and servers can tell the two signing schemes apart). Judged after the severity policy, so a
  * rule a project silenced or lowered does not demand a bump.
  */
-import type { Spec } from '../spec/load.ts'
+import type { FullContract } from '../contract/load.ts'
 import type { Collector } from './collect.ts'
 import type { DiffFinding } from './model.ts'
 import { esc } from './schema.ts'
@@ -25,7 +25,7 @@ function compareVersions(a: number[], b: number[]): number {
 
 const SIGNING_RULES = new Set(['eip712-type-hash-changed', 'eip712-primary-type-renamed', 'eip712-message-domain-changed', 'eip712-message-removed', 'eip712-domain-changed'])
 
-export function diffVersions(base: Spec, head: Spec, findings: readonly DiffFinding[], c: Collector): void {
+export function diffVersions(base: FullContract, head: FullContract, findings: readonly DiffFinding[], c: Collector): void {
   const vb = versionParts(base.version)
   const vh = versionParts(head.version)
   const breaking = findings.filter((f) => f.severity === 'breaking')

@@ -9,12 +9,12 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { join } from 'node:path'
 import { HEADER_PREFIX } from '../../generators/header.ts'
 import { InputError } from '../errors.ts'
-import { DEFAULT_SPEC_PATH, specFromSource, type Spec } from '../spec/load.ts'
-import { isObject } from '../spec/model.ts'
-import { readSpecFile, toPointer } from '../spec/source.ts'
+import { contractFromSource, DEFAULT_SPEC_PATH, layerKey, type Contract } from '../contract/load.ts'
+import { isObject } from '../contract/model.ts'
+import { readSpecFile, toPointer } from '../contract/source.ts'
 
 export interface GenerateOptions {
-  /** Spec file (default: the shipped spec). */
+  /** The spec file (default: the shipped spec). */
   readonly spec?: string
   /** Word of the catalog key `x-<service>-error-codes` (default `service`). */
   readonly service?: string
@@ -48,11 +48,11 @@ function refuseExternalRefs(node: unknown, tokens: (string | number)[], spec: { 
   }
 }
 
-/** Reads and checks the spec the way every generator run does. */
-export function loadGeneratorSpec(path: string = DEFAULT_SPEC_PATH, service?: string): Spec {
+/** Reads and checks the spec the way every generator run does. Any layer may be absent. */
+export function loadGeneratorSpec(path: string = DEFAULT_SPEC_PATH, service?: string): Contract {
   const source = readSpecFile(path)
   refuseExternalRefs(source.doc, [], source)
-  return specFromSource(source, service !== undefined ? { service } : {})
+  return contractFromSource(source, service !== undefined ? { service } : {})
 }
 
 /** Generates every file in memory. Same spec and options ⇒ same bytes. */
@@ -61,7 +61,11 @@ export async function generateFiles(options: GenerateOptions = {}): Promise<Gene
   return generateFromSpec(spec, options)
 }
 
-export async function generateFromSpec(spec: Spec, options: Pick<GenerateOptions, 'domainName'> = {}): Promise<GeneratedFile[]> {
+/** Generates the files of the layers `spec` has: types.ts and index.ts always. */
+export async function generateFromSpec(spec: Contract, options: Pick<GenerateOptions, 'domainName'> = {}): Promise<GeneratedFile[]> {
+  if (options.domainName !== undefined && spec.typedData === undefined) {
+    throw new InputError(`--domain-name: ${spec.file} has no ${layerKey('typedData')} layer, so there is no signing domain to rename`)
+  }
   const { emitAll } = await import('../../generators/index.ts')
   return emitAll(spec, options.domainName !== undefined ? { domainName: options.domainName } : {})
 }

@@ -1,7 +1,9 @@
+import type { LintRuleId } from './registry.ts'
+
 export type Severity = 'error' | 'warning'
 
 export interface LintFinding {
-  readonly rule: string
+  readonly rule: LintRuleId
   readonly severity: Severity
   /** JSON pointer of the offending value. */
   readonly pointer: string

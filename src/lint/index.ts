@@ -1,9 +1,11 @@
-import { loadSpec, type LoadOptions } from '../spec/load.ts'
+import { loadContract, missingLayers, type Contract, type LoadOptions } from '../contract/load.ts'
 import type { LocatedFinding } from './findings.ts'
 import { validateOpenApi } from './openapi.ts'
+import { absentLayers, type AbsentLayer } from './registry.ts'
 import { lintSpec } from './rules.ts'
 
 export type { LintFinding, LocatedFinding, Severity } from './findings.ts'
+export { LINT_RULE_IDS, LINT_RULES, formatRuleList, ruleListJson, type AbsentLayer, type LintRuleId, type LintRuleInfo } from './registry.ts'
 export { lintSpec } from './rules.ts'
 export { validateOpenApi } from './openapi.ts'
 
@@ -12,11 +14,15 @@ export interface LintReport {
   readonly findings: readonly LocatedFinding[]
   readonly errors: number
   readonly warnings: number
+  /** Toolkit layers the spec lacks, each with the rules that were skipped for it. */
+  readonly absent: readonly AbsentLayer[]
 }
 
-/** Loads, validates and lints a spec file. Unreadable input throws InputError. */
-export async function lintFile(path: string, options: LoadOptions = {}): Promise<LintReport> {
-  const spec = loadSpec(path, options)
+/**
+ * Validates and lints a compiled contract: OpenAPI validity, then every toolkit rule whose layer
+ * the spec has. A plain OpenAPI document is linted, not refused.
+ */
+export async function lintContract(spec: Contract): Promise<LintReport> {
   const raw = [...(await validateOpenApi(spec.doc)), ...lintSpec(spec)]
   const findings = raw
     .map((f) => ({ ...f, file: spec.file, line: spec.lineOf(f.pointer) }))
@@ -26,13 +32,30 @@ export async function lintFile(path: string, options: LoadOptions = {}): Promise
     findings,
     errors: findings.filter((f) => f.severity === 'error').length,
     warnings: findings.filter((f) => f.severity === 'warning').length,
+    absent: absentLayers(spec, missingLayers(spec)),
   }
+}
+
+/** Loads, validates and lints a spec file. Unreadable input throws InputError. */
+export async function lintFile(path: string, options: LoadOptions = {}): Promise<LintReport> {
+  return lintContract(loadContract(path, options))
+}
+
+/** The one line that says which layers were absent and how many rules that skipped. */
+export function absentLine(report: LintReport): string | undefined {
+  if (report.absent.length === 0) return undefined
+  const layers = report.absent.map((a) => `${a.key} layer (${a.topic})`).join(', no ')
+  const skipped = report.absent.reduce((n, a) => n + a.skipped.length, 0)
+  const whose = report.absent.length === 1 ? 'its' : 'their'
+  return `${report.file}: info: no ${layers}: ${whose} rules were skipped (${skipped} of the lint rules)`
 }
 
 export function formatLintText(report: LintReport): string {
   const lines = report.findings.map(
     (f) => `${f.file}:${f.line} ${f.rule} ${f.severity === 'warning' ? '(warning) ' : ''}${f.message}`,
   )
+  const info = absentLine(report)
+  if (info !== undefined) lines.push(info)
   lines.push(`${report.file}: ${report.errors} error(s), ${report.warnings} warning(s)`)
   return lines.join('\n') + '\n'
 }

@@ -2,7 +2,7 @@
  * The toolkit's own rules over a spec, beyond OpenAPI validity: the catalog, the EIP-712
  * mapping of signed bodies, rate-limit headers and `x-assumed` hygiene. Pure: spec in, findings out.
  */
-import type { Spec } from '../spec/load.ts'
+import type { Contract, LayerName } from '../contract/load.ts'
 import {
   deref,
   getPointer,
@@ -10,29 +10,37 @@ import {
   readSignedSchema,
   responseErrorCodes,
   type JsonObject,
-} from '../spec/model.ts'
-import { toPointer } from '../spec/source.ts'
+} from '../contract/model.ts'
+import { toPointer } from '../contract/source.ts'
 import type { LintFinding } from './findings.ts'
+import { LINT_RULES, type LintRuleId } from './registry.ts'
 
 const UINT64_MAX = 18446744073709551615n
 const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const
 const ELEMENTARY = /^(address|bool|string|bytes([1-9]|[12][0-9]|3[0-2])?|u?int(8|16|24|32|40|48|56|64|72|80|88|96|104|112|120|128|136|144|152|160|168|176|184|192|200|208|216|224|232|240|248|256)?)$/
 
-type Emit = (rule: string, pointer: string, message: string) => void
+type Emit = (rule: LintRuleId, pointer: string, message: string) => void
 
-export function lintSpec(spec: Spec): LintFinding[] {
+function has<N extends LayerName>(spec: Contract, layer: N): spec is Contract<N> {
+  return spec[layer] !== undefined
+}
+
+/** Runs every rule whose layer the spec has; the registry says which rules need which layer. */
+export function lintSpec(spec: Contract): LintFinding[] {
   const findings: LintFinding[] = []
-  const emit: Emit = (rule, pointer, message) => findings.push({ rule, severity: 'error', pointer, message })
-  lintCatalog(spec, emit)
-  lintTypedData(spec, emit)
-  lintSignedBodies(spec, emit)
-  lintRateLimits(spec, emit)
+  const emit: Emit = (rule, pointer, message) => findings.push({ rule, severity: LINT_RULES[rule].level, pointer, message })
+  if (has(spec, 'catalog')) lintCatalog(spec, emit)
+  if (has(spec, 'typedData')) {
+    lintTypedData(spec, emit)
+    lintSignedBodies(spec, emit)
+  }
+  if (has(spec, 'rateLimits')) lintRateLimits(spec, emit)
   lintRequestBodies(spec, emit)
   lintAssumed(spec.doc, '', emit)
   return findings
 }
 
-function lintCatalog(spec: Spec, emit: Emit): void {
+function lintCatalog(spec: Contract<'catalog'>, emit: Emit): void {
   const base = `/${spec.catalogKey}`
   const seen = new Map<string, number>()
   const raw = spec.doc[spec.catalogKey] as unknown[]
@@ -91,7 +99,7 @@ function lintCatalog(spec: Spec, emit: Emit): void {
   }
 }
 
-function lintTypedData(spec: Spec, emit: Emit): void {
+function lintTypedData(spec: Contract<'typedData'>, emit: Emit): void {
   const { domainType, domains, messages } = spec.typedData
   const domainFields = domainType.map((f) => f.name)
   for (const [key, domain] of Object.entries(domains)) {
@@ -136,7 +144,7 @@ function typeMismatch(doc: Record<string, unknown>, propSchema: unknown, type: s
   return undefined
 }
 
-function lintSignedBodies(spec: Spec, emit: Emit): void {
+function lintSignedBodies(spec: Contract<'typedData'>, emit: Emit): void {
   const schemas = (isObject(spec.doc.components) && isObject(spec.doc.components.schemas) ? spec.doc.components.schemas : {}) as JsonObject
   for (const [name, schema] of Object.entries(schemas)) {
     const signed = readSignedSchema(schema)
@@ -180,7 +188,7 @@ function lintSignedBodies(spec: Spec, emit: Emit): void {
   }
 }
 
-function lintRateLimits(spec: Spec, emit: Emit): void {
+function lintRateLimits(spec: Contract<'rateLimits'>, emit: Emit): void {
   for (const op of spec.operations) {
     if (!op.rateLimit) continue
     if (!['orders', 'cancels', 'api'].includes(op.rateLimit.category)) {
@@ -201,7 +209,7 @@ function lintRateLimits(spec: Spec, emit: Emit): void {
   }
 }
 
-function lintRequestBodies(spec: Spec, emit: Emit): void {
+function lintRequestBodies(spec: Contract, emit: Emit): void {
   const visit = (schema: unknown, at: string, seen: Set<unknown>) => {
     const s = deref(spec.doc, schema)
     if (!isObject(s) || seen.has(s)) return

@@ -3,7 +3,8 @@
  * and their reporters. A result names the rules it exercises so that a failure always points
  * back at the contract.
  */
-export type Level = 'stated' | 'assumed'
+import type { Level } from '../contract/rules.ts'
+export type { Level }
 
 /** warn = an assumed rule departed from; xfail = a listed expected failure that still fails. */
 export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'xfail'

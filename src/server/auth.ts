@@ -5,7 +5,6 @@
  * and a stranger's key look alike), 403 when it recovers to an address the server knows.
  */
 import type { OptionsKind, ParsedBodyOk } from '../signing/index.ts'
-import { messageFromBody } from '../signing/index.ts'
 import type { ServerContext } from './context.ts'
 import type { Reply } from './reply.ts'
 
@@ -29,7 +28,7 @@ export function authorizedFor(ctx: ServerContext, signer: string, wallet: string
 export function authenticate(ctx: ServerContext, kind: OptionsKind, body: ParsedBodyOk, wallet: string | null): AuthResult {
   let message
   try {
-    message = messageFromBody(kind, body)
+    message = ctx.signing.messageFromBody(kind, body)
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err)
     return { ok: false, code: 'invalid_field', reply: ctx.catalog.reply('invalid_field', `invalid field: ${msg}`) }

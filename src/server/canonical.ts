@@ -5,7 +5,7 @@
  * key order therefore recovers to a different signer and is refused, while JSON key order on the
  * wire does not matter.
  */
-import { deref, isObject, type JsonObject, type Spec } from '../spec/index.ts'
+import { deref, isObject, type JsonObject, type FullContract } from '../contract/index.ts'
 
 /** Picks the oneOf branch whose `const` properties match the value, else the first whose keys fit. */
 function branchFor(doc: unknown, branches: unknown[], value: Record<string, unknown>): JsonObject | undefined {
@@ -19,7 +19,7 @@ function branchFor(doc: unknown, branches: unknown[], value: Record<string, unkn
   )
 }
 
-export function canonicalize(spec: Spec, schema: unknown, value: unknown): unknown {
+export function canonicalize(spec: FullContract, schema: unknown, value: unknown): unknown {
   const doc = spec.doc
   let s = deref(doc, schema) as JsonObject | undefined
   if (Array.isArray(value)) {

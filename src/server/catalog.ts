@@ -3,17 +3,21 @@
  * contract fixes one) and the legacy `error` field all come from the catalog entry, never from
  * a table restated here.
  */
-import type { ErrorCodeEntry, Spec } from '../spec/index.ts'
+import type { ErrorCodeEntry, FullContract } from '../contract/index.ts'
+import type { KnownErrorCode, KnownJsonRpcErrorCode } from '../contract/generated/errors.ts'
+
+/** A code the server may emit: one the shipped catalog lists, so a typo does not compile. */
+export type ServerCode = KnownErrorCode | KnownJsonRpcErrorCode
 import type { Reply } from './reply.ts'
 
 export class ErrorCatalog {
   private readonly byCode = new Map<string | number, ErrorCodeEntry>()
 
-  constructor(spec: Spec) {
+  constructor(spec: FullContract) {
     for (const e of spec.catalog) this.byCode.set(e.code, e)
   }
 
-  entry(code: string | number): ErrorCodeEntry {
+  entry(code: ServerCode): ErrorCodeEntry {
     const e = this.byCode.get(code)
     // A code missing from the spec is a server bug, caught at start-up by `require`.
     if (!e) throw new Error(`error code ${String(code)} is not in the spec's catalog`)
@@ -21,12 +25,12 @@ export class ErrorCatalog {
   }
 
   /** Fails start-up if the server would emit a code the spec does not list. */
-  require(codes: readonly (string | number)[]): void {
+  require(codes: readonly ServerCode[]): void {
     for (const c of codes) this.entry(c)
   }
 
   /** The catalog's fixed message for `code`, else `fallback`. */
-  message(code: string, fallback: string): string {
+  message(code: KnownErrorCode, fallback: string): string {
     return this.entry(code).message ?? fallback
   }
 
@@ -34,7 +38,7 @@ export class ErrorCatalog {
    * `{code, message[, error], ...extra}` with the catalog's first HTTP status. A code with a
    * fixed message in the catalog always carries that message (the contract's auth messages).
    */
-  reply(code: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Reply {
+  reply(code: KnownErrorCode, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Reply {
     const e = this.entry(code)
     const body: Record<string, unknown> = { code, message: e.message ?? message }
     if (e.legacyError !== null) body.error = e.legacyError

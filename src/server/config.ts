@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { InputError } from '../errors.ts'
-import { defaultSpec, type Spec, type Tier } from '../spec/index.ts'
+import type { FullContract, Tier } from '../contract/index.ts'
 import { symbolPattern, symbolProblem } from './symbols.ts'
 
 export type { Tier }
@@ -41,7 +41,7 @@ export const DEFAULT_INSTRUMENTS: readonly string[] = [
   'SOL-20261225-200-C',
 ]
 
-export function defaultConfig(spec: Spec = defaultSpec()): ServerConfig {
+export function defaultConfig(spec: FullContract): ServerConfig {
   const options = spec.typedData.domains.options
   const perps = spec.typedData.domains.perps
   return {
@@ -135,7 +135,7 @@ export function mergeConfig(base: ServerConfig, patch: Record<string, unknown>, 
 }
 
 /** Cross-checks that a single key cannot: symbols well-formed and unique, tiers known, addresses valid. */
-export function checkConfig(config: ServerConfig, spec: Spec = defaultSpec(), where = 'config'): ServerConfig {
+export function checkConfig(config: ServerConfig, spec: FullContract, where = 'config'): ServerConfig {
   const pattern = symbolPattern(spec)
   const seen = new Set<string>()
   for (const s of config.instruments) {
@@ -155,7 +155,7 @@ export function checkConfig(config: ServerConfig, spec: Spec = defaultSpec(), wh
 }
 
 /** Reads a JSON config file over `base`; a bad key or value is an InputError naming it. */
-export function loadServerConfig(path: string, base: ServerConfig = defaultConfig()): ServerConfig {
+export function loadServerConfig(path: string, spec: FullContract, base: ServerConfig = defaultConfig(spec)): ServerConfig {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
@@ -170,5 +170,5 @@ export function loadServerConfig(path: string, base: ServerConfig = defaultConfi
     throw new InputError(`config ${path}: not JSON (${(err as Error).message.split('\n')[0]})`)
   }
   if (!isRecord(raw)) throw new InputError(`config ${path}: the top level must be an object`)
-  return checkConfig(mergeConfig(base, raw, `config ${path}`), defaultSpec(), `config ${path}`)
+  return checkConfig(mergeConfig(base, raw, `config ${path}`), spec, `config ${path}`)
 }

@@ -2,7 +2,9 @@
  * Everything a handler needs, built once at start-up: the spec views, the compiled validators,
  * the catalog, the state (books, agents, nonces) and small helpers for headers and charging.
  */
-import { getPointer, type RateCategory, type Spec, type Tier } from '../spec/index.ts'
+import { getPointer, RATE_LIMIT_HEADERS, type RateCategory, type FullContract, type Tier } from '../contract/index.ts'
+import type { Signing } from '../signing/index.ts'
+import { jsonRpcErrorCatalog, knownErrorCodes, type KnownJsonRpcErrorCode } from '../contract/generated/errors.ts'
 import { ErrorCatalog } from './catalog.ts'
 import type { ServerConfig } from './config.ts'
 import type { ServerDeps } from './deps.ts'
@@ -12,8 +14,8 @@ import type { Reply } from './reply.ts'
 import { symbolPattern } from './symbols.ts'
 import { compileValidators, type Validators } from './validate.ts'
 
-/** Names of the rate-limit headers; start-up checks that the spec declares them. */
-export const RATE_HEADERS = { limit: 'X-RateLimit-Limit', remaining: 'X-RateLimit-Remaining', reset: 'X-RateLimit-Reset', retryAfter: 'Retry-After' } as const
+/** Names of the rate-limit headers; start-up checks that the served spec declares them. */
+export const RATE_HEADERS = RATE_LIMIT_HEADERS
 
 /** Per-request facts the pipeline uses after the handler: whose counters go in the headers. */
 export interface RequestState {
@@ -24,7 +26,9 @@ export interface RequestState {
 }
 
 export interface ServerContext {
-  readonly spec: Spec
+  readonly spec: FullContract
+  /** The contract's signing core (typed data, body mapping, verification). */
+  readonly signing: Signing
   readonly config: ServerConfig
   readonly deps: ServerDeps
   readonly catalog: ErrorCatalog
@@ -49,15 +53,15 @@ export function isAddress(v: unknown): v is string {
   return typeof v === 'string' && ADDRESS_RE.test(v)
 }
 
-function headerConst(spec: Spec, name: string): string | undefined {
+function headerConst(spec: FullContract, name: string): string | undefined {
   const v = getPointer(spec.doc, `/components/headers/${name}/schema/const`)
   return typeof v === 'string' ? v : undefined
 }
 
-export function createContext(spec: Spec, config: ServerConfig, deps: ServerDeps, exchange: Exchange): ServerContext {
+export function createContext(spec: FullContract, signing: Signing, config: ServerConfig, deps: ServerDeps, exchange: Exchange): ServerContext {
   const catalog = new ErrorCatalog(spec)
-  // Every code this server can emit must be in the spec's catalog; fail at start-up otherwise.
-  catalog.require(['invalid_field', 'invalid_json', 'signature_verification_failed', 'unauthorized', 'nonce_reused', 'not_found', 'method_not_allowed', 'payload_too_large', 'unsupported_media_type', 'batch_too_large', 'limit_exceeded', 'rate_limit_exceeded', 'internal_error', 13020])
+  // Every code this server can emit (the shipped catalog's, by type) must be in the served spec's catalog.
+  catalog.require([...knownErrorCodes, ...(Object.keys(jsonRpcErrorCatalog).map(Number) as KnownJsonRpcErrorCode[])])
   for (const h of Object.values(RATE_HEADERS)) {
     if (getPointer(spec.doc, `/components/headers/${h}`) === undefined) throw new Error(`spec: components.headers has no ${h}`)
   }
@@ -81,6 +85,7 @@ export function createContext(spec: Spec, config: ServerConfig, deps: ServerDeps
 
   return {
     spec,
+    signing,
     config,
     deps,
     catalog,

@@ -4,7 +4,7 @@
  * dependency (a verifier that ignores the chain ID, a nonce store that forgets, a limiter that
  * counts a batch once, a reply filter that drops a header) instead of forking the server.
  */
-import { parseBody, recoverPerpSigner, verifyOptions } from '../signing/index.ts'
+import { parseBody, type Signing } from '../signing/index.ts'
 import type { Clock } from './clock.ts'
 import { systemClock } from './clock.ts'
 import { createRateLimiter, type RateLimiter } from './limits.ts'
@@ -37,9 +37,9 @@ export interface ServerDeps {
   /** Lossless body parser (nonce exact, duplicate keys and deep nesting refused). */
   parseBody: typeof parseBody
   /** Options-domain signature verification (PlaceOrder, cancels, agents). */
-  verifyOptions: typeof verifyOptions
+  verifyOptions: Signing['verifyOptions']
   /** Perp Agent-signature recovery (POST /exchange). */
-  recoverPerpSigner: typeof recoverPerpSigner
+  recoverPerpSigner: Signing['recoverPerpSigner']
   /** Consumed nonces per wallet. */
   nonces: NonceStore
   /** Agent approvals. */
@@ -52,12 +52,13 @@ export interface ServerDeps {
   transformReply: (reply: Reply, context: ReplyContext) => Reply
 }
 
-export function defaultDeps(windowSeconds: number, log: boolean): ServerDeps {
+/** The default seams; signature checks are the contract's own (`signingFor(contract)`). */
+export function defaultDeps(signing: Signing, windowSeconds: number, log: boolean): ServerDeps {
   return {
     clock: systemClock,
     parseBody,
-    verifyOptions,
-    recoverPerpSigner,
+    verifyOptions: signing.verifyOptions,
+    recoverPerpSigner: signing.recoverPerpSigner,
     nonces: createNonceStore(),
     agents: createAgentStore(),
     rateLimiter: createRateLimiter(windowSeconds),

@@ -3,7 +3,7 @@
  * three independent categories. A charge is all-or-nothing so that a batch that would cross a
  * limit consumes nothing.
  */
-import type { RateCategory } from '../spec/index.ts'
+import type { RateCategory } from '../contract/index.ts'
 
 export type { RateCategory }
 export type CategoryLimits = Readonly<Record<RateCategory, number>>

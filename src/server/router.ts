@@ -2,7 +2,7 @@
  * The route table, built from `spec.operations`: every operation of the spec must have a
  * handler (start-up fails otherwise), and nothing outside the spec is routed.
  */
-import type { Operation } from '../spec/index.ts'
+import type { Operation } from '../contract/index.ts'
 import type { ServerContext } from './context.ts'
 import type { Handler, HandlerFactory } from './handlers/types.ts'
 

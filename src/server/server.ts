@@ -4,7 +4,8 @@
  */
 import { createServer } from 'node:http'
 import { InputError } from '../errors.ts'
-import { defaultSpec, type Spec } from '../spec/index.ts'
+import { contractFor, type Contract } from '../contract/index.ts'
+import { signingFor } from '../signing/index.ts'
 import type { Clock } from './clock.ts'
 import { checkConfig, defaultConfig, mergeConfig, type ServerConfig } from './config.ts'
 import { createContext } from './context.ts'
@@ -21,8 +22,8 @@ export interface StartOptions {
   host?: string
   /** 0 (the default) picks a free port. */
   port?: number
-  /** Another spec document (same shape); default the shipped one. */
-  spec?: Spec
+  /** The contract to serve: a compiled contract or a spec file path; default the shipped spec. It needs every layer. */
+  spec?: Contract | string
 }
 
 export interface RunningServer {
@@ -35,12 +36,13 @@ export interface RunningServer {
 }
 
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
-  const spec = opts.spec ?? defaultSpec()
+  const spec = contractFor(opts.spec, ['catalog', 'typedData', 'rateLimits', 'websocket'], 'the reference server')
   const config = checkConfig(mergeConfig(defaultConfig(spec), (opts.config ?? {}) as Record<string, unknown>, 'config'), spec, 'config')
-  const deps: ServerDeps = { ...defaultDeps(spec.rateLimits.windowSeconds, config.log === true), ...opts.deps }
+  const signing = signingFor(spec)
+  const deps: ServerDeps = { ...defaultDeps(signing, spec.rateLimits.windowSeconds, config.log === true), ...opts.deps }
   let feed: { publish(o: Order): void } = { publish: () => {} }
   const exchange = new Exchange(config.instruments, (o) => feed.publish(o))
-  const ctx = createContext(spec, config, deps, exchange)
+  const ctx = createContext(spec, signing, config, deps, exchange)
   const router = buildRouter(ctx, handlers)
   const server = createServer({ keepAliveTimeout: 5000 }, createListener(ctx, router))
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {

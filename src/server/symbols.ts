@@ -2,9 +2,9 @@
  * The instrument symbol grammar: the spec's `Symbol` pattern plus a real calendar date, which a
  * regular expression cannot say (20260230 matches the pattern but is no date).
  */
-import { defaultSpec, getPointer, type Spec } from '../spec/index.ts'
+import { getPointer, type Contract } from '../contract/index.ts'
 
-export function symbolPattern(spec: Spec = defaultSpec()): RegExp {
+export function symbolPattern(spec: Contract): RegExp {
   const pattern = getPointer(spec.doc, '/components/schemas/Symbol/pattern')
   if (typeof pattern !== 'string') throw new Error('spec: components.schemas.Symbol has no pattern')
   return new RegExp(pattern, 'u')

@@ -5,7 +5,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
-import { deref, getPointer, isObject, type JsonObject, type Operation, type Spec } from '../spec/index.ts'
+import { deref, getPointer, isObject, type JsonObject, type Operation, type FullContract } from '../contract/index.ts'
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020
@@ -110,16 +110,16 @@ export interface Validators {
   schema(pointer: string): (value: unknown) => FieldProblem | null
 }
 
-const compiled = new WeakMap<Spec, Validators>()
+const compiled = new WeakMap<FullContract, Validators>()
 
 /** Compiled once per spec document: servers started in one process share the validators. */
-export function compileValidators(spec: Spec): Validators {
+export function compileValidators(spec: FullContract): Validators {
   let v = compiled.get(spec)
   if (!v) compiled.set(spec, (v = compileFresh(spec)))
   return v
 }
 
-function compileFresh(spec: Spec): Validators {
+function compileFresh(spec: FullContract): Validators {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, allowUnionTypes: true })
   addFormats(ajv)
   // The nonce is read exactly by readUint64; for ajv it is an integer with bounds.
@@ -145,7 +145,7 @@ function compileFresh(spec: Spec): Validators {
 }
 
 function bodyValidator(
-  spec: Spec,
+  spec: FullContract,
   op: Operation,
   compile: (s: unknown) => ValidateFunction,
   checker: (fn: ValidateFunction, prefix?: string) => (v: unknown) => FieldProblem | null,
@@ -187,7 +187,7 @@ function bodyValidator(
 }
 
 function queryParams(
-  spec: Spec,
+  spec: FullContract,
   op: Operation,
   compile: (s: unknown) => ValidateFunction,
   checker: (fn: ValidateFunction, prefix?: string) => (v: unknown) => FieldProblem | null,

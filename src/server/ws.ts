@@ -6,7 +6,7 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { deref, getPointer, isObject } from '../spec/index.ts'
+import { deref, getPointer, isObject } from '../contract/index.ts'
 import type { ServerContext } from './context.ts'
 import { toRecord, type Order } from './exchange.ts'
 

@@ -1,6 +1,6 @@
 import { cryptoBackend } from './crypto.ts'
 import { privateKeyBytes } from './hex.ts'
-import { addressOfPublicKey } from './options.ts'
+import { addressOfPublicKey } from './signature.ts'
 import type { Hex } from './types.ts'
 
 /** Throws a one-line SigningInputError unless `key` is a usable private key; the key is never echoed. */

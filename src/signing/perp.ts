@@ -6,10 +6,11 @@
  */
 import type { TypedDataDefinition } from 'viem'
 import { keccak256 } from './crypto.ts'
-import { hashStruct, typedDigest } from './eip712.ts'
+import { hashStruct, typedDigest, type DomainFields } from './eip712.ts'
 import { isHex, toHex, typeOf } from './hex.ts'
 import { packb } from './msgpack.ts'
-import { compiledMessage, domainFields, recoverDigest, separatorFor, signTypedWith } from './options.ts'
+import { signTypedWith, type OptionsSigning } from './options.ts'
+import { recoverDigest, splitSignature } from './signature.ts'
 import { SigningInputError, UINT64_MAX, type DomainOverrides, type Hex, type Signer, type VerifyResult } from './types.ts'
 
 export interface PerpSignInput {
@@ -56,58 +57,65 @@ export function perpActionHash(input: Omit<PerpSignInput, 'isMainnet'>): Hex {
   return toHex(connectionIdBytes(input))
 }
 
-function agentDigest(input: PerpSignInput, domain?: DomainOverrides): { connectionId: Hex; digest: Buffer; agent: { source: string; connectionId: Hex }; domainUsed: ReturnType<typeof domainFields> } {
-  if (typeof input.isMainnet !== 'boolean') throw new SigningInputError(`isMainnet must be a boolean, got ${typeOf(input.isMainnet)}`, 'isMainnet')
-  const connectionId = toHex(connectionIdBytes(input))
-  const { message, struct } = compiledMessage('Agent')
-  const agent = { source: input.isMainnet ? 'a' : 'b', connectionId }
-  const domainUsed = domainFields(message.domain, domain)
-  return { connectionId, agent, domainUsed, digest: typedDigest(separatorFor(message.domain, domain), hashStruct(struct, agent)) }
-}
-
-/** viem-ready typed data of the Agent message for an action. */
-export function perpTypedData(input: PerpSignInput, domain?: DomainOverrides) {
-  const { agent, domainUsed } = agentDigest(input, domain)
-  const { struct } = compiledMessage('Agent')
-  return {
-    domain: domainUsed,
-    types: { [struct.primaryType]: struct.fields.map((f) => ({ name: f.name, type: f.type })) },
-    primaryType: struct.primaryType,
-    message: agent,
+export interface PerpSigning {
+  /** viem-ready typed data of the Agent message for an action. */
+  perpTypedData(input: PerpSignInput, domain?: DomainOverrides): {
+    domain: DomainFields
+    types: Record<string, { name: string; type: string }[]>
+    primaryType: string
+    message: { source: string; connectionId: Hex }
   }
-}
-
-export async function signPerpAction(
-  input: PerpSignInput,
-  signer: Signer,
-  domain?: DomainOverrides,
-): Promise<{ connectionId: Hex; digest: Hex; signature: Hex; r: Hex; s: Hex; v: 27 | 28 }> {
-  const { connectionId, digest } = agentDigest(input, domain)
-  const signature = await signTypedWith(signer, digest, () => perpTypedData(input, domain) as unknown as TypedDataDefinition)
-  const vByte = parseInt(signature.slice(130, 132), 16)
-  const v = (vByte < 27 ? vByte + 27 : vByte) as 27 | 28
-  return { connectionId, digest: toHex(digest), signature, r: `0x${signature.slice(2, 66)}`, s: `0x${signature.slice(66, 130)}`, v }
+  signPerpAction(input: PerpSignInput, signer: Signer, domain?: DomainOverrides): Promise<{ connectionId: Hex; digest: Hex; signature: Hex; r: Hex; s: Hex; v: 27 | 28 }>
+  /** Recovers the Agent signer; r/s may drop leading zeros (the venue's SDKs print them as integers). Never throws. */
+  recoverPerpSigner(input: PerpSignInput, sig: { r: string; s: string; v: number }, opts?: { domain?: DomainOverrides; allowHighS?: boolean }): VerifyResult
 }
 
 const RS_RE = /^0x[0-9a-fA-F]{1,64}$/
 
-/** Recovers the Agent signer; r/s may drop leading zeros (the venue's SDKs print them as integers). Never throws. */
-export function recoverPerpSigner(
-  input: PerpSignInput,
-  sig: { r: string; s: string; v: number },
-  opts: { domain?: DomainOverrides; allowHighS?: boolean } = {},
-): VerifyResult {
-  let digest: Buffer
-  try {
-    digest = agentDigest(input, opts.domain).digest
-  } catch (err) {
-    return { ok: false, reason: 'unrecoverable', message: `cannot hash the action: ${err instanceof Error ? err.message : String(err)}` }
+/** The Agent message of one contract (its `x-eip712.messages.Agent` and `perps` domain). */
+export function createPerpSigning(options: Pick<OptionsSigning, 'compiledMessage' | 'domainFields' | 'separatorFor'>): PerpSigning {
+  const agentDigest = (input: PerpSignInput, domain?: DomainOverrides) => {
+    if (typeof input.isMainnet !== 'boolean') throw new SigningInputError(`isMainnet must be a boolean, got ${typeOf(input.isMainnet)}`, 'isMainnet')
+    const connectionId = toHex(connectionIdBytes(input))
+    const { message, struct } = options.compiledMessage('Agent')
+    const agent = { source: input.isMainnet ? 'a' : 'b', connectionId }
+    const domainUsed = options.domainFields(message.domain, domain)
+    return { connectionId, agent, domainUsed, struct, digest: typedDigest(options.separatorFor(message.domain, domain), hashStruct(struct, agent)) }
   }
-  if (sig === null || typeof sig !== 'object' || typeof sig.r !== 'string' || typeof sig.s !== 'string' || !RS_RE.test(sig.r) || !RS_RE.test(sig.s)) {
-    return { ok: false, digest: toHex(digest), reason: 'malformed_signature', message: 'signature needs r and s as 0x-prefixed hex of at most 32 bytes' }
+
+  const perpTypedData: PerpSigning['perpTypedData'] = (input, domain) => {
+    const { agent, domainUsed, struct } = agentDigest(input, domain)
+    return {
+      domain: domainUsed,
+      types: { [struct.primaryType]: struct.fields.map((f) => ({ name: f.name, type: f.type })) },
+      primaryType: struct.primaryType,
+      message: agent,
+    }
   }
-  if (typeof sig.v !== 'number' || !Number.isInteger(sig.v)) {
-    return { ok: false, digest: toHex(digest), reason: 'bad_v', message: `signature v must be 27 or 28, got ${typeOf(sig.v)}` }
+
+  return {
+    perpTypedData,
+    async signPerpAction(input, signer, domain) {
+      const { connectionId, digest } = agentDigest(input, domain)
+      const signature = await signTypedWith(signer, digest, () => perpTypedData(input, domain) as unknown as TypedDataDefinition)
+      const { r, s, v: vByte } = splitSignature(signature)
+      const v = (vByte < 27 ? vByte + 27 : vByte) as 27 | 28
+      return { connectionId, digest: toHex(digest), signature, r, s, v }
+    },
+    recoverPerpSigner(input, sig, opts = {}) {
+      let digest: Buffer
+      try {
+        digest = agentDigest(input, opts.domain).digest
+      } catch (err) {
+        return { ok: false, reason: 'unrecoverable', message: `cannot hash the action: ${err instanceof Error ? err.message : String(err)}` }
+      }
+      if (sig === null || typeof sig !== 'object' || typeof sig.r !== 'string' || typeof sig.s !== 'string' || !RS_RE.test(sig.r) || !RS_RE.test(sig.s)) {
+        return { ok: false, digest: toHex(digest), reason: 'malformed_signature', message: 'signature needs r and s as 0x-prefixed hex of at most 32 bytes' }
+      }
+      if (typeof sig.v !== 'number' || !Number.isInteger(sig.v)) {
+        return { ok: false, digest: toHex(digest), reason: 'bad_v', message: `signature v must be 27 or 28, got ${typeOf(sig.v)}` }
+      }
+      return recoverDigest(digest, sig.r.slice(2).padStart(64, '0'), sig.s.slice(2).padStart(64, '0'), sig.v, opts.allowHighS === true)
+    },
   }
-  return recoverDigest(digest, sig.r.slice(2).padStart(64, '0'), sig.s.slice(2).padStart(64, '0'), sig.v, opts.allowHighS === true)
 }

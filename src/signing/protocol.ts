@@ -14,11 +14,13 @@
  * nonce is a JSON integer and keeps every digit.
  */
 import { isLosslessNumber, parse as losslessParse, stringify as losslessStringify, type LosslessNumber } from 'lossless-json'
-import { isObject } from '../spec/model.ts'
+import { isObject } from '../contract/model.ts'
 import { typeOf } from './hex.ts'
 import { checkPrivateKey } from './keys.ts'
-import { buildRequest, compiledMessage, exactDomain, messageVariant, optionsKinds, verifyOptions } from './options.ts'
-import { recoverPerpSigner, signPerpAction, type PerpSignInput } from './perp.ts'
+import { exactDomain } from './options.ts'
+import type { PerpSignInput } from './perp.ts'
+import { splitSignature, SIGNATURE_RE } from './signature.ts'
+import type { Signing } from './signing.ts'
 import { SigningInputError, type DomainOverrides, type Hex, type OptionsKind, type OptionsMessage } from './types.ts'
 
 export type ProtocolAnswer = Record<string, unknown>
@@ -88,12 +90,12 @@ function domainOf(raw: unknown): DomainOverrides | undefined {
 }
 
 /** Options message from JSON: integers become bigints in uint fields, other numbers stay numbers (and fail as such). */
-function optionsMessageOf(kind: OptionsKind, raw: unknown): OptionsMessage {
+function optionsMessageOf(signing: Signing, kind: OptionsKind, raw: unknown): OptionsMessage {
   if (!isObject(raw as never)) fail(`message must be an object, got ${typeOf(raw)}`)
   const m = raw as Record<string, unknown>
   const presence: Record<string, string> = {}
   for (const k of Object.keys(m)) if (m[k] !== undefined && m[k] !== null) setOwn(presence, k, '')
-  const { struct } = compiledMessage(messageVariant(kind, presence))
+  const { struct } = signing.compiledMessage(signing.messageVariant(kind, presence))
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(m)) {
     const field = struct.fields.find((f) => f.name === k)
@@ -124,16 +126,16 @@ function perpInputOf(raw: unknown): PerpSignInput {
   }
 }
 
-function kindOf(raw: unknown): OptionsKind | typeof AGENT_KIND {
-  const known = [...optionsKinds(), AGENT_KIND]
+function kindOf(signing: Signing, raw: unknown): OptionsKind | typeof AGENT_KIND {
+  const known = [...signing.optionsKinds(), AGENT_KIND]
   if (typeof raw !== 'string' || !known.includes(raw)) fail(`unknown kind ${raw === undefined ? '(missing)' : JSON.stringify(raw)} (one of ${known.join(', ')})`)
   return raw as OptionsKind | typeof AGENT_KIND
 }
 
 function perpSignatureOf(raw: unknown): { r: string; s: string; v: number } {
   if (typeof raw === 'string') {
-    if (!/^0x[0-9a-fA-F]{130}$/.test(raw)) return { r: '', s: '', v: 0 } // recoverPerpSigner reports it as malformed
-    return { r: `0x${raw.slice(2, 66)}`, s: `0x${raw.slice(66, 130)}`, v: parseInt(raw.slice(130), 16) }
+    if (!SIGNATURE_RE.test(raw)) return { r: '', s: '', v: 0 } // recoverPerpSigner reports it as malformed
+    return splitSignature(raw)
   }
   if (!isObject(raw as never)) fail(`signature must be {r, s, v} or 0x-hex, got ${typeOf(raw)}`)
   const o = raw as Record<string, unknown>
@@ -141,44 +143,44 @@ function perpSignatureOf(raw: unknown): { r: string; s: string; v: number } {
   return { r: o.r as string, s: o.s as string, v: v as number }
 }
 
-async function answer(req: Record<string, unknown>): Promise<ProtocolAnswer> {
+async function answer(signing: Signing, req: Record<string, unknown>): Promise<ProtocolAnswer> {
   const op = req.op ?? 'sign'
   if (op !== 'sign' && op !== 'verify') fail(`unknown op ${JSON.stringify(op)} (sign or verify)`)
-  const kind = kindOf(req.kind)
+  const kind = kindOf(signing, req.kind)
   const domain = domainOf(req.domain)
   if (op === 'sign') {
     if (req.privateKey === undefined) fail('privateKey is missing')
     // A viem account cannot travel over JSON: the key is validated by signDigest, which never echoes it.
     if (kind === AGENT_KIND) {
-      const s = await signPerpAction(perpInputOf(req.message), req.privateKey as Hex, domain)
+      const s = await signing.signPerpAction(perpInputOf(req.message), req.privateKey as Hex, domain)
       return { connectionId: s.connectionId, digest: s.digest, signature: s.signature, r: s.r, s: s.s, v: s.v }
     }
-    const message = optionsMessageOf(kind, req.message)
+    const message = optionsMessageOf(signing, kind, req.message)
     // Validate the key before the message so a bad key is named even with a bad message.
     checkPrivateKey(req.privateKey)
-    const r = await buildRequest(kind, message, req.privateKey as Hex, domain)
+    const r = await signing.buildRequest(kind, message, req.privateKey as Hex, domain)
     return { digest: r.digest, signature: r.signature, body: r.body }
   }
   const allowHighS = req.allowHighS === true
   const result =
     kind === AGENT_KIND
-      ? recoverPerpSigner(perpInputOf(req.message), perpSignatureOf(req.signature), { ...(domain ? { domain } : {}), allowHighS })
+      ? signing.recoverPerpSigner(perpInputOf(req.message), perpSignatureOf(req.signature), { ...(domain ? { domain } : {}), allowHighS })
       : (() => {
-          const message = optionsMessageOf(kind, req.message)
+          const message = optionsMessageOf(signing, kind, req.message)
           if (typeof req.signature !== 'string') fail(`signature must be a 0x-hex string, got ${typeOf(req.signature)}`)
-          return verifyOptions(kind, message, req.signature, { ...(domain ? { domain } : {}), allowHighS })
+          return signing.verifyOptions(kind, message, req.signature, { ...(domain ? { domain } : {}), allowHighS })
         })()
   if (result.ok) return { digest: result.digest, signer: result.signer }
   return { ...(result.digest ? { digest: result.digest } : {}), signer: null, reason: result.reason, error: result.message }
 }
 
 /** Answers one already-parsed request (objects may hold lossless-json numbers). */
-export async function answerRequest(req: unknown): Promise<ProtocolAnswer> {
+export async function answerRequest(signing: Signing, req: unknown): Promise<ProtocolAnswer> {
   const id = isObject(req as never) ? (req as Record<string, unknown>).id : undefined
   const withId = (a: ProtocolAnswer): ProtocolAnswer => (id === undefined ? a : { id, ...a })
   if (!isObject(req as never)) return { error: `a request must be a JSON object, got ${typeOf(req)}` }
   try {
-    return withId(await answer(req as Record<string, unknown>))
+    return withId(await answer(signing, req as Record<string, unknown>))
   } catch (err) {
     if (err instanceof ProtocolError || err instanceof SigningInputError) return withId({ error: err.message })
     const msg = err instanceof Error ? err.message : String(err)
@@ -187,7 +189,7 @@ export async function answerRequest(req: unknown): Promise<ProtocolAnswer> {
 }
 
 /** Parses one line (losslessly) and answers it. Blank lines answer nothing (undefined). */
-export async function answerLine(line: string): Promise<string | undefined> {
+export async function answerLine(signing: Signing, line: string): Promise<string | undefined> {
   if (line.trim() === '') return undefined
   let req: unknown
   try {
@@ -195,7 +197,7 @@ export async function answerLine(line: string): Promise<string | undefined> {
   } catch (err) {
     return serializeAnswer({ error: `invalid JSON: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}` })
   }
-  return serializeAnswer(await answerRequest(req))
+  return serializeAnswer(await answerRequest(signing, req))
 }
 
 /** One line of JSON (lossless-json keeps an integer id's digits). */

@@ -1,8 +1,10 @@
 import type { LocalAccount } from 'viem'
+import type { MessageKind } from '../contract/generated/contract.ts'
 import { InputError } from '../errors.ts'
 
 export type Hex = `0x${string}`
-export type OptionsKind = 'PlaceOrder' | 'CancelOrder' | 'CancelOrderByClientId' | 'ApproveAgent' | 'RevokeAgent'
+/** A message kind of the options domain, as the shipped spec's `x-eip712` lists them. */
+export type OptionsKind = MessageKind['options']
 /** Typed-data field names (clientId, orderId); nonce as bigint. route absent ⇒ 8-field PlaceOrder. */
 export type OptionsMessage = { readonly [field: string]: string | bigint }
 export interface DomainOverrides {

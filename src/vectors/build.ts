@@ -8,7 +8,7 @@ import secp256k1 from 'secp256k1'
 import { getAddress, hashTypedData, hexToBytes, keccak256, toBytes, type TypedDataDefinition } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'
 import { signDigest } from '../signing/index.ts'
-import type { Spec } from '../spec/index.ts'
+import type { VectorsContract } from './model.ts'
 import type { Hex, TypedDataJson, TypedFieldJson } from './model.ts'
 
 /** A fixed private key derived from a label: the same bytes on every run, on every machine. */
@@ -33,32 +33,32 @@ export function party(label: string): Party {
 export type DomainJson = Record<string, string | number>
 
 /** The domain values of a spec domain (`options` or `perps`) as JSON. */
-export function specDomain(spec: Spec, which: 'options' | 'perps'): DomainJson {
+export function specDomain(spec: VectorsContract, which: 'options' | 'perps'): DomainJson {
   const d = spec.typedData.domains[which]
   if (!d) throw new Error(`spec has no ${which} domain`)
   return { name: d.name, version: d.version, chainId: d.chainId, verifyingContract: d.verifyingContract }
 }
 
 /** EIP712Domain fields for the keys present in a domain, in the spec's domainType order. */
-export function domainTypeFor(spec: Spec, domain: DomainJson): TypedFieldJson[] {
+export function domainTypeFor(spec: VectorsContract, domain: DomainJson): TypedFieldJson[] {
   return spec.typedData.domainType.filter((f) => f.name in domain).map((f) => ({ name: f.name, type: f.type }))
 }
 
 /** Field list of a spec message (`PlaceOrder`, `PlaceOrderWithoutRoute`, ...). */
-export function specFields(spec: Spec, variant: string): { name: string; type: string; body: string }[] {
+export function specFields(spec: VectorsContract, variant: string): { name: string; type: string; body: string }[] {
   const m = spec.typedData.messages[variant]
   if (!m) throw new Error(`spec has no typed-data message ${variant}`)
   return m.fields.map((f) => ({ ...f }))
 }
 
-export function primaryTypeOf(spec: Spec, variant: string): string {
+export function primaryTypeOf(spec: VectorsContract, variant: string): string {
   const m = spec.typedData.messages[variant]
   if (!m) throw new Error(`spec has no typed-data message ${variant}`)
   return m.primaryType
 }
 
 /** Typed data as the spec defines it for a variant, with the given domain and message. */
-export function standardTypedData(spec: Spec, variant: string, domain: DomainJson, message: Record<string, unknown>): TypedDataJson {
+export function standardTypedData(spec: VectorsContract, variant: string, domain: DomainJson, message: Record<string, unknown>): TypedDataJson {
   const primaryType = primaryTypeOf(spec, variant)
   return {
     domain,
@@ -113,7 +113,7 @@ export function writeBody(entries: BodyEntries): string {
 }
 
 /** Body entries of a signed options message: spec field → body property, nonce digit for digit. */
-export function optionsBodyEntries(spec: Spec, variant: string, message: Record<string, string>, signature: string): BodyEntries {
+export function optionsBodyEntries(spec: VectorsContract, variant: string, message: Record<string, string>, signature: string): BodyEntries {
   const entries: BodyEntries = specFields(spec, variant).map((f) => [f.body, /^u?int\d*$/.test(f.type) ? raw(message[f.name] ?? '') : str(message[f.name] ?? '')])
   entries.push(['signature', str(signature)])
   return entries

@@ -5,7 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { defaultSpec, type Spec } from '../spec/index.ts'
+import { contractFor, type Contract } from '../contract/index.ts'
+import type { VectorsContract } from './model.ts'
 import { stringifyExact } from './exact-json.ts'
 import { mailFamily } from './families/mail.ts'
 import { perpFamily } from './families/perp.ts'
@@ -17,7 +18,7 @@ export { DEFAULT_VECTORS_DIR } from './paths.ts'
 import { DEFAULT_VECTORS_DIR } from './paths.ts'
 
 /** The families in file order; each yields one file `<family>.json`. */
-export const FAMILIES: readonly ((spec: Spec) => Promise<VectorFile>)[] = [
+export const FAMILIES: readonly ((spec: VectorsContract) => Promise<VectorFile>)[] = [
   placeOrderValid,
   stringFormat,
   structMismatch,
@@ -39,7 +40,8 @@ export function serializeVectorFile(file: VectorFile): string {
   return stringifyExact(file, 2) + '\n'
 }
 
-export async function generateVectors(spec: Spec = defaultSpec()): Promise<Map<string, string>> {
+export async function generateVectors(specArg?: Contract | string): Promise<Map<string, string>> {
+  const spec = contractFor(specArg, ['catalog', 'typedData', 'rateLimits'], 'oec vectors')
   const out = new Map<string, string>()
   for (const family of FAMILIES) {
     const file = await family(spec)
@@ -48,7 +50,7 @@ export async function generateVectors(spec: Spec = defaultSpec()): Promise<Map<s
   return out
 }
 
-export async function writeVectors(dir: string = DEFAULT_VECTORS_DIR, spec: Spec = defaultSpec()): Promise<{ files: string[]; cases: number }> {
+export async function writeVectors(dir: string = DEFAULT_VECTORS_DIR, spec?: Contract | string): Promise<{ files: string[]; cases: number }> {
   const files = await generateVectors(spec)
   mkdirSync(dir, { recursive: true })
   let cases = 0

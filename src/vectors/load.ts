@@ -73,8 +73,11 @@ export interface LoadedCase {
   readonly case: VectorCase
 }
 
+/** Every case of some vector files, each with its stable id `<family>/<tcId>`. */
+export function casesOf(files: Iterable<VectorFile>): LoadedCase[] {
+  return [...files].flatMap((file) => file.testGroups.flatMap((g) => g.tests.map((t) => ({ id: caseId(file.family, t.tcId), family: file.family, case: t }))))
+}
+
 export function loadVectorCases(dir: string = DEFAULT_VECTORS_DIR): LoadedCase[] {
-  return loadVectorFiles(dir).flatMap(({ file }) =>
-    file.testGroups.flatMap((g) => g.tests.map((t) => ({ id: caseId(file.family, t.tcId), family: file.family, case: t }))),
-  )
+  return casesOf(loadVectorFiles(dir).map((f) => f.file))
 }

@@ -3,9 +3,14 @@
  * 2^53 (nonces, expiresAfter) are stored as decimal strings so that any JSON parser reads them
  * exactly; the runners turn them back into JSON integers when they speak the wire protocol.
  */
+import type { RuleId } from '../contract/generated/rules.ts'
+import type { Contract } from '../contract/index.ts'
 import type { Hex } from '../signing/index.ts'
 
 export type { Hex }
+
+/** What the vectors are built from: the catalog, the signed messages and the limits. */
+export type VectorsContract = Contract<'catalog' | 'typedData' | 'rateLimits'>
 
 /** What a server is expected to answer, as a class (a list means: any of these). */
 export type ServerOutcome =
@@ -84,7 +89,7 @@ export interface PerpInput {
 export interface VectorCase {
   tcId: number
   comment: string
-  rules: string[]
+  rules: RuleId[]
   flags: string[]
   /** stated: the expectation follows from the contract's text; assumed: from a DECISIONS pick. */
   level: 'stated' | 'assumed'

@@ -5,8 +5,10 @@
  * exact typed data; for standard typed data they are cross-checked against src/signing, and the
  * body of an unchanged request is the signing module's own body text.
  */
-import { buildRequest, digestOf, exactDomain, signOptions, type DomainOverrides, type OptionsKind } from '../signing/index.ts'
-import { deref, isObject, readSignedSchema, type Spec } from '../spec/index.ts'
+import type { RuleId } from '../contract/generated/rules.ts'
+import { exactDomain, signingFor, type DomainOverrides, type OptionsKind } from '../signing/index.ts'
+import { deref, isObject, readSignedSchema } from '../contract/index.ts'
+import type { VectorsContract } from './model.ts'
 import {
   digestTyped,
   recoverAddressLoose,
@@ -26,7 +28,7 @@ import type { Hex, ProtocolVerify, ServerOutcome, SetupStep, TypedDataJson, Vect
 /** What every case builder is told about the verdict, before what is signed and sent. */
 export interface CaseVerdictInput {
   comment: string
-  rules: string[]
+  rules: RuleId[]
   flags: string[]
   level?: 'stated' | 'assumed'
   result: VectorResult
@@ -57,7 +59,7 @@ export interface OptionsCaseInput extends CaseVerdictInput {
 }
 
 /** The spec message id a kind and message select (route presence picks the PlaceOrder variant). */
-export function variantOf(spec: Spec, kind: OptionsKind, fields: Iterable<string>): string {
+export function variantOf(spec: VectorsContract, kind: OptionsKind, fields: Iterable<string>): string {
   const names = new Set(fields)
   const candidates = Object.values(spec.typedData.messages).filter((m) => m.primaryType === kind && m.domain === 'options')
   const exact = candidates.find((m) => m.fields.length === names.size && m.fields.every((f) => names.has(f.name)))
@@ -66,7 +68,7 @@ export function variantOf(spec: Spec, kind: OptionsKind, fields: Iterable<string
 }
 
 /** The operation carrying a signed message: its method and path, read from the spec. */
-export function operationFor(spec: Spec, variant: string): { method: 'POST' | 'DELETE'; path: string } {
+export function operationFor(spec: VectorsContract, variant: string): { method: 'POST' | 'DELETE'; path: string } {
   for (const op of spec.operations) {
     const schema = deref(spec.doc, op.requestSchema)
     const alternatives = isObject(schema) && Array.isArray(schema.oneOf) ? schema.oneOf.map((s) => deref(spec.doc, s)) : [schema]
@@ -78,7 +80,7 @@ export function operationFor(spec: Spec, variant: string): { method: 'POST' | 'D
   throw new Error(`no operation in the spec carries ${variant}`)
 }
 
-function isStandard(spec: Spec, variant: string, td: TypedDataJson): boolean {
+function isStandard(spec: VectorsContract, variant: string, td: TypedDataJson): boolean {
   const std = standardTypedData(spec, variant, td.domain as DomainJson, td.message)
   return JSON.stringify(std.types) === JSON.stringify(td.types) && std.primaryType === td.primaryType
 }
@@ -99,13 +101,23 @@ function overridesOf(d: DomainJson): DomainOverrides | undefined {
   return exactDomain(o)
 }
 
-function bigMessage(m: Record<string, string>, spec: Spec, variant: string): Record<string, string | bigint> {
+function bigMessage(m: Record<string, string>, spec: VectorsContract, variant: string): Record<string, string | bigint> {
   const out: Record<string, string | bigint> = {}
   for (const f of specFields(spec, variant)) out[f.name] = /^u?int\d*$/.test(f.type) ? BigInt(m[f.name] ?? '0') : (m[f.name] ?? '')
   return out
 }
 
-export async function optionsCase(spec: Spec, tcId: number, input: OptionsCaseInput): Promise<VectorCase> {
+/**
+ * The message with the fields a newer spec signs that a family does not set, valued from the
+ * spec's schema (the shipped spec adds none, so its vectors stay byte for byte the same).
+ */
+export function withSpecFields(spec: VectorsContract, kind: OptionsKind, message: Record<string, string>): Record<string, string> {
+  const filled = signingFor(spec).missingFields(kind, message)
+  return filled.length ? { ...message, ...Object.fromEntries(filled.map((f) => [f.name, String(f.value)])) } : message
+}
+
+export async function optionsCase(spec: VectorsContract, tcId: number, given: OptionsCaseInput): Promise<VectorCase> {
+  const input = { ...given, message: withSpecFields(spec, given.kind, given.message) }
   const variant = variantOf(spec, input.kind, Object.keys(input.message))
   const defaultDomain = specDomain(spec, 'options')
   const domain = input.domain ?? defaultDomain
@@ -118,7 +130,7 @@ export async function optionsCase(spec: Spec, tcId: number, input: OptionsCaseIn
   // Differential check against the toolkit's signer wherever it can express the typed data.
   if (standard && overrides) {
     const msg = bigMessage(input.message, spec, variant)
-    const ours = await signOptions(input.kind, msg, input.signer.key, overrides)
+    const ours = await signingFor(spec).signOptions(input.kind, msg, input.signer.key, overrides)
     if (ours.digest !== digest || ours.signature.toLowerCase() !== signature.toLowerCase()) {
       throw new Error(`vector ${input.kind}/${tcId}: src/signing gives ${ours.digest}/${ours.signature}, viem ${digest}/${signature}`)
     }
@@ -131,7 +143,7 @@ export async function optionsCase(spec: Spec, tcId: number, input: OptionsCaseIn
   const untouched = !input.tamperBody && !input.encodeSignature
   if (untouched && standard && overrides) {
     // The exact body text of the toolkit's request builder, so vectors pin what it writes.
-    body = (await buildRequest(input.kind, bigMessage(input.message, spec, variant), input.signer.key, overrides)).body
+    body = (await signingFor(spec).buildRequest(input.kind, bigMessage(input.message, spec, variant), input.signer.key, overrides)).body
   }
   const op = operationFor(spec, variant)
   const wallet = input.wallet ?? ((input.message.wallet as Hex | undefined) ?? input.signer.address)
@@ -160,7 +172,7 @@ export async function optionsCase(spec: Spec, tcId: number, input: OptionsCaseIn
  * What a verifier sees: the message the server rebuilds from the body (route presence picks the
  * variant) and the signature from the body, with the verdict a correct verifier gives.
  */
-export async function verifyView(spec: Spec, kind: OptionsKind, entries: BodyEntries, signer: Hex, domain: DomainJson): Promise<ProtocolVerify | undefined> {
+export async function verifyView(spec: VectorsContract, kind: OptionsKind, entries: BodyEntries, signer: Hex, domain: DomainJson): Promise<ProtocolVerify | undefined> {
   const get = (k: string) => entries.find(([key]) => key === k)?.[1]
   const present = new Set(entries.map(([k]) => k))
   const candidates = Object.values(spec.typedData.messages).filter((m) => m.primaryType === kind && m.domain === 'options')
@@ -204,4 +216,3 @@ export async function recoverStrict(digest: Hex, signature: string): Promise<Hex
   return recoverAddressLoose(digest, signature)
 }
 
-export { digestOf }

@@ -8,19 +8,17 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   addressOf,
-  buildRequest,
-  digestOf,
   exactDomain,
   perpActionHash,
-  recoverPerpSigner,
-  signPerpAction,
-  verifyOptions,
+  splitSignature,
+  signingFor,
+  type Signing,
   type DomainOverrides,
   type OptionsKind,
   type OptionsMessage,
 } from '../signing/index.ts'
-import { defaultSpec, type Spec } from '../spec/index.ts'
-import { loadRules } from '../coverage/rules.ts'
+import { contractFor, type Contract } from '../contract/index.ts'
+import { loadRules } from '../contract/rules.ts'
 import { digestTyped, recoverAddressLoose } from './build.ts'
 import { parseExact, stringifyExact } from './exact-json.ts'
 import { MAIL_PUBLISHED } from './families/mail.ts'
@@ -59,7 +57,7 @@ function domainOverrides(d: ProtocolSign['domain']): DomainOverrides | undefined
 
 const same = (a: string | null | undefined, b: string | null | undefined) => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase()
 
-async function checkCase(c: VectorCase, ruleIds: Set<string>, notes: VectorFile['notes']): Promise<string[]> {
+async function checkCase(signing: Signing, c: VectorCase, ruleIds: Set<string>, notes: VectorFile['notes']): Promise<string[]> {
   const out: string[] = []
   for (const r of c.rules) if (!ruleIds.has(r)) out.push(`rule ${r} is not in spec/rules.yaml`)
   for (const f of c.flags) if (!notes[f]) out.push(`flag ${f} has no note`)
@@ -75,16 +73,16 @@ async function checkCase(c: VectorCase, ruleIds: Set<string>, notes: VectorFile[
     const kind = c.sign.kind as OptionsKind
     const msg = protocolMessageValues(c.sign.message) as OptionsMessage
     const dom = domainOverrides(c.sign.domain)
-    const ours = digestOf(kind, msg, dom)
+    const ours = signing.digestOf(kind, msg, dom)
     if (ours !== c.digest) out.push(`src/signing digest ${ours} differs from ${c.digest}`)
-    const req = await buildRequest(kind, msg, c.privateKey, dom)
+    const req = await signing.buildRequest(kind, msg, c.privateKey, dom)
     if (req.signature !== c.signature) out.push(`src/signing signature ${req.signature} differs from ${c.signature}`)
     if (req.body !== c.request?.body) out.push(`src/signing body ${req.body} differs from ${c.request?.body}`)
   }
   if (c.sign && c.sign.kind === 'Agent') {
     const m = protocolMessageValues(c.sign.message)
     const input = { action: m.action as Record<string, unknown>, nonce: m.nonce as bigint, vaultAddress: (m.vaultAddress as Hex | undefined) ?? null, expiresAfter: (m.expiresAfter as bigint | undefined) ?? null, isMainnet: m.isMainnet as boolean }
-    const s = await signPerpAction(input, c.privateKey, domainOverrides(c.sign.domain))
+    const s = await signing.signPerpAction(input, c.privateKey, domainOverrides(c.sign.domain))
     if (s.digest !== c.digest || s.signature !== c.signature) out.push(`src/signing perp digest/signature ${s.digest}/${s.signature} differ`)
     if (c.perp && perpActionHash(input) !== c.perp.connectionId) out.push(`connectionId ${c.perp.connectionId} differs from src/signing's ${perpActionHash(input)}`)
   }
@@ -93,12 +91,12 @@ async function checkCase(c: VectorCase, ruleIds: Set<string>, notes: VectorFile[
     const m = protocolMessageValues(v.message)
     const result =
       v.kind === 'Agent'
-        ? recoverPerpSigner(
+        ? signing.recoverPerpSigner(
             { action: m.action as Record<string, unknown>, nonce: m.nonce as bigint, vaultAddress: (m.vaultAddress as Hex | undefined) ?? null, expiresAfter: (m.expiresAfter as bigint | undefined) ?? null, isMainnet: m.isMainnet as boolean },
-            { r: `0x${v.signature.slice(2, 66)}`, s: `0x${v.signature.slice(66, 130)}`, v: parseInt(v.signature.slice(130, 132), 16) },
+            splitSignature(v.signature),
             {},
           )
-        : verifyOptions(v.kind as OptionsKind, m as OptionsMessage, v.signature)
+        : signing.verifyOptions(v.kind as OptionsKind, m as OptionsMessage, v.signature)
     const accepted = result.ok && same(result.signer, c.signer)
     if (accepted !== v.accept) out.push(`verify: src/signing ${accepted ? 'accepts' : `refuses (${result.ok ? `signer ${result.signer}` : result.message})`}, the vector says accept=${v.accept}`)
     if (v.digest && result.digest && result.digest !== v.digest) out.push(`verify digest ${v.digest} differs from src/signing's ${result.digest}`)
@@ -133,9 +131,10 @@ function clip(s: string | undefined): string {
 }
 
 /** `regenerate: false` skips the byte comparison with a fresh generation (the per-case re-derivation still runs). */
-export async function verifyVectors(dir: string = DEFAULT_VECTORS_DIR, spec: Spec = defaultSpec(), opts: { regenerate?: boolean } = {}): Promise<VerifyReport> {
+export async function verifyVectors(dir: string = DEFAULT_VECTORS_DIR, specArg?: Contract | string, opts: { regenerate?: boolean } = {}): Promise<VerifyReport> {
+  const spec = contractFor(specArg, ['catalog', 'typedData', 'rateLimits'], 'oec vectors verify')
   const findings: VerifyFinding[] = []
-  const ruleIds = new Set(loadRules().filter((r) => !r.retired).map((r) => r.id))
+  const ruleIds = new Set((spec.rules ?? loadRules()).filter((r) => !r.retired).map((r) => r.id))
   const generated = opts.regenerate === false ? undefined : await generateVectors(spec)
   const names = vectorFileNames(dir)
   let cases = 0
@@ -167,7 +166,7 @@ export async function verifyVectors(dir: string = DEFAULT_VECTORS_DIR, spec: Spe
     })
     const used = new Set(tests.flatMap((t) => t.flags))
     for (const flag of Object.keys(file.notes)) if (!used.has(flag)) findings.push({ file: name, message: `note ${flag} explains no flag in use` })
-    for (const t of tests) for (const message of await checkCase(t, ruleIds, file.notes)) findings.push({ file: name, tcId: t.tcId, message })
+    for (const t of tests) for (const message of await checkCase(signingFor(spec), t, ruleIds, file.notes)) findings.push({ file: name, tcId: t.tcId, message })
   }
   return { files: names.length, cases, findings }
 }

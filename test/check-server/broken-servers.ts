@@ -5,9 +5,10 @@
  */
 import http from 'node:http'
 import { isLosslessNumber, parse as losslessParse, stringify as losslessStringify } from 'lossless-json'
-import { recoverPerpSigner, verifyOptions, type DomainOverrides, type OptionsMessage } from '../../src/signing/index.ts'
+import { type DomainOverrides, type OptionsMessage } from '../../src/signing/index.ts'
+import { contract, recoverPerpSigner, verifyOptions } from '../helpers/shipped.ts'
 import { positionsSetup, unlimitedSetup } from '../../src/check/server/runner.ts'
-import { defaultSpec } from '../../src/spec/index.ts'
+import { shippedContract } from '../../src/contract/index.ts'
 import { DEFAULT_INSTRUMENTS, SimulatedClock, createAgentStore, createRateLimiter, startServer, defaultConfig, type ServerConfig, type ServerDeps, type RateLimiter } from '../../src/server/index.ts'
 
 export interface Target {
@@ -262,7 +263,7 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     caughtBy: 'rl.order-limit',
     only: ['rl.order-limit'],
     start: () => {
-      const tiers = structuredClone(defaultConfig().tiers)
+      const tiers = structuredClone(defaultConfig(contract).tiers)
       tiers.default = { ...tiers.default!, ordersPerMinute: 61 }
       return reference({ tiers })
     },
@@ -323,7 +324,7 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     caughtBy: 'cap.open-orders',
     only: ['cap.open-orders'],
     start: () => {
-      const tiers = structuredClone(defaultConfig().tiers)
+      const tiers = structuredClone(defaultConfig(contract).tiers)
       tiers.default = { ...tiers.default!, maxOpenOrders: 1_000_000 }
       return reference({ tiers })
     },
@@ -334,8 +335,8 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     caughtBy: 'cap.positions',
     only: ['cap.positions'],
     start: async () => {
-      const setup = positionsSetup(defaultSpec(), DEFAULT_INSTRUMENTS)
-      const tiers = Object.fromEntries(Object.entries(defaultConfig().tiers).map(([id, t]) => [id, { ...t, maxPositions: t.maxPositions > 0 ? 1_000_000 : t.maxPositions }]))
+      const setup = positionsSetup(shippedContract(), DEFAULT_INSTRUMENTS)
+      const tiers = Object.fromEntries(Object.entries(defaultConfig(contract).tiers).map(([id, t]) => [id, { ...t, maxPositions: t.maxPositions > 0 ? 1_000_000 : t.maxPositions }]))
       // The runner still believes the spec's cap; the server enforces none.
       const t = await reference({ tiers, instruments: setup.instruments, walletTiers: setup.walletTiers })
       return { ...t, tierWallets: [setup.wallet] }
@@ -347,9 +348,9 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     caughtBy: 'cap.unlimited-positions',
     only: ['cap.unlimited-positions'],
     start: async () => {
-      const setup = positionsSetup(defaultSpec(), DEFAULT_INSTRUMENTS)
-      const unlimited = unlimitedSetup(defaultSpec())!
-      const tiers = Object.fromEntries(Object.entries(defaultConfig().tiers).map(([id, t]) => [id, { ...t, maxPositions: t.maxPositions === -1 ? 20 : t.maxPositions }]))
+      const setup = positionsSetup(shippedContract(), DEFAULT_INSTRUMENTS)
+      const unlimited = unlimitedSetup(shippedContract())!
+      const tiers = Object.fromEntries(Object.entries(defaultConfig(contract).tiers).map(([id, t]) => [id, { ...t, maxPositions: t.maxPositions === -1 ? 20 : t.maxPositions }]))
       const t = await reference({ tiers, instruments: setup.instruments, walletTiers: unlimited.walletTiers })
       return { ...t, tierWallets: [unlimited.wallet] }
     },

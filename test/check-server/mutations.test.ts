@@ -4,9 +4,9 @@ import { deriveMutations, REMOVE, type SchemaInfo } from '../../src/check/server
 import { signedTargets } from '../../src/check/server/checks/mutation.ts'
 import { createRng } from '../../src/check/server/rng.ts'
 import { RawJson, type BodyValue } from '../../src/check/server/requests.ts'
-import { defaultSpec } from '../../src/spec/index.ts'
+import { shippedContract } from '../../src/contract/index.ts'
 
-const spec = defaultSpec()
+const spec = shippedContract()
 const targets = signedTargets(spec)
 const placeOrder = targets.find((t) => t.info.name === 'PlaceOrderRequest')!
 

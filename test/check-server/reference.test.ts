@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runServerChecks, serverCheckCatalog } from '../../src/check/server/index.ts'
 import { DEFAULT_INSTRUMENTS, SimulatedClock, startServer, type RunningServer } from '../../src/server/index.ts'
 import { positionsSetup, unlimitedSetup } from '../../src/check/server/runner.ts'
-import { defaultSpec } from '../../src/spec/index.ts'
+import { shippedContract } from '../../src/contract/index.ts'
 import type { CaseResult } from '../../src/report/model.ts'
 import { Readable, Writable } from 'node:stream'
 import { main } from '../../src/cli/main.ts'
@@ -27,8 +27,8 @@ describe('the correct reference server', () => {
   beforeAll(async () => {
     clock = new SimulatedClock(Date.UTC(2026, 5, 1, 9, 30, 0))
     // Enough instruments and one Tier 1 wallet for cap.positions, as a user's --config would give.
-    const positions = positionsSetup(defaultSpec(), DEFAULT_INSTRUMENTS)
-    const unlimited = unlimitedSetup(defaultSpec())!
+    const positions = positionsSetup(shippedContract(), DEFAULT_INSTRUMENTS)
+    const unlimited = unlimitedSetup(shippedContract())!
     server = await startServer({ deps: { clock }, config: { instruments: positions.instruments, walletTiers: { ...positions.walletTiers, ...unlimited.walletTiers } } })
     const run = await runServerChecks({ target: server.url, clock, symbols: server.config.instruments, tierWallets: [positions.wallet, unlimited.wallet] })
     results = run.summary.results

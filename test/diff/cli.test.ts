@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterAll, describe, expect, it } from 'vitest'
 import { main } from '../../src/cli/main.ts'
-import { DEFAULT_SPEC_PATH } from '../../src/spec/load.ts'
+import { DEFAULT_SPEC_PATH } from '../../src/contract/load.ts'
 import { runOec, type RunResult } from '../helpers/cli.ts'
 
 /**

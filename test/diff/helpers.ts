@@ -1,16 +1,16 @@
 /** Fixture pairs for `oec diff`: the shipped spec as base, and a copy with one small edit as head. */
-import { defaultSpec, specFromSource, type Spec } from '../../src/spec/load.ts'
-import { getPointer } from '../../src/spec/model.ts'
+import { contractFromSource, LAYER_NAMES, requireLayers, shippedContract, type FullContract } from '../../src/contract/load.ts'
+import { getPointer } from '../../src/contract/model.ts'
 
 export type Doc = Record<string, any>
 
-export const base = (): Spec => defaultSpec()
+export const base = (): FullContract => shippedContract()
 
 /** A spec built from a deep copy of the shipped document after `edit` (no YAML round trip). */
-export function edited(edit: (doc: Doc) => void, from: Spec = defaultSpec(), file = 'head.yaml'): Spec {
+export function edited(edit: (doc: Doc) => void, from: FullContract = shippedContract(), file = 'head.yaml'): FullContract {
   const doc = structuredClone(from.doc) as Doc
   edit(doc)
-  return specFromSource({ file, text: '', doc, lineOf: () => 1 })
+  return requireLayers(contractFromSource({ file, text: '', doc, lineOf: () => 1 }, { rules: false }), LAYER_NAMES, 'test')
 }
 
 /** The node at a JSON pointer of a document under edit; fails loudly when absent. */

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { parseGitArg, parseSeverityText } from '../../src/diff/index.ts'
 import { diffSource } from '../../src/diff/input.ts'
 import { InputError } from '../../src/errors.ts'
-import { DEFAULT_SPEC_PATH } from '../../src/spec/load.ts'
-import { parseSpecText } from '../../src/spec/source.ts'
+import { DEFAULT_SPEC_PATH } from '../../src/contract/load.ts'
+import { parseSpecText } from '../../src/contract/source.ts'
 
 const shipped = readFileSync(DEFAULT_SPEC_PATH, 'utf8')
 

@@ -5,24 +5,16 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
+import { parseDocument } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main } from '../../src/cli/main.ts'
 import { generateFiles, writeGenerated } from '../../src/generate/index.ts'
 import { runOec, type RunResult } from '../helpers/cli.ts'
-import { acmeSpec, editedSpec, tempDir } from './helpers.ts'
+import { runMain as oec } from '../helpers/main.ts'
+import { acmeSpec, editedSpec, SPEC, tempDir } from './helpers.ts'
 
 const binary = (args: string[]) => runOec(args, { timeoutMs: 60_000 })
-async function oec(args: string[]): Promise<RunResult> {
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  let out = ''
-  let err = ''
-  stdout.on('data', (d) => (out += d))
-  stderr.on('data', (d) => (err += d))
-  const code = await main(args, { stdout, stderr, stdin: new PassThrough() })
-  return { code, stdout: out, stderr: err }
-}
+/** What the shipped spec (with its rules.yaml) generates: types and contract, one file a layer, index. */
+const SHIPPED_FILES = ['contract.ts', 'errors.ts', 'index.ts', 'limits.ts', 'rules.ts', 'typed-data.ts', 'types.ts']
 
 const tmp = tempDir('cli')
 const out = join(tmp.dir, 'out')
@@ -46,18 +38,18 @@ beforeAll(async () => {
 afterAll(() => tmp.cleanup())
 
 describe('oec generate', () => {
-  it('writes the five files (the bytes generateFiles gives in process)', async () => {
+  it('writes every file of the shipped spec (the bytes generateFiles gives in process)', async () => {
     expect(first.code, first.stderr).toBe(0)
-    expect(first.stdout).toBe(`oec generate: ${out}: 5 written, 0 unchanged\n`)
+    expect(first.stdout).toBe(`oec generate: ${out}: ${SHIPPED_FILES.length} written, 0 unchanged\n`)
     const expected = await generateFiles()
     for (const f of expected) expect(readFileSync(join(out, f.name), 'utf8')).toBe(f.text)
-    expect(readdirSync(out).sort()).toEqual(['errors.ts', 'index.ts', 'limits.ts', 'typed-data.ts', 'types.ts'])
+    expect(readdirSync(out).sort()).toEqual(SHIPPED_FILES)
   })
 
   it('--check passes on fresh output (exit 0, nothing written)', async () => {
     const r = await oec(['generate', '--out', out, '--check'])
     expect(r.code, r.stderr).toBe(0)
-    expect(r.stdout).toMatch(/5 files in .* match the spec/)
+    expect(r.stdout).toMatch(new RegExp(`${SHIPPED_FILES.length} files in .* match the spec`))
   }, 70_000)
 
   it('--check fails after a spec edit: exit 1 and a unified diff naming the file', () => {
@@ -92,7 +84,7 @@ describe('oec generate', () => {
     expect(r.stdout).toContain(`--- ${join(dir, 'old.ts')}`)
     const w = await oec(['generate', '--out', dir])
     expect(w.code, w.stderr).toBe(0)
-    expect(w.stdout).toMatch(/1 written, 4 unchanged, 1 stale removed/)
+    expect(w.stdout).toMatch(`1 written, ${SHIPPED_FILES.length - 1} unchanged, 1 stale removed`)
     expect(existsSync(join(dir, 'old.ts'))).toBe(false)
     expect(readFileSync(join(dir, 'mine.ts'), 'utf8')).toBe('export const handwritten = 1;\n')
   }, 70_000)
@@ -140,4 +132,55 @@ describe('oec generate', () => {
     expect(noSpec.code).toBe(2)
     expect(noSpec.stderr).toBe(`oec: cannot read spec ${join(tmp.dir, 'nope.yaml')}: no such file\n`)
   }, 70_000)
+})
+
+describe('oec generate on a spec without some layers', () => {
+  it('a plain OpenAPI document: types.ts, contract.ts and index.ts, and index exports only those', async () => {
+    const spec = join(tmp.dir, 'plain.yaml')
+    writeFileSync(spec, 'openapi: 3.0.3\ninfo: {title: Plain, version: "2"}\npaths:\n  /things:\n    get:\n      operationId: listThings\n      responses:\n        "200":\n          description: ok\n          content:\n            application/json:\n              schema: { type: array, items: { type: string } }\n')
+    const dir = join(tmp.dir, 'plain-out')
+    const r = await oec(['generate', '--spec', spec, '--out', dir])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toBe(`oec generate: ${dir}: 3 written, 0 unchanged\n`)
+    expect(readdirSync(dir).sort()).toEqual(['contract.ts', 'index.ts', 'types.ts'])
+    expect(readFileSync(join(dir, 'index.ts'), 'utf8').split('\n').slice(1)).toEqual(["export * from './types.js';", "export * from './contract.js';", ''])
+    expect(readFileSync(join(dir, 'types.ts'), 'utf8')).toMatch(/^export interface ListThingsResponses \{\n(.*\n)*? {2}200: string\[\];\n\}/m)
+  }, 70_000)
+
+  it('--check treats a layer file the spec no longer produces as stale; writing removes it', async () => {
+    // The shipped spec with its rules catalog beside it, but without x-rate-limits.
+    const specDir = join(tmp.dir, 'no-limits')
+    mkdirSync(specDir)
+    const doc = parseDocument(readFileSync(SPEC, 'utf8'))
+    doc.delete('x-rate-limits')
+    const spec = join(specDir, 'openapi.yaml')
+    writeFileSync(spec, doc.toString())
+    writeFileSync(join(specDir, 'rules.yaml'), readFileSync(join(SPEC, '..', 'rules.yaml')))
+    const dir = join(tmp.dir, 'layer-gone')
+    writeGenerated(dir, await generateFiles())
+    const r = await oec(['generate', '--spec', spec, '--out', dir, '--check'])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/is out of date \(.*limits\.ts is no longer generated\); run oec generate without --check\n$/)
+    expect(r.stderr).not.toMatch(/(errors|typed-data|rules)\.ts is no longer generated/)
+    expect(r.stdout).toContain(`--- ${join(dir, 'limits.ts')}\ton disk`)
+    expect(existsSync(join(dir, 'limits.ts'))).toBe(true)
+    const w = await oec(['generate', '--spec', spec, '--out', dir])
+    expect(w.code, w.stderr).toBe(0)
+    expect(w.stdout).toMatch(/, 1 stale removed\n$/)
+    expect(readdirSync(dir).sort()).toEqual(SHIPPED_FILES.filter((f) => f !== 'limits.ts'))
+    expect(readFileSync(join(dir, 'index.ts'), 'utf8')).not.toContain('limits')
+    const again = await oec(['generate', '--spec', spec, '--out', dir, '--check'])
+    expect(again.code, again.stderr).toBe(0)
+  }, 70_000)
+
+  it('--domain-name on a spec without x-eip712: exit 2, one line, nothing written', async () => {
+    const spec = join(tmp.dir, 'plain-domain.yaml')
+    writeFileSync(spec, 'openapi: 3.1.0\ninfo: {title: Plain, version: "1"}\npaths: {}\n')
+    const dir = join(tmp.dir, 'plain-domain-out')
+    const r = await oec(['generate', '--spec', spec, '--out', dir, '--domain-name', 'Other'])
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toBe(`oec: --domain-name: ${spec} has no x-eip712 layer, so there is no signing domain to rename\n`)
+    expect(existsSync(dir)).toBe(false)
+  })
 })

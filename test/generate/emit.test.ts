@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { literalPrefix } from '../../generators/index.ts'
 import { InputError } from '../../src/errors.ts'
 import { generateFiles, writeGenerated, type GeneratedFile } from '../../src/generate/index.ts'
-import { loadSpec } from '../../src/spec/index.ts'
+import { shippedContract } from '../../src/contract/index.ts'
 import { acmeSpec, editedSpec, SPEC, tempDir } from './helpers.ts'
 
 const tmp = tempDir('emit')
@@ -29,8 +29,8 @@ afterAll(() => tmp.cleanup())
 const text = (list: GeneratedFile[], name: string) => list.find((f) => f.name === name)!.text
 
 describe('output', () => {
-  it('is the five files, and the same bytes on every run', async () => {
-    expect(files.map((f) => f.name)).toEqual(['types.ts', 'errors.ts', 'typed-data.ts', 'limits.ts', 'index.ts'])
+  it('is one file per layer between types and index, and the same bytes on every run', async () => {
+    expect(files.map((f) => f.name)).toEqual(['types.ts', 'errors.ts', 'typed-data.ts', 'limits.ts', 'contract.ts', 'rules.ts', 'index.ts'])
     const again = await generateFiles()
     expect(again).toEqual(files)
   })
@@ -60,7 +60,7 @@ describe('output', () => {
   })
 
   it('emits a type per component schema and the per-operation types', () => {
-    const spec = loadSpec()
+    const spec = shippedContract()
     const types = text(files, 'types.ts')
     for (const name of Object.keys((spec.doc.components as { schemas: object }).schemas)) {
       expect(types).toMatch(new RegExp(`^export (interface|type) ${name}\\b`, 'm'))
@@ -93,7 +93,7 @@ describe('output', () => {
 })
 
 describe('generated values equal the spec', () => {
-  const spec = loadSpec()
+  const spec = shippedContract()
 
   it('typed data: both PlaceOrder variants, the options messages and the perp Agent, fields in order', () => {
     for (const m of Object.values(spec.typedData.messages)) {
@@ -276,7 +276,7 @@ describe('the writer', () => {
       manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Single, newLineKind: NewLineKind.LineFeed },
     })
     const { emitAll } = await import('../../generators/index.ts')
-    const viaProject = emitAll(loadSpec(), {}, () => project.createWriter())
+    const viaProject = emitAll(shippedContract(), {}, () => project.createWriter())
     expect(viaProject).toEqual(files)
   })
 })

@@ -53,6 +53,25 @@ export function freshProject(dir: string): void {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2))
 }
 
+/** tsconfig.json of a consumer project as strict as they come; `lib` as the fixture needs it. */
+export function writeStrictTsconfig(dir: string, include: readonly string[], lib?: readonly string[]): void {
+  const compilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    ...(lib ? { lib } : {}),
+    types: [],
+    skipLibCheck: true,
+    isolatedModules: true,
+    noUncheckedIndexedAccess: true,
+    exactOptionalPropertyTypes: true,
+    noUnusedLocals: true,
+  }
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include }))
+}
+
 export interface Diagnostic {
   readonly file: string
   readonly line: number

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateFiles, writeGenerated } from '../../src/generate/index.ts'
-import { acmeSpec, freshProject, runTsc, tempDir, type Diagnostic } from './helpers.ts'
+import { acmeSpec, freshProject, runTsc, tempDir, writeStrictTsconfig, type Diagnostic } from './helpers.ts'
 
 const template = readFileSync(new URL('./fixture-template.ts.txt', import.meta.url), 'utf8')
 const tmp = tempDir('tsc')
@@ -34,26 +34,7 @@ beforeAll(async () => {
   })
   writeFileSync(join(dir, 'fixture.ts'), template)
   writeFileSync(join(dir, 'fixture-raw.ts'), raw.join('\n'))
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        noEmit: true,
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        lib: ['ES2022', 'DOM'],
-        types: [],
-        skipLibCheck: true,
-        isolatedModules: true,
-        noUncheckedIndexedAccess: true,
-        exactOptionalPropertyTypes: true,
-        noUnusedLocals: true,
-      },
-      include: ['gen/*.ts', 'gen-acme/*.ts', 'fixture.ts', 'fixture-raw.ts'],
-    }),
-  )
+  writeStrictTsconfig(dir, ['gen/*.ts', 'gen-acme/*.ts', 'fixture.ts', 'fixture-raw.ts'], ['ES2022', 'DOM'])
   result = await runTsc(dir, ['-p', 'tsconfig.json', '--pretty', 'false'])
   if (process.env.OEC_DEBUG_TSC) console.log(result.output)
 }, 120_000)

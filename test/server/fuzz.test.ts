@@ -5,7 +5,7 @@
 import { Agent, request } from 'node:http'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { defaultSpec } from '../../src/spec/index.ts'
+import { shippedContract } from '../../src/contract/index.ts'
 import { start, wallet, type Started } from './helpers.ts'
 
 let s: Started
@@ -36,7 +36,7 @@ function send(method: string, url: string, body: string | undefined, type: strin
   })
 }
 
-const codes = new Set(defaultSpec().catalog.map((e) => e.code))
+const codes = new Set(shippedContract().catalog.map((e) => e.code))
 const w = wallet().address
 const sig = '0x' + 'ab'.repeat(65)
 const base: Record<string, unknown> = { wallet: w, symbol: 'BTC-20261225-100000-C', side: 'Buy', size: '1', price: '100', tif: 'gtc', route: 'book_only', client_id: 'x', nonce: 1, signature: sig }

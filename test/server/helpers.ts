@@ -1,6 +1,7 @@
 /** Shared helpers of the reference-server tests: keys, signed bodies, HTTP over loopback. */
 import { SimulatedClock, startServer, type RunningServer, type ServerConfig, type ServerDeps } from '../../src/server/index.ts'
-import { addressOf, buildRequest, signPerpAction, type DomainOverrides, type Hex, type OptionsKind } from '../../src/signing/index.ts'
+import { addressOf, type DomainOverrides, type Hex, type OptionsKind } from '../../src/signing/index.ts'
+import { buildRequest, signPerpAction } from '../helpers/shipped.ts'
 
 /** Deterministic test keys (never real funds): key(i) = 32-byte big-endian i + 1 + offset. */
 export function key(i: number): Hex {

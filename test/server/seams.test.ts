@@ -1,7 +1,8 @@
 /** The ServerDeps seams are wired: swapping one changes exactly that behaviour (how broken servers are built). */
 import { describe, expect, it } from 'vitest'
 import { createRateLimiter, type RateLimiter } from '../../src/server/index.ts'
-import { parseBody, verifyOptions } from '../../src/signing/index.ts'
+import { parseBody } from '../../src/signing/index.ts'
+import { verifyOptions } from '../helpers/shipped.ts'
 import { call, nonce, placeOrder, post, signed, signedOrder, start, wallet } from './helpers.ts'
 
 describe('ServerDeps seams', () => {

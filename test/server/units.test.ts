@@ -8,6 +8,7 @@ import { InputError } from '../../src/errors.ts'
 import { add, cmp, formatDec, parseDec, sub } from '../../src/server/decimal.ts'
 import { createRateLimiter, defaultConfig, loadServerConfig, SimulatedClock } from '../../src/server/index.ts'
 import { isCalendarDate } from '../../src/server/symbols.ts'
+import { contract } from '../helpers/shipped.ts'
 
 describe('decimal', () => {
   it('compares and adds exactly (differential against scaled bigints)', () => {
@@ -63,7 +64,7 @@ describe('config', () => {
     return p
   }
   it('defaults come from the spec', () => {
-    const c = defaultConfig()
+    const c = defaultConfig(contract)
     expect(c.chainId).toBe(999)
     expect(c.perpChainId).toBe(1337)
     expect(c.maxBatch).toBe(50)
@@ -71,14 +72,14 @@ describe('config', () => {
     expect(c.tiers.market_maker?.maxPositions).toBe(-1)
   })
   it('a file overrides keys; a bad key, value, tier or symbol is one line naming it', () => {
-    const ok = loadServerConfig(file('ok.json', '{"routeRequired":true,"instruments":["ABC-20270101-5-P"],"tiers":{"vip":{"ordersPerMinute":1,"cancelsPerMinute":1,"apiRequestsPerMinute":1,"maxOpenOrders":1,"maxPositions":-1}},"walletTiers":{"0x00000000000000000000000000000000000000AA":"vip"}}'))
+    const ok = loadServerConfig(file('ok.json', '{"routeRequired":true,"instruments":["ABC-20270101-5-P"],"tiers":{"vip":{"ordersPerMinute":1,"cancelsPerMinute":1,"apiRequestsPerMinute":1,"maxOpenOrders":1,"maxPositions":-1}},"walletTiers":{"0x00000000000000000000000000000000000000AA":"vip"}}'), contract)
     expect(ok.routeRequired).toBe(true)
     expect(ok.walletTiers['0x00000000000000000000000000000000000000aa']).toBe('vip')
-    expect(() => loadServerConfig(file('k.json', '{"chainID":1}'))).toThrow(/unknown key "chainID"/)
-    expect(() => loadServerConfig(file('t.json', '{"walletTiers":{"0x00000000000000000000000000000000000000AA":"gold"}}'))).toThrow(/unknown tier "gold"/)
-    expect(() => loadServerConfig(file('s.json', '{"instruments":["BTC-20260230-1-C"]}'))).toThrow(/calendar date/)
-    expect(() => loadServerConfig(file('v.json', '{"maxBatch":0}'))).toThrow(InputError)
-    expect(() => loadServerConfig(file('j.json', '{'))).toThrow(/not JSON/)
-    expect(() => loadServerConfig(join(dir, 'missing.json'))).toThrow(/no such file/)
+    expect(() => loadServerConfig(file('k.json', '{"chainID":1}'), contract)).toThrow(/unknown key "chainID"/)
+    expect(() => loadServerConfig(file('t.json', '{"walletTiers":{"0x00000000000000000000000000000000000000AA":"gold"}}'), contract)).toThrow(/unknown tier "gold"/)
+    expect(() => loadServerConfig(file('s.json', '{"instruments":["BTC-20260230-1-C"]}'), contract)).toThrow(/calendar date/)
+    expect(() => loadServerConfig(file('v.json', '{"maxBatch":0}'), contract)).toThrow(InputError)
+    expect(() => loadServerConfig(file('j.json', '{'), contract)).toThrow(/not JSON/)
+    expect(() => loadServerConfig(join(dir, 'missing.json'), contract)).toThrow(/no such file/)
   })
 })

@@ -5,19 +5,8 @@ import fc from 'fast-check'
 import { parse as losslessParse } from 'lossless-json'
 import { hashTypedData, type TypedDataDefinition } from 'viem'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import {
-  addressOf,
-  digestOf,
-  exactDomain,
-  messageFromBody,
-  parseBody,
-  perpActionHash,
-  typedDataFor,
-  verifyOptions,
-  type Hex,
-  type OptionsKind,
-  type OptionsMessage,
-} from '../../src/signing/index.ts'
+import { addressOf, exactDomain, parseBody, perpActionHash, type Hex, type OptionsKind, type OptionsMessage } from '../../src/signing/index.ts'
+import { digestOf, messageFromBody, typedDataFor, verifyOptions } from '../helpers/shipped.ts'
 import { OEC, ROOT, runOec } from '../helpers/cli.ts'
 import { keyArb, kindMessageArb } from './arbitraries.ts'
 

@@ -8,19 +8,8 @@ import fc from 'fast-check'
 import { hashTypedData, recoverTypedDataAddress, type TypedDataDefinition } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import {
-  addressOf,
-  buildRequest,
-  digestOf,
-  exactDomain,
-  messageFromBody,
-  optionsDomain,
-  parseBody,
-  signOptions,
-  typedDataFor,
-  verifyOptions,
-  type Hex,
-} from '../../src/signing/index.ts'
+import { addressOf, exactDomain, parseBody, type Hex } from '../../src/signing/index.ts'
+import { buildRequest, digestOf, messageFromBody, optionsDomain, signOptions, typedDataFor, verifyOptions } from '../helpers/shipped.ts'
 import { domainArb, keyArb, kindMessageArb } from './arbitraries.ts'
 import { forEachBackend } from './backends.ts'
 

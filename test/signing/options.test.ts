@@ -1,19 +1,8 @@
 /** Intent validation, variant choice and exact body text. */
 import { hashTypedData, type TypedDataDefinition } from 'viem'
 import { describe, expect, it } from 'vitest'
-import {
-  buildRequest,
-  digestOf,
-  exactDomain,
-  messageFromBody,
-  messageVariant,
-  parseBody,
-  perpDomain,
-  SigningInputError,
-  typedDataFor,
-  type Hex,
-  type OptionsMessage,
-} from '../../src/signing/index.ts'
+import { exactDomain, parseBody, SigningInputError, type Hex, type OptionsMessage } from '../../src/signing/index.ts'
+import { buildRequest, digestOf, messageFromBody, messageVariant, perpDomain, typedDataFor } from '../helpers/shipped.ts'
 
 const KEY = '0x8da4ef21b864d2cc526dbdb2a120bd2874c36c9d0a1fb7f8c63d7f7a8b41de8f' as Hex
 const base: OptionsMessage = {

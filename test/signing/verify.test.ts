@@ -2,7 +2,8 @@
 import fc from 'fast-check'
 import { recoverTypedDataAddress, type TypedDataDefinition } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { addressOf, recoverPerpSigner, signOptions, signPerpAction, typedDataFor, verifyOptions, type Hex, type OptionsMessage } from '../../src/signing/index.ts'
+import { addressOf, type Hex, type OptionsMessage } from '../../src/signing/index.ts'
+import { recoverPerpSigner, signOptions, signPerpAction, typedDataFor, verifyOptions } from '../helpers/shipped.ts'
 import { kindMessageArb } from './arbitraries.ts'
 import { forEachBackend } from './backends.ts'
 

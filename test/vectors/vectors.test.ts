@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import AjvModule from 'ajv'
 import { TypedDataEncoder, verifyTypedData } from 'ethers'
 import { afterAll, describe, expect, it } from 'vitest'
-import { loadRules } from '../../src/coverage/rules.ts'
+import { loadRules } from '../../src/contract/rules.ts'
 import { DEFAULT_VECTORS_DIR, generateVectors, loadVectorFiles, MAIL_PUBLISHED, verifyVectors, type VectorCase } from '../../src/vectors/index.ts'
 import { runOec } from '../helpers/cli.ts'
 

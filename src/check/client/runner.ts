@@ -7,7 +7,10 @@
  */
 import type { CaseResult, RunSummary } from '../../report/model.ts'
 import { stringifyExact } from '../../vectors/exact-json.ts'
-import { loadVectorCases, type LoadedCase } from '../../vectors/load.ts'
+import type { Contract } from '../../contract/index.ts'
+import { generateVectors } from '../../vectors/generate.ts'
+import { casesOf, loadVectorCases, type LoadedCase } from '../../vectors/load.ts'
+import type { VectorFile } from '../../vectors/model.ts'
 import { DEFAULT_VECTORS_DIR } from '../../vectors/paths.ts'
 import { applyExpectedFailures, matchesEntry, type ExpectedFailures } from '../expected-failures.ts'
 import { signProblems, verifyProblems } from './compare.ts'
@@ -19,6 +22,8 @@ export interface ClientRunOptions {
   /** Case id prefixes to run (all when empty). */
   readonly only?: readonly string[]
   readonly vectorsDir?: string
+  /** Replay the vectors generated from this contract (in memory) instead of a vector directory. */
+  readonly spec?: Contract | string
   readonly expectedFailures?: ExpectedFailures
   readonly window?: number
   /** Extra time for the testee's first answer after a start (ms). */
@@ -46,7 +51,18 @@ export function requestLine(req: Record<string, unknown>): string {
 
 /** The cases a client can be asked about: those with a sign or a verify request. */
 export function clientCases(dir: string = DEFAULT_VECTORS_DIR, only: readonly string[] = []): LoadedCase[] {
-  return loadVectorCases(dir).filter((c) => (c.case.sign || c.case.verify) && (only.length === 0 || only.some((p) => matchesEntry(c.id, p))))
+  return askable(loadVectorCases(dir), only)
+}
+
+function askable(cases: LoadedCase[], only: readonly string[]): LoadedCase[] {
+  return cases.filter((c) => (c.case.sign || c.case.verify) && (only.length === 0 || only.some((p) => matchesEntry(c.id, p))))
+}
+
+/** The cases of a run: from the vector directory, or generated from `spec` when one is given. */
+export async function clientCasesFor(opts: Pick<ClientRunOptions, 'vectorsDir' | 'spec' | 'only'>): Promise<LoadedCase[]> {
+  if (opts.spec === undefined) return clientCases(opts.vectorsDir, opts.only)
+  const files = [...(await generateVectors(opts.spec)).values()].map((text) => JSON.parse(text) as VectorFile)
+  return askable(casesOf(files), opts.only ?? [])
 }
 
 function requestsFor(c: LoadedCase): PendingRequest[] {
@@ -102,7 +118,7 @@ function judge(c: LoadedCase, reqs: PendingRequest[], answers: Map<string, Answe
 export async function runClientCheck(opts: ClientRunOptions): Promise<ClientRun> {
   const startedAt = new Date()
   const t0 = Date.now()
-  const cases = clientCases(opts.vectorsDir, opts.only)
+  const cases = await clientCasesFor(opts)
   const perCase = cases.map((c) => ({ c, reqs: requestsFor(c) }))
   const byId = new Map<string, { c: LoadedCase; reqs: PendingRequest[]; left: number; first: number }>()
   for (const p of perCase) {

@@ -3,7 +3,7 @@
  * `CaseResult` with the request sent, the response, what was expected and a `curl` command.
  */
 import type { CaseResult, Level, Outcome } from '../../report/model.ts'
-import type { Spec } from '../../spec/index.ts'
+import type { FullContract } from '../../contract/index.ts'
 import { curlCommand } from './curl.ts'
 import type { Exchange, HttpClient } from './http.ts'
 import type { Rng } from './rng.ts'
@@ -22,7 +22,7 @@ class CaseStop extends Error {
 
 export interface RunShared {
   readonly target: TargetInfo
-  readonly spec: Spec
+  readonly spec: FullContract
   readonly http: HttpClient
   readonly nonces: NonceBook
   readonly slow: boolean

@@ -4,7 +4,7 @@
  * DECISIONS (auth_refused = 401 or 403, "refused" = any 4xx, never a 2xx success).
  */
 import type { DomainOverrides, OptionsKind, Signer } from '../../signing/index.ts'
-import { deref, isObject } from '../../spec/index.ts'
+import { deref, isObject, RATE_LIMIT_HEADERS } from '../../contract/index.ts'
 import type { Exchange } from './http.ts'
 import { RawJson, signBody, type BodyEntries, type BodyValue, type SignedBody, type SignOptions } from './requests.ts'
 import type { CheckContext, FailOptions } from './types.ts'
@@ -169,14 +169,15 @@ function intHeader(e: Exchange, name: string): number | undefined {
 }
 
 export function rateHeaders(e: Exchange): RateHeaders {
-  const limit = intHeader(e, 'X-RateLimit-Limit')
-  const remaining = intHeader(e, 'X-RateLimit-Remaining')
-  const reset = intHeader(e, 'X-RateLimit-Reset')
-  const retryAfter = intHeader(e, 'Retry-After')
+  const H = RATE_LIMIT_HEADERS
+  const limit = intHeader(e, H.limit)
+  const remaining = intHeader(e, H.remaining)
+  const reset = intHeader(e, H.reset)
+  const retryAfter = intHeader(e, H.retryAfter)
   const missing = [
-    ['X-RateLimit-Limit', limit],
-    ['X-RateLimit-Remaining', remaining],
-    ['X-RateLimit-Reset', reset],
+    [H.limit, limit],
+    [H.remaining, remaining],
+    [H.reset, reset],
   ]
     .filter(([, v]) => v === undefined)
     .map(([n]) => String(n))

@@ -4,4 +4,3 @@ export { serverCheckCatalog, type CheckInfo as ServerCheckInfo } from './catalog
 export { deriveMutations as deriveServerMutations, type Mutation as ServerMutation } from './mutations.ts'
 export { curlCommand } from './curl.ts'
 export { type RunnerConfig as ServerRunnerConfig } from './config.ts'
-export { checkServerCommand } from './command.ts'

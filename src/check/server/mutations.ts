@@ -9,8 +9,9 @@
  *   - unsigned (the signature over the original values): must be refused.
  * Pure: a schema, a valid base body and a seeded RNG in, a list of mutations out.
  */
+import type { RuleId } from '../../contract/generated/rules.ts'
 import type { Level } from '../../report/model.ts'
-import { deref, isObject, type JsonObject } from '../../spec/index.ts'
+import { deref, isObject, type JsonObject } from '../../contract/index.ts'
 import { RawJson, type BodyValue } from './requests.ts'
 import type { Rng } from './rng.ts'
 
@@ -29,7 +30,7 @@ export interface Mutation {
   /** Whether the field is covered by the signature (false: the signature itself, an unknown key). */
   readonly signedField: boolean
   readonly level: Level
-  readonly rules: readonly string[]
+  readonly rules: readonly RuleId[]
   /** Codes accepted for the re-signed variant without a warning. */
   readonly codes: readonly string[]
 }
@@ -66,13 +67,13 @@ function props(doc: unknown, schema: JsonObject): Prop[] {
 const UINT64_MAX = (1n << 64n) - 1n
 
 /** Rule ids for a mutated field: the runner's map from contract fields to spec/rules.yaml. */
-function rulesFor(schemaName: string, field: string, kind: Mutation['kind']): string[] {
+function rulesFor(schemaName: string, field: string, kind: Mutation['kind']): RuleId[] {
   if (kind === 'unknown') return ['PO-11']
   if (field === 'signature') return ['AUTH-7', 'AUTH-1']
   if (field === 'nonce') return kind === 'required' ? ['PO-8', 'NONCE-1'] : ['NONCE-1', 'NONCE-6']
   const po = schemaName === 'PlaceOrderRequest'
   if (kind === 'required') return po ? ['PO-8'] : schemaName.includes('Agent') ? ['AGENT-1', 'EP-9'] : ['EP-9']
-  const byField: Record<string, string[]> = {
+  const byField: Record<string, RuleId[]> = {
     side: ['PO-1'],
     tif: ['PO-2'],
     route: ['PO-3'],
@@ -243,8 +244,8 @@ export function deriveMutations(doc: unknown, info: SchemaInfo, base: ReadonlyMa
 }
 
 /** Every rule a schema's mutations can name (for the check catalog), independent of the seed. */
-export function mutationRules(doc: unknown, info: SchemaInfo): string[] {
-  const out = new Set<string>()
+export function mutationRules(doc: unknown, info: SchemaInfo): RuleId[] {
+  const out = new Set<RuleId>()
   const kinds: Mutation['kind'][] = ['type', 'pattern', 'enum', 'min-length', 'boundary', 'required', 'unknown']
   for (const p of props(doc, info.schema)) for (const k of kinds) for (const r of rulesFor(info.name, p.name, k)) out.add(r)
   return [...out].sort()

@@ -4,8 +4,8 @@
  * that was not signed, or a value signed differently from the one sent; the typed-data field
  * names come from the spec (`x-eip712.messages`, e.g. body `client_id` ↔ typed `clientId`).
  */
-import { signOptions, signPerpAction, type DomainOverrides, type Hex, type OptionsKind, type OptionsMessage, type Signer } from '../../signing/index.ts'
-import type { Spec } from '../../spec/index.ts'
+import { signingFor, type DomainOverrides, type Hex, type OptionsKind, type OptionsMessage, type Signer } from '../../signing/index.ts'
+import type { FullContract } from '../../contract/index.ts'
 
 /** JSON text inserted verbatim (a number where a string belongs, `1e3`, a truncated value, ...). */
 export class RawJson {
@@ -28,7 +28,7 @@ export function bodyText(entries: readonly (readonly [string, BodyValue])[]): st
 }
 
 /** Typed-field name of every body property of a kind (union over its variants), from the spec. */
-export function fieldMapping(spec: Spec, kind: OptionsKind): { name: string; body: string; type: string }[] {
+export function fieldMapping(spec: FullContract, kind: OptionsKind): { name: string; body: string; type: string }[] {
   const out = new Map<string, { name: string; body: string; type: string }>()
   for (const m of Object.values(spec.typedData.messages)) {
     if (m.primaryType !== kind || m.domain !== 'options') continue
@@ -55,7 +55,7 @@ export interface SignedBody {
 }
 
 /** The typed message the spec maps from these body values (strings and bigint nonces only). */
-export function messageOf(spec: Spec, kind: OptionsKind, entries: readonly (readonly [string, BodyValue])[]): OptionsMessage {
+export function messageOf(spec: FullContract, kind: OptionsKind, entries: readonly (readonly [string, BodyValue])[]): OptionsMessage {
   const byBody = new Map(entries)
   const message: Record<string, string | bigint> = {}
   for (const f of fieldMapping(spec, kind)) {
@@ -67,18 +67,22 @@ export function messageOf(spec: Spec, kind: OptionsKind, entries: readonly (read
 
 /** Signs the body values as `kind` and returns the body text with `signature` appended. */
 export async function signBody(
-  spec: Spec,
+  spec: FullContract,
   kind: OptionsKind,
   entries: readonly (readonly [string, BodyValue])[],
   signer: Signer,
   options: SignOptions = {},
 ): Promise<SignedBody> {
   const message: Record<string, string | bigint> = { ...messageOf(spec, kind, entries) }
+  // A field the spec signs but the check does not set (a newer spec than the check) is signed and sent with a schema value.
+  const filled = signingFor(spec).missingFields(kind, message)
+  for (const f of filled) message[f.name] = f.value
+  entries = [...entries, ...filled.map((f): [string, BodyValue] => [f.body, f.value])]
   for (const [k, v] of Object.entries(options.signed ?? {})) {
     if (v === undefined) delete message[k]
     else message[k] = v
   }
-  const { signature } = await signOptions(kind, message, signer, options.domain)
+  const { signature } = await signingFor(spec).signOptions(kind, message, signer, options.domain)
   const out: BodyEntries = []
   for (const [k, v] of entries) {
     if (options.after && k in options.after) {
@@ -132,9 +136,9 @@ export interface PerpBodyOptions {
   readonly vaultUnsigned?: boolean
 }
 
-export async function signPerpBody(action: Record<string, unknown>, signer: Signer, o: PerpBodyOptions): Promise<string> {
+export async function signPerpBody(spec: FullContract, action: Record<string, unknown>, signer: Signer, o: PerpBodyOptions): Promise<string> {
   const signedVault = o.vaultUnsigned ? null : (o.vaultAddress ?? null)
-  const sig = await signPerpAction(
+  const sig = await signingFor(spec).signPerpAction(
     { action: o.signedAction ?? action, nonce: o.nonce, vaultAddress: signedVault, isMainnet: o.isMainnet },
     signer,
     o.domain,

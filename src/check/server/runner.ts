@@ -5,7 +5,10 @@
 import type { CaseResult, RunSummary } from '../../report/model.ts'
 import { DEFAULT_INSTRUMENTS, SimulatedClock, startServer, type RunningServer, type ServerConfig } from '../../server/index.ts'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { defaultSpec, type Spec } from '../../spec/index.ts'
+import { contractFor, shippedContract, type Contract, type FullContract } from '../../contract/index.ts'
+import { generateVectors } from '../../vectors/generate.ts'
+import type { LoadedFile } from '../../vectors/load.ts'
+import type { VectorFile } from '../../vectors/model.ts'
 import { InputError } from '../../errors.ts'
 import { allChecks } from './checks/index.ts'
 import { runCheck, type RunShared } from './context.ts'
@@ -30,7 +33,8 @@ export interface ServerRunOptions {
   readonly skip?: readonly string[]
   readonly seed?: number
   readonly timeoutMs?: number
-  readonly spec?: Spec
+  /** The contract to check against (a compiled contract or a spec path); default the shipped spec. */
+  readonly spec?: Contract | string
   /**
    * The target's clock when the caller controls it (a test that puts a proxy in front of a
    * reference server with a SimulatedClock): waits advance it instead of sleeping.
@@ -70,7 +74,7 @@ export function missingSymbolFor(symbols: readonly string[]): string {
 }
 
 /** Extra instruments and one known-tier wallet so that `cap.positions` can run on the embedded server. */
-export function positionsSetup(spec: Spec, base: readonly string[]): { instruments: string[]; walletTiers: Record<string, string>; wallet: { privateKey: `0x${string}`; tier: string } } {
+export function positionsSetup(spec: FullContract, base: readonly string[]): { instruments: string[]; walletTiers: Record<string, string>; wallet: { privateKey: `0x${string}`; tier: string } } {
   const tiers = Object.values(spec.rateLimits.tiers).filter((t) => t.maxPositions > 0)
   const tier = tiers.reduce((a, b) => (b.maxPositions < a.maxPositions ? b : a), tiers[0]!)
   const instruments = [...base]
@@ -83,7 +87,7 @@ export function positionsSetup(spec: Spec, base: readonly string[]): { instrumen
 }
 
 /** A wallet of a tier without a positions cap (-1), when the spec has one, for cap.unlimited-positions. */
-export function unlimitedSetup(spec: Spec): { walletTiers: Record<string, string>; wallet: { privateKey: `0x${string}`; tier: string } } | undefined {
+export function unlimitedSetup(spec: FullContract): { walletTiers: Record<string, string>; wallet: { privateKey: `0x${string}`; tier: string } } | undefined {
   const tier = Object.values(spec.rateLimits.tiers).find((t) => t.maxPositions === -1)
   if (!tier) return undefined
   const privateKey = generatePrivateKey()
@@ -92,8 +96,18 @@ export function unlimitedSetup(spec: Spec): { walletTiers: Record<string, string
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/**
+ * The vectors to replay: the checked-in files for the shipped contract, else the ones the
+ * generator makes from the contract under test (its domain, its structs, its fields).
+ */
+async function vectorsFor(spec: FullContract): Promise<LoadedFile[] | undefined> {
+  if (spec.text === shippedContract().text) return undefined
+  const generated = await generateVectors(spec)
+  return [...generated].map(([name, text]) => ({ name, text, file: JSON.parse(text) as VectorFile }))
+}
+
 export async function runServerChecks(opts: ServerRunOptions = {}): Promise<ServerRunResult> {
-  const spec = opts.spec ?? defaultSpec()
+  const spec = contractFor(opts.spec, ['catalog', 'typedData', 'rateLimits', 'websocket'], 'oec check server')
   const startedAt = new Date()
   const t0 = performance.now()
   let server: RunningServer | undefined
@@ -115,6 +129,7 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
     const unlimited = unlimitedSetup(spec)
     tierWallets = [...tierWallets, positions.wallet, ...(unlimited ? [unlimited.wallet] : [])]
     server = await startServer({
+      spec,
       config: {
         ...(opts.domainName ? { domainName: opts.domainName } : {}),
         ...(opts.chainId !== undefined ? { chainId: opts.chainId } : {}),
@@ -178,7 +193,7 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
         opts.onResult?.(r)
       },
     }
-    const checks: Check[] = allChecks(spec).filter((c) => selects(c.id, opts.only, opts.skip))
+    const checks: Check[] = allChecks(spec, await vectorsFor(spec)).filter((c) => selects(c.id, opts.only, opts.skip))
     if (opts.only?.length && checks.length === 0) throw new InputError(`--only ${opts.only.join(',')} selects no check (see oec check server --list)`)
     opts.onStart?.({ checks: checks.length, target: server ? `embedded reference server (${url})` : url })
     for (const check of checks) {

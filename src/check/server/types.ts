@@ -4,8 +4,9 @@
  * that records every exchange, hands out fresh wallets and nonces, and knows the target's
  * signing domain and instruments.
  */
+import type { RuleId } from '../../contract/generated/rules.ts'
 import type { Level } from '../../report/model.ts'
-import type { Spec } from '../../spec/index.ts'
+import type { FullContract } from '../../contract/index.ts'
 import type { Exchange, HttpClient, SendOptions } from './http.ts'
 import type { Rng } from './rng.ts'
 import type { Wallet } from './wallets.ts'
@@ -16,8 +17,8 @@ export interface CheckInfo {
   /** Stable id, e.g. `nonce.reuse-after-success`; sub-cases are `<id>/<case>`. */
   id: string
   title: string
-  /** Rule ids from spec/rules.yaml. */
-  rules: string[]
+  /** Rule ids from spec/rules.yaml (typed: a rule the catalog lacks does not compile). */
+  rules: RuleId[]
   /** stated ⇒ a departure is a failure; assumed ⇒ a warning. */
   level: Level
   /** Needs a rate-limit window reset: runs against a live target only with `--slow`. */
@@ -55,17 +56,17 @@ export interface FailOptions {
   readonly exchange?: Exchange
   /** Override the case level (e.g. an assumed detail inside a stated check). */
   readonly level?: Level
-  readonly rules?: readonly string[]
+  readonly rules?: readonly RuleId[]
 }
 
 export interface CaseOptions {
-  readonly rules?: readonly string[]
+  readonly rules?: readonly RuleId[]
   readonly level?: Level
 }
 
 export interface CheckContext {
   readonly target: TargetInfo
-  readonly spec: Spec
+  readonly spec: FullContract
   readonly http: HttpClient
   readonly rng: Rng
   readonly slow: boolean

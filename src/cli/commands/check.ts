@@ -1,6 +1,6 @@
 import type { CommandModule } from '../program.ts'
-import { checkServerCommand } from '../../check/server/command.ts'
-import { checkClientCommand } from '../../check/client/command.ts'
+import { checkServerCommand } from './check-server.ts'
+import { checkClientCommand } from './check-client.ts'
 
 /**
  * `oec check client|server`: the conformance runners. Each runner registers its own

@@ -1,23 +1,19 @@
 import { checkGenerated, generateFiles, writeGenerated } from '../../generate/index.ts'
+import { addContractOptions, type ContractFlags } from '../contract-options.ts'
 import type { CommandModule } from '../program.ts'
 
-interface GenerateFlags {
-  spec?: string
+interface GenerateFlags extends ContractFlags {
   out: string
   check?: boolean
-  service: string
   domainName?: string
 }
 
 export const generateCommand: CommandModule = {
   register(program, io, done) {
-    program
-      .command('generate')
-      .description('emit TypeScript from the spec: types, error codes, EIP-712 typed data, limits (or --check them for drift)')
-      .option('--spec <file>', 'the spec file (default: the shipped spec/openapi.yaml)')
-      .requiredOption('--out <dir>', 'directory of the generated files (types.ts, errors.ts, typed-data.ts, limits.ts, index.ts)')
+    addContractOptions(program.command('generate'))
+      .description('emit TypeScript from the spec: types, and the error codes, EIP-712 typed data and limits of the layers it has (or --check them for drift)')
+      .requiredOption('--out <dir>', 'directory of the generated files (types.ts, index.ts and one file per layer the spec has)')
       .option('--check', 'regenerate in memory and compare with --out; exit 1 with a unified diff when they differ')
-      .option('--service <word>', 'service word of the catalog key x-<word>-error-codes', 'service')
       .option('--domain-name <name>', "name of the options signing domain (default: the spec's)")
       .addHelpText(
         'after',
@@ -27,7 +23,7 @@ export const generateCommand: CommandModule = {
       .action(async (flags: GenerateFlags) => {
         const files = await generateFiles({
           ...(flags.spec !== undefined ? { spec: flags.spec } : {}),
-          service: flags.service,
+          ...(flags.service !== undefined ? { service: flags.service } : {}),
           ...(flags.domainName !== undefined ? { domainName: flags.domainName } : {}),
         })
         if (flags.check) {

@@ -1,18 +1,37 @@
-import { formatLintText, lintFile } from '../../lint/index.ts'
-import { DEFAULT_SPEC_PATH } from '../../spec/load.ts'
-import { Option, type CommandModule } from '../program.ts'
+import { formatLintText, formatRuleList, lintContract, ruleListJson } from '../../lint/index.ts'
+import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
+import { CommanderError, Option, type CommandModule } from '../program.ts'
+
+interface LintFlags extends ContractFlags {
+  format: 'text' | 'json'
+  listRules?: boolean
+}
 
 export const lintCommand: CommandModule = {
   register(program, io, done) {
-    program
-      .command('lint')
-      .description('validate an OpenAPI spec and check the toolkit rules (catalog, EIP-712 mapping, rate-limit headers, x-assumed)')
-      .argument('[spec]', 'the spec file (default: the shipped spec/openapi.yaml)')
-      .option('--service <word>', 'service word of the catalog key x-<word>-error-codes', 'service')
+    addContractOptions(program.command('lint'))
+      .description('validate an OpenAPI spec and check the toolkit rules of the layers it has (catalog, EIP-712 mapping, rate-limit headers, x-assumed)')
+      .argument('[spec]', 'the spec file, or give it with --spec (default: the shipped spec/openapi.yaml)')
       .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-      .addHelpText('after', '\nExit codes: 0 no error-level finding, 1 findings, 2 unreadable input.\nText lines read "file:line rule message".')
-      .action(async (spec: string | undefined, opts: { service: string; format: 'text' | 'json' }) => {
-        const report = await lintFile(spec ?? DEFAULT_SPEC_PATH, { service: opts.service })
+      .option('--list-rules', 'print every lint rule (id, level, the layer it needs, what it checks) and exit')
+      .addHelpText(
+        'after',
+        '\nExit codes: 0 no error-level finding, 1 findings, 2 unreadable input or not OpenAPI 3.0/3.1.\n' +
+          'Text lines read "file:line rule message". A spec without a toolkit extension is linted too:\n' +
+          'one info line names the absent layers, whose rules are skipped.',
+      )
+      .action(async (positional: string | undefined, opts: LintFlags) => {
+        if (positional !== undefined && opts.spec !== undefined) {
+          throw new CommanderError(2, 'oec.usage', `lint: give the spec once, as an argument (${positional}) or with --spec (${opts.spec}), not both`)
+        }
+        if (opts.listRules) {
+          io.stdout.write(opts.format === 'json' ? JSON.stringify(ruleListJson(opts.service), null, 2) + '\n' : formatRuleList(opts.service))
+          done(0)
+          return
+        }
+        const spec = positional ?? opts.spec
+        const contract = contractFromFlags({ ...(spec !== undefined ? { spec } : {}), ...(opts.service !== undefined ? { service: opts.service } : {}) }, [], 'oec lint')
+        const report = await lintContract(contract)
         io.stdout.write(opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : formatLintText(report))
         done(report.errors > 0 ? 1 : 0)
       })

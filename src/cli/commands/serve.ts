@@ -1,8 +1,9 @@
 import { InputError } from '../../errors.ts'
-import { defaultSpec } from '../../spec/index.ts'
+import { LAYER_NAMES } from '../../contract/index.ts'
+import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
 import { intOption, type CommandModule } from '../program.ts'
 
-interface ServeOptions {
+interface ServeOptions extends ContractFlags {
   port: number
   host: string
   config?: string
@@ -21,8 +22,7 @@ const collect = (value: string, previous: string[]) => [...previous, value]
 /** `oec serve`: the reference server, until SIGINT or SIGTERM. */
 export const serveCommand: CommandModule = {
   register(program, io, done) {
-    program
-      .command('serve')
+    addContractOptions(program.command('serve'))
       .description('run the reference server: every operation of the spec, signed auth, rate limits, matching, WebSocket /ws')
       .option('--port <n>', 'TCP port (0: any free port)', intOption('--port', 0, 65535), 8080)
       .option('--host <address>', 'address to listen on', '127.0.0.1')
@@ -42,8 +42,8 @@ export const serveCommand: CommandModule = {
       .action(async (opts: ServeOptions) => {
         // Loaded on use, so other commands do not pay for ajv, ws and the server at start-up.
         const { checkConfig, defaultConfig, loadServerConfig, mergeConfig, startServer } = await import('../../server/index.ts')
-        const spec = defaultSpec()
-        let config = opts.config ? loadServerConfig(opts.config, defaultConfig(spec)) : defaultConfig(spec)
+        const spec = contractFromFlags(opts, LAYER_NAMES, 'oec serve')
+        let config = opts.config ? loadServerConfig(opts.config, spec) : defaultConfig(spec)
         const walletTiers: Record<string, string> = {}
         for (const pair of opts.walletTier) {
           const m = /^(0x[0-9a-fA-F]{40})=(.+)$/.exec(pair)
@@ -61,7 +61,7 @@ export const serveCommand: CommandModule = {
           log: opts.log,
         }
         config = checkConfig(mergeConfig(config, flags, 'flags'), spec, 'flags')
-        const server = await startServer({ config, host: opts.host, port: opts.port })
+        const server = await startServer({ spec, config, host: opts.host, port: opts.port })
         io.stdout.write(`oec serve: listening on ${server.url}\n`)
         const signal = await new Promise<string>((resolve) => {
           process.once('SIGINT', () => resolve('SIGINT'))

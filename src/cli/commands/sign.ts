@@ -12,18 +12,19 @@ import {
   addressOf,
   answerLine,
   answerRequest,
-  buildRequest,
   checkPrivateKey,
-  kindFields,
-  optionsKinds,
   serializeAnswer,
+  signingFor,
+  type Signing,
   type DomainOverrides,
   type Hex,
   type OptionsKind,
 } from '../../signing/index.ts'
+import { shippedContract } from '../../contract/load.ts'
+import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
 import type { CliIO, CommandModule, ExitCode } from '../program.ts'
 
-interface SignOptions {
+interface SignOptions extends ContractFlags {
   jsonl?: boolean
   kind?: string
   keyEnv: string
@@ -35,7 +36,7 @@ interface SignOptions {
   verifyingContract?: string
 }
 
-async function serveJsonl(io: CliIO): Promise<ExitCode> {
+async function serveJsonl(signing: Signing, io: CliIO): Promise<ExitCode> {
   const rl = createInterface({ input: io.stdin, crlfDelay: Infinity })
   // A reader that goes away (EPIPE) ends the session quietly instead of crashing it.
   let gone = false
@@ -45,7 +46,7 @@ async function serveJsonl(io: CliIO): Promise<ExitCode> {
   })
   // Lines are answered strictly one after another, so answers keep request order.
   for await (const line of rl) {
-    const out = await answerLine(line)
+    const out = await answerLine(signing, line)
     if (gone) break
     if (out !== undefined) io.stdout.write(`${out}\n`)
   }
@@ -58,7 +59,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return text
 }
 
-async function answerOnce(io: CliIO): Promise<ExitCode> {
+async function answerOnce(signing: Signing, io: CliIO): Promise<ExitCode> {
   const text = await readAll(io.stdin)
   if (text.trim() === '') throw new InputError('sign: expected one JSON request on stdin (or use --jsonl, or --kind with flags)')
   let req: unknown
@@ -67,7 +68,7 @@ async function answerOnce(io: CliIO): Promise<ExitCode> {
   } catch (err) {
     throw new InputError(`sign: stdin is not JSON: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`)
   }
-  const a = await answerRequest(req)
+  const a = await answerRequest(signing, req)
   if (typeof a.error === 'string' && a.signer === undefined) throw new InputError(`sign: ${a.error}`)
   io.stdout.write(`${serializeAnswer(a)}\n`)
   return a.signer === null ? 1 : 0
@@ -101,12 +102,12 @@ function keyFromEnv(opts: SignOptions): Hex {
   return key as Hex
 }
 
-async function signFromFlags(io: CliIO, opts: SignOptions, extra: readonly string[]): Promise<ExitCode> {
-  const kinds = optionsKinds()
+async function signFromFlags(signing: Signing, io: CliIO, opts: SignOptions, extra: readonly string[]): Promise<ExitCode> {
+  const kinds = signing.optionsKinds()
   const kind = opts.kind as OptionsKind
   if (!kinds.includes(kind)) throw new InputError(`sign: unknown --kind ${JSON.stringify(opts.kind)} (one of ${kinds.join(', ')}; Agent actions go through the JSON modes)`)
   const key = keyFromEnv(opts)
-  const fields = kindFields(kind)
+  const fields = signing.kindFields(kind)
   const given = fieldFlags(extra)
   const message: Record<string, string | bigint> = {}
   for (const [bodyKey, value] of given) {
@@ -130,15 +131,14 @@ async function signFromFlags(io: CliIO, opts: SignOptions, extra: readonly strin
     domain.chainId = BigInt(opts.chainId)
   }
   if (opts.verifyingContract !== undefined) domain.verifyingContract = opts.verifyingContract as Hex
-  const r = await buildRequest(kind, message, key, domain)
+  const r = await signing.buildRequest(kind, message, key, domain)
   io.stdout.write(opts.json ? `${JSON.stringify(r)}\n` : `${r.body}\n`)
   return 0
 }
 
 export const signCommand: CommandModule = {
   register(program, io, done) {
-    program
-      .command('sign')
+    addContractOptions(program.command('sign'))
       .description('sign options orders, cancels, agent approvals and perp actions (JSON-lines protocol, one JSON request, or flags)')
       .option('--jsonl', 'serve the JSON-lines signing protocol on stdin/stdout')
       .option('--kind <kind>', 'sign from flags: PlaceOrder, CancelOrder, CancelOrderByClientId, ApproveAgent or RevokeAgent')
@@ -154,25 +154,27 @@ export const signCommand: CommandModule = {
       .addHelpText('after', () => helpText())
       .action(async function (this: import('commander').Command, opts: SignOptions) {
         const extra = this.args
+        const signing = () => signingFor(contractFromFlags(opts, ['typedData'], 'oec sign'))
         if (opts.address) {
           if (opts.jsonl || opts.kind !== undefined || extra.length > 0) throw new InputError('sign: --address takes no other mode or field flags')
           io.stdout.write(`${addressOf(keyFromEnv(opts))}\n`)
           done(0)
         } else if (opts.jsonl) {
           if (opts.kind !== undefined || extra.length > 0) throw new InputError('sign: --jsonl takes no field flags')
-          done(await serveJsonl(io))
-        } else if (opts.kind !== undefined) done(await signFromFlags(io, opts, extra))
+          done(await serveJsonl(signing(), io))
+        } else if (opts.kind !== undefined) done(await signFromFlags(signing(), io, opts, extra))
         else {
           if (extra.length > 0) throw new InputError(`sign: field flags need --kind (got ${extra[0]})`)
-          done(await answerOnce(io))
+          done(await answerOnce(signing(), io))
         }
       })
   },
 }
 
 function helpText(): string {
-  const lines = ['', 'Field flags (flags mode), per kind, from the spec:']
-  for (const k of optionsKinds()) lines.push(`  ${k}: ${kindFields(k).map((f) => `--${f.body.replace(/_/g, '-')}`).join(' ')}`)
+  const lines = ['', 'Field flags (flags mode), per kind, from the shipped spec (--spec gives another):']
+  const signing = signingFor(shippedContract())
+  for (const k of signing.optionsKinds()) lines.push(`  ${k}: ${signing.kindFields(k).map((f) => `--${f.body.replace(/_/g, '-')}`).join(' ')}`)
   lines.push(
     '  --wallet defaults to the key\'s address, --nonce to the current time in ms; --route absent signs the 8-field PlaceOrder.',
     '',

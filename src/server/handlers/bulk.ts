@@ -5,7 +5,7 @@
  * executed in request order.
  */
 import type { OptionsKind, ParsedBodyOk } from '../../signing/index.ts'
-import { deref, isObject, type JsonObject, type RateCategory } from '../../spec/index.ts'
+import { deref, isObject, type JsonObject, type RateCategory } from '../../contract/index.ts'
 import { authenticate } from '../auth.ts'
 import { isAddress, type ServerContext } from '../context.ts'
 import {

@@ -1,6 +1,6 @@
 /** POST /order and DELETE /order. */
 import type { OptionsKind } from '../../signing/index.ts'
-import { deref, readSignedSchema, type JsonObject, type Spec } from '../../spec/index.ts'
+import { deref, readSignedSchema, type JsonObject, type FullContract } from '../../contract/index.ts'
 import { authenticate } from '../auth.ts'
 import { isAddress, type ServerContext } from '../context.ts'
 import { cancelResult, executeCancel, executeOrder, orderResult, prepareCancel, prepareOrder } from '../orders.ts'
@@ -8,7 +8,7 @@ import { json } from '../reply.ts'
 import type { HandlerFactory } from './types.ts'
 
 /** The OptionsKind a request schema is signed as (its first x-eip712-signed variant's primary type). */
-export function kindOf(spec: Spec, schema: unknown): OptionsKind {
+export function kindOf(spec: FullContract, schema: unknown): OptionsKind {
   const signed = readSignedSchema(deref(spec.doc, schema))
   const id = signed?.variants[0]?.message
   const primary = id ? spec.typedData.messages[id]?.primaryType : undefined

@@ -1,5 +1,5 @@
 import type { ParsedBodyOk } from '../../signing/index.ts'
-import type { Operation } from '../../spec/index.ts'
+import type { Operation } from '../../contract/index.ts'
 import type { RequestState, ServerContext } from '../context.ts'
 import type { Reply } from '../reply.ts'
 

@@ -6,7 +6,7 @@
  * with the options operations.
  */
 import { readUint64, type Hex } from '../../signing/index.ts'
-import { deref, isObject, type JsonObject, type Spec } from '../../spec/index.ts'
+import { deref, isObject, type FullContract, type JsonObject } from '../../contract/index.ts'
 import { canonicalize } from '../canonical.ts'
 import type { HandlerFactory, Handler } from '../handlers/types.ts'
 import { resolveAccount, authMessage } from './account.ts'
@@ -15,7 +15,7 @@ import { envelopeErr, envelopeOk } from './envelope.ts'
 import { exactAt } from './exact.ts'
 
 /** The action types the spec's request schema admits (the `type` const of each branch). */
-function actionTypes(spec: Spec, actionSchema: unknown): string[] {
+function actionTypes(spec: FullContract, actionSchema: unknown): string[] {
   const s = deref(spec.doc, actionSchema) as JsonObject
   const branches = Array.isArray(s.oneOf) ? s.oneOf : [s]
   return branches.map((b) => {

@@ -3,7 +3,7 @@
  * an order carries (`a`). The index is the position in the server's instrument list, as the
  * venue's perp universe is. Which request types exist comes from the spec's request schema.
  */
-import { deref, type JsonObject } from '../../spec/index.ts'
+import { deref, type JsonObject } from '../../contract/index.ts'
 import type { ServerContext } from '../context.ts'
 import type { Handler, HandlerFactory } from '../handlers/types.ts'
 import { json } from '../reply.ts'

@@ -2,8 +2,9 @@
  * What every family shares: the fixed parties, the flag notes (flag ⇒ bug type and meaning),
  * the agent-approval setup step, and a builder that numbers cases and assembles a file.
  */
-import { buildRequest } from '../../signing/index.ts'
-import type { Spec } from '../../spec/index.ts'
+import { signingFor } from '../../signing/index.ts'
+import type { RuleId } from '../../contract/generated/rules.ts'
+import type { VectorsContract } from '../model.ts'
 import { party, type Party } from '../build.ts'
 import type { FlagNote, Hex, SetupStep, TestGroup, VectorCase, VectorFile, VectorKind } from '../model.ts'
 import { operationFor, optionsCase, type OptionsCaseInput } from '../options-case.ts'
@@ -75,9 +76,9 @@ export const NOTES: Record<string, FlagNote> = {
 }
 
 /** The precondition of an agent-signed case: the owner approves the agent (POST /approve-agent). */
-export async function approveStep(spec: Spec, owner: Party, agent: Hex, nonce: bigint): Promise<SetupStep> {
+export async function approveStep(spec: VectorsContract, owner: Party, agent: Hex, nonce: bigint): Promise<SetupStep> {
   const op = operationFor(spec, 'ApproveAgent')
-  const r = await buildRequest('ApproveAgent', { agent, nonce }, owner.key)
+  const r = await signingFor(spec).buildRequest('ApproveAgent', { agent, nonce }, owner.key)
   return { op: 'approve-agent', privateKey: owner.key, wallet: owner.address, agent, nonce: nonce.toString(), request: { method: op.method, path: op.path, body: r.body } }
 }
 
@@ -86,7 +87,7 @@ export class FamilyBuilder {
   private next = 1
 
   constructor(
-    readonly spec: Spec,
+    readonly spec: VectorsContract,
     readonly family: string,
     readonly algorithm: string,
     readonly header: string[],

@@ -6,7 +6,8 @@
  * toolkit's encoder disagrees.
  */
 import { keccak256, toBytes } from 'viem'
-import type { Spec } from '../../spec/index.ts'
+import type { RuleId } from '../../contract/generated/rules.ts'
+import type { VectorsContract } from '../model.ts'
 import { addressOf, signTyped } from '../build.ts'
 import type { Hex, TypedDataJson, VectorFile } from '../model.ts'
 import { FamilyBuilder } from './common.ts'
@@ -48,7 +49,7 @@ export function mailTypedData(contents = 'Hello, Bob!', chainId = 1): TypedDataJ
   }
 }
 
-export async function mailFamily(spec: Spec): Promise<VectorFile> {
+export async function mailFamily(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'eip712-mail', 'EIP-712 generic encoding (the specification\'s Mail example)', [
     'Case 1 pins the digest and signature published with the EIP-712 specification (key keccak256("cow")).',
     'The other cases vary the example (contents, chain) and are produced by the same encoder that reproduces case 1.',

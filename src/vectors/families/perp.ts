@@ -6,8 +6,9 @@
  */
 import { encode as msgpackEncode } from '@msgpack/msgpack'
 import { concat, keccak256, numberToHex, toHex } from 'viem'
-import { signPerpAction, type DomainOverrides } from '../../signing/index.ts'
-import type { Spec } from '../../spec/index.ts'
+import { signingFor, type DomainOverrides } from '../../signing/index.ts'
+import type { RuleId } from '../../contract/generated/rules.ts'
+import type { VectorsContract } from '../model.ts'
 import { digestTyped, domainTypeFor, recoverAddressLoose, specDomain, type DomainJson, type Party } from '../build.ts'
 import { AUTH_REFUSED, type Hex, type ServerOutcome, type TypedDataJson, type VectorCase, type VectorFile } from '../model.ts'
 import { caseHead, operationFor, type CaseVerdictInput } from '../options-case.ts'
@@ -52,7 +53,7 @@ function overrides(d: DomainJson): DomainOverrides {
   return { name: String(d.name), version: String(d.version), chainId: Number(d.chainId), verifyingContract: d.verifyingContract as Hex }
 }
 
-function agentTypedData(spec: Spec, domain: DomainJson, source: string, connectionId: Hex): TypedDataJson {
+function agentTypedData(spec: VectorsContract, domain: DomainJson, source: string, connectionId: Hex): TypedDataJson {
   const m = spec.typedData.messages.Agent
   if (!m) throw new Error('spec has no Agent message')
   return { domain, types: { EIP712Domain: domainTypeFor(spec, domain), [m.primaryType]: m.fields.map((f) => ({ name: f.name, type: f.type })) }, primaryType: m.primaryType, message: { source, connectionId } }
@@ -65,12 +66,12 @@ function perpBody(action: Action, nonce: bigint, sig: { r: Hex; s: Hex; v: numbe
   return body + '}'
 }
 
-async function perpCase(spec: Spec, tcId: number, input: PerpCaseInput): Promise<VectorCase> {
+async function perpCase(spec: VectorsContract, tcId: number, input: PerpCaseInput): Promise<VectorCase> {
   const defaultDomain = specDomain(spec, 'perps')
   const domain = input.domain ?? defaultDomain
   const isMainnet = input.isMainnet ?? true
   const signIn = { action: input.action, nonce: input.nonce, vaultAddress: input.vaultAddress ?? null, expiresAfter: input.expiresAfter ?? null, isMainnet }
-  const s = await signPerpAction(signIn, input.signer.key, overrides(domain))
+  const s = await signingFor(spec).signPerpAction(signIn, input.signer.key, overrides(domain))
   const independent = independentConnectionId(input.action, input.nonce, input.vaultAddress, input.expiresAfter)
   if (independent !== s.connectionId) throw new Error(`perp vector ${tcId}: connectionId ${s.connectionId} from src/signing, ${independent} from @msgpack/msgpack`)
   const td = agentTypedData(spec, domain, isMainnet ? 'a' : 'b', s.connectionId)
@@ -121,7 +122,7 @@ const order = (a: number | bigint, extra: Record<string, unknown> = {}): { type:
 })
 const cancel = (a: number | bigint, o: number | bigint): Action => ({ type: 'cancel', cancels: [{ a, o }] })
 
-export async function perpFamily(spec: Spec): Promise<VectorFile> {
+export async function perpFamily(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'perp-agent', 'Perp Agent{source, connectionId} over msgpack actions (perp domain)', [
     'connectionId = keccak256(msgpack(action) ‖ nonce u64 BE ‖ 0x00 | 0x01 ‖ vault [‖ 0x00 ‖ expiresAfter u64 BE]); signed as Agent under Exchange / 1 / 1337.',
     'The server is assumed to run as mainnet (source "a"). Every signer needs state first (setup: an agent approval).',
@@ -130,7 +131,7 @@ export async function perpFamily(spec: Spec): Promise<VectorFile> {
   const state = [await approveStep(spec, P.perp, P.subAgent.address, 10n)]
   const vaultState = [await approveStep(spec, P.vault, P.perpAgent.address, 11n)]
   const ok: ServerOutcome[] = ['accepted', 'rejected']
-  const base = ['PERP-1', 'PERP-2', 'PERP-4', 'PERP-5', 'PERP-6']
+  const base: RuleId[] = ['PERP-1', 'PERP-2', 'PERP-4', 'PERP-5', 'PERP-6']
   let nonce = 1_763_700_000_000n
   const next = () => nonce++
 
@@ -215,7 +216,7 @@ export async function perpFamily(spec: Spec): Promise<VectorFile> {
   b.group('PerpWrongDomain', 'Agent', 'the perp action signed under another domain')
   const perpDom = specDomain(spec, 'perps')
   const optDom = specDomain(spec, 'options')
-  const domains: [string, DomainJson, string[]][] = [
+  const domains: [string, DomainJson, RuleId[]][] = [
     ['chainId 999 (the options chain)', { ...perpDom, chainId: optDom.chainId! }, ['PERP-1', 'PERP-3']],
     ['the options domain (Service / 1 / 999)', { ...optDom }, ['PERP-1', 'PERP-3']],
     ['name Service with chainId 1337', { ...perpDom, name: optDom.name! }, ['PERP-1', 'PERP-3']],

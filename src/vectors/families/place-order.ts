@@ -2,7 +2,8 @@
  * PlaceOrder families: valid orders, string-format mismatches, struct mismatches, domain
  * mismatches and nonce cases.
  */
-import type { Spec } from '../../spec/index.ts'
+import type { RuleId } from '../../contract/generated/rules.ts'
+import type { VectorsContract } from '../model.ts'
 import { raw, setEntry, specDomain, str, type BodyEntries, type DomainJson } from '../build.ts'
 import { AUTH_REFUSED, type ServerOutcome, type TypedDataJson, type VectorFile } from '../model.ts'
 import { approveStep, FamilyBuilder, nonceCounter, P, POW, SYMBOL, SYMBOLS } from './common.ts'
@@ -18,18 +19,18 @@ export function po(o: Msg = {}, omitRoute = false): Msg {
 export type CancelKind = 'CancelOrder' | 'CancelOrderByClientId'
 
 /** The rule naming each cancel's signed struct. */
-export const CANCEL_RULE: Record<CancelKind, string> = { CancelOrder: 'SIG-3', CancelOrderByClientId: 'SIG-4' }
+export const CANCEL_RULE: Record<CancelKind, RuleId> = { CancelOrder: 'SIG-3', CancelOrderByClientId: 'SIG-4' }
 
 /** A cancel as signed: the trading wallet's order 42, or its client order ID c-1. */
 export function cancelMsg(kind: CancelKind, o: Msg = {}): Msg {
   return kind === 'CancelOrder' ? { wallet: P.wallet.address, orderId: '42', ...o } : { wallet: P.wallet.address, clientId: 'c-1', ...o }
 }
 
-const CORE = ['AUTH-1', 'SVC-3', 'PO-9', 'WIRE-5', 'SIG-8', 'DOM-1', 'DOM-2', 'DOM-3', 'DOM-4', 'DOM-5', 'SIG-7', 'PO-8']
-const WITH_ROUTE = ['SIG-1', 'PO-3', 'PO-6', 'ROUTE-3']
-const NO_ROUTE = ['SIG-2', 'PO-6', 'ROUTE-1', 'ROUTE-4']
+const CORE: RuleId[] = ['AUTH-1', 'SVC-3', 'PO-9', 'WIRE-5', 'SIG-8', 'DOM-1', 'DOM-2', 'DOM-3', 'DOM-4', 'DOM-5', 'SIG-7', 'PO-8']
+const WITH_ROUTE: RuleId[] = ['SIG-1', 'PO-3', 'PO-6', 'ROUTE-3']
+const NO_ROUTE: RuleId[] = ['SIG-2', 'PO-6', 'ROUTE-1', 'ROUTE-4']
 
-export async function placeOrderValid(spec: Spec): Promise<VectorFile> {
+export async function placeOrderValid(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'place-order-valid', 'EIP-712 PlaceOrder (options domain)', [
     'Correct PlaceOrder requests: every side, tif and route, route omitted, edge-case client IDs and nonces, direct and agent-signed.',
     'A signer must reproduce digest, signature and body exactly; a verifier must recover the signer; a server must accept them.',
@@ -42,7 +43,7 @@ export async function placeOrderValid(spec: Spec): Promise<VectorFile> {
         const omit = route === null
         await b.options({
           comment: `${side} ${tif} ${omit ? 'route omitted (8-field struct)' : `route ${route}`}`,
-          rules: [...CORE, 'AUTH-2', 'PO-1', 'PO-2', 'PO-4', ...(omit ? NO_ROUTE : WITH_ROUTE), ...(route === 'rfq_only' || tif !== 'gtc' ? ['ERR-11'] : []), ...(route === 'rfq_only' ? ['PO-12'] : [])],
+          rules: [...CORE, 'AUTH-2', 'PO-1', 'PO-2', 'PO-4', ...(omit ? NO_ROUTE : WITH_ROUTE), ...(route === 'rfq_only' || tif !== 'gtc' ? (['ERR-11'] satisfies RuleId[]) : []), ...(route === 'rfq_only' ? (['PO-12'] satisfies RuleId[]) : [])],
           flags: omit ? ['Valid', 'RouteOmitted'] : ['Valid'],
           result: omit ? 'acceptable' : 'valid',
           // rfq_only passes authentication; the reference server rejects it for lack of makers.
@@ -200,7 +201,7 @@ const GRAMMAR = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/
 /** Strings outside the decimal grammar, signed as they are sent. */
 const BAD_DECIMALS = ['1e2', '.5', '-1', ' 100', '100 ', '', '01.5', '+100', '1,000', '0x10', 'NaN', 'Infinity', '1.', '١٠٠']
 
-export async function stringFormat(spec: Spec): Promise<VectorFile> {
+export async function stringFormat(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'string-format', 'EIP-712 PlaceOrder (options domain)', [
     'size and price are strings, identical in the signed message and the body.',
     'FormatMismatch: the body differs from what was signed (signature must fail). BadDecimal: signed and sent consistently but outside the decimal grammar (field validation must refuse). NumberNotString: a JSON number.',
@@ -293,7 +294,7 @@ function moveTo(name: string, at: 'first' | 'last') {
   }
 }
 
-export async function structMismatch(spec: Spec): Promise<VectorFile> {
+export async function structMismatch(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'struct-mismatch', 'EIP-712 PlaceOrder and cancels (options domain)', [
     'The signed struct differs from the contract, or route presence in body and struct disagree.',
     'Every case must be refused; where the body itself breaks the schema, invalid_field is accepted too.',
@@ -373,7 +374,7 @@ export async function structMismatch(spec: Spec): Promise<VectorFile> {
   for (const omit of [false, true]) {
     await b.options({
       comment: `EIP712Domain without verifyingContract${omit ? ', route omitted' : ''}`,
-      rules: ['DOM-5', 'DOM-4', 'SIGFAIL-4', ...(omit ? ['SIG-2'] : [])],
+      rules: ['DOM-5', 'DOM-4', 'SIGFAIL-4', ...(omit ? (['SIG-2'] satisfies RuleId[]) : [])],
       flags: ['WrongDomain'],
       result: 'invalid',
       server: AUTH_REFUSED,
@@ -419,7 +420,7 @@ export async function structMismatch(spec: Spec): Promise<VectorFile> {
     })
   }
   b.group('BodyShape', 'PlaceOrder', 'a correct signature, a body outside the schema')
-  const bodyShape: [string, (e: BodyEntries) => BodyEntries, string[]][] = [
+  const bodyShape: [string, (e: BodyEntries) => BodyEntries, RuleId[]][] = [
     ['the body names client_id as clientId', (e) => e.map(([k, v]) => [k === 'client_id' ? 'clientId' : k, v]), ['PO-11', 'PO-7']],
     ['the body has an extra field reduce_only', (e) => setEntry(e, 'reduce_only', raw('false')), ['PO-11']],
     ['the body has route null', (e) => setEntry(e, 'route', raw('null')), ['ROUTE-5', 'PO-3']],
@@ -443,7 +444,7 @@ export async function structMismatch(spec: Spec): Promise<VectorFile> {
 
 // ---------------------------------------------------------------- domains
 
-export async function domainMismatch(spec: Spec): Promise<VectorFile> {
+export async function domainMismatch(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'domain-mismatch', 'EIP-712 options messages under wrong domains', [
     'Options messages signed under a domain other than the contract\'s: Service / 1 / 999 / zero address.',
     'A signer asked for such a domain must still sign it exactly (the domain replaces the default whole); a server must refuse the result.',
@@ -451,7 +452,7 @@ export async function domainMismatch(spec: Spec): Promise<VectorFile> {
   const dom = specDomain(spec, 'options')
   const perp = specDomain(spec, 'perps')
   const next = nonceCounter(5000)
-  const variants: [string, DomainJson | ((td: TypedDataJson) => TypedDataJson), string[]][] = [
+  const variants: [string, DomainJson | ((td: TypedDataJson) => TypedDataJson), RuleId[]][] = [
     ['chainId 1 (Ethereum mainnet)', { ...dom, chainId: 1 }, ['DOM-3', 'SIGFAIL-4']],
     ['chainId 998', { ...dom, chainId: 998 }, ['DOM-3', 'SIGFAIL-4']],
     ['chainId 1337 (the perp chain)', { ...dom, chainId: perp.chainId as number }, ['DOM-3', 'SIGFAIL-4', 'PERP-3']],
@@ -523,7 +524,7 @@ export async function domainMismatch(spec: Spec): Promise<VectorFile> {
 
 // ---------------------------------------------------------------- nonces
 
-export async function nonceFamily(spec: Spec): Promise<VectorFile> {
+export async function nonceFamily(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'nonce', 'EIP-712 options messages: nonce handling', [
     'The nonce is a JSON integer in 0..2^64-1 that must reach the server digit for digit.',
     'NonceMismatch and PrecisionLoss: the body nonce differs from the signed one. BadNonceForm: the body nonce is not a JSON integer in range.',

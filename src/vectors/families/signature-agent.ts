@@ -1,14 +1,16 @@
 /**
  * Signature encodings (v forms, malleability, malformed hex), cancels, and agent approval.
  */
-import type { Spec } from '../../spec/index.ts'
+import type { RuleId } from '../../contract/generated/rules.ts'
+import type { VectorsContract } from '../model.ts'
 import { compact, highS, joinSig, raw, setEntry, signTyped, specDomain, splitSig, standardTypedData, str, SECP256K1_N, type Party } from '../build.ts'
 import { AUTH_REFUSED, type Hex, type ServerOutcome, type VectorFile } from '../model.ts'
-import type { OptionsCaseInput } from '../options-case.ts'
+import { withSpecFields, type OptionsCaseInput } from '../options-case.ts'
+import type { OptionsKind } from '../../signing/index.ts'
 import { approveStep, FamilyBuilder, nonceCounter, P } from './common.ts'
 import { CANCEL_RULE, cancelMsg, po, type CancelKind } from './place-order.ts'
 
-type Enc = { comment: string; flags: string[]; rules: string[]; level: 'stated' | 'assumed'; valid: boolean; server: ServerOutcome | ServerOutcome[]; encode: (sig: Hex) => string }
+type Enc = { comment: string; flags: string[]; rules: RuleId[]; level: 'stated' | 'assumed'; valid: boolean; server: ServerOutcome | ServerOutcome[]; encode: (sig: Hex) => string }
 
 const MALFORMED: ServerOutcome[] = ['invalid_field', 'signature_verification_failed']
 
@@ -42,15 +44,15 @@ function encodings(): Enc[] {
 }
 
 /** The first nonce from `start` whose signature has the wanted v (so both recovery ids are covered). */
-async function nonceWithV(spec: Spec, msg: (n: string) => Record<string, string>, variant: string, signer: Party, v: 27 | 28, start: number): Promise<string> {
+async function nonceWithV(spec: VectorsContract, kind: OptionsKind, msg: (n: string) => Record<string, string>, variant: string, signer: Party, v: 27 | 28, start: number): Promise<string> {
   for (let n = start; ; n++) {
-    const td = standardTypedData(spec, variant, specDomain(spec, 'options'), msg(String(n)))
+    const td = standardTypedData(spec, variant, specDomain(spec, 'options'), withSpecFields(spec, kind, msg(String(n))))
     const { signature } = await signTyped(td, signer.key)
     if (splitSig(signature).v === v) return String(n)
   }
 }
 
-export async function signatureEncoding(spec: Spec): Promise<VectorFile> {
+export async function signatureEncoding(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'signature-encoding', 'secp256k1 signature encodings of EIP-712 options messages', [
     'One signed message per group, its signature written in the body in different encodings.',
     'v 0/1 and upper-case hex are accepted; high-s, bad v, wrong length, non-hex and invalid scalars are refused.',
@@ -63,9 +65,9 @@ export async function signatureEncoding(spec: Spec): Promise<VectorFile> {
   let start = 6000
   for (const [title, kind, msg, variant, v] of bases) {
     b.group(`Signature${variant}${v}`, kind, title)
-    const nonce = await nonceWithV(spec, msg, variant, P.wallet, v, start)
+    const nonce = await nonceWithV(spec, kind, msg, variant, P.wallet, v, start)
     start += 100
-    const sigRules = kind === 'PlaceOrder' ? ['SIG-1'] : ['SIG-3']
+    const sigRules: RuleId[] = kind === 'PlaceOrder' ? ['SIG-1'] : ['SIG-3']
     const okServer: ServerOutcome | ServerOutcome[] = kind === 'PlaceOrder' ? 'accepted' : ['accepted', 'rejected']
     await b.options({ comment: `${title}: canonical 65-byte signature`, rules: [...sigRules, 'SIG-8', 'SIG-9', 'SIG-11'], flags: ['Valid'], result: 'valid', server: okServer, kind, message: msg(nonce), signer: P.wallet })
     for (const e of encodings()) {
@@ -115,7 +117,7 @@ export async function signatureEncoding(spec: Spec): Promise<VectorFile> {
 
 // ---------------------------------------------------------------- cancels
 
-export async function cancelFamily(spec: Spec): Promise<VectorFile> {
+export async function cancelFamily(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'cancel', 'EIP-712 CancelOrder and CancelOrderByClientId', [
     'Cancels by order ID (orderId signed as a string) and by client order ID (which may be empty).',
     'The orders need not exist: a correct request passes authentication and is then canceled or rejected.',
@@ -247,7 +249,7 @@ export async function cancelFamily(spec: Spec): Promise<VectorFile> {
 
 // ---------------------------------------------------------------- agents
 
-export async function agentFamily(spec: Spec): Promise<VectorFile> {
+export async function agentFamily(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'agent-approval', 'EIP-712 ApproveAgent and RevokeAgent, and agent authorization', [
     'ApproveAgent/RevokeAgent act for the recovered signer (the owner); the body carries only agent, nonce and signature.',
     'Agent-signed orders need the approval first (setup); an unapproved agent or a stranger is refused.',

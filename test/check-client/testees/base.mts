@@ -3,6 +3,7 @@
 import { createInterface } from 'node:readline'
 import { parse, stringify } from 'lossless-json'
 import { answerLine } from '../../../src/signing/index.ts'
+import { signing } from '../../helpers/shipped.ts'
 
 export interface Bug {
   /** Rewrites a parsed request (lossless numbers) before the correct signer sees it. */
@@ -27,7 +28,7 @@ export async function serve(bug: Bug): Promise<void> {
     } catch {
       /* the answerer reports broken lines itself */
     }
-    let out = await answerLine(line)
+    let out = await answerLine(signing, line)
     if (out === undefined) continue
     if (bug.answer) out = bug.answer(out, req)
     process.stdout.write(out + '\n')

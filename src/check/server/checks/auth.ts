@@ -2,6 +2,7 @@
  * Authentication: direct and agent signing, the agent lifecycle, and every family of signature
  * mismatch (domain, string format, struct, tampered field, encoding) refused with auth_refused.
  */
+import type { RuleId } from '../../../contract/generated/rules.ts'
 import { brief } from '../context.ts'
 import {
   agentBody,
@@ -227,7 +228,7 @@ export const authChecks: Check[] = [
       const w = await withState(ctx, ctx.wallet())
       const name = ctx.target.domainName
       const perpName = ctx.spec.typedData.domains.perps?.name ?? 'Exchange'
-      const variants: [string, string, Record<string, unknown>, string[]][] = [
+      const variants: [string, string, Record<string, unknown>, RuleId[]][] = [
         ['name-perp', `domain name ${perpName} (the perp domain) on an options order`, { name: perpName }, ['DOM-1', 'PERP-3']],
         ['name-lowercase', `domain name ${name.toLowerCase() === name ? name.toUpperCase() : name.toLowerCase()} (case changed)`, { name: name.toLowerCase() === name ? name.toUpperCase() : name.toLowerCase() }, ['DOM-1']],
         ['name-other', 'domain name "Other"', { name: 'Other' }, ['DOM-1']],
@@ -316,7 +317,7 @@ export const authChecks: Check[] = [
     async run(ctx) {
       const w = await withState(ctx, ctx.wallet())
       const other = await withState(ctx, ctx.wallet())
-      const tampers: [string, Record<string, unknown>, string[]][] = [
+      const tampers: [string, Record<string, unknown>, RuleId[]][] = [
         ['symbol', { symbol: otherSymbol(ctx) }, ['SIG-1']],
         ['side', { side: 'Sell' }, ['SIG-1']],
         ['size', { size: '3' }, ['SIG-1']],

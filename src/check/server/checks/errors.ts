@@ -3,7 +3,7 @@
  * run, codes outside the catalog (a warning: clients tolerate them), HEAD without a body, and
  * the JSON-RPC 13020 envelope of GET /orderbook for a missing instrument.
  */
-import { deref, getPointer, isObject } from '../../../spec/index.ts'
+import { deref, getPointer, isObject } from '../../../contract/index.ts'
 import { brief } from '../context.ts'
 import { rawHead, type Exchange } from '../http.ts'
 import { jsonOf, statusOf } from '../helpers.ts'

@@ -1,5 +1,6 @@
 /** Every check of `oec check server`, in run order (the checks over the whole run's responses last). */
-import type { Spec } from '../../../spec/index.ts'
+import type { FullContract } from '../../../contract/index.ts'
+import type { LoadedFile } from '../../../vectors/load.ts'
 import type { Check } from '../types.ts'
 import { authChecks } from './auth.ts'
 import { errorChecks } from './errors.ts'
@@ -15,10 +16,11 @@ import { miscChecks } from './misc.ts'
 
 const LAST = new Set(['err.body-shape', 'err.catalog-codes'])
 
-export function allChecks(spec: Spec): Check[] {
+/** `vectorFiles`: the vectors of a contract other than the shipped one (see `vectorsFor`). */
+export function allChecks(spec: FullContract, vectorFiles?: readonly LoadedFile[]): Check[] {
   const checks = [
     ...authChecks,
-    ...vectorChecks(spec),
+    ...vectorChecks(vectorFiles),
     ...nonceChecks,
     ...routeChecks,
     ...wsChecks,

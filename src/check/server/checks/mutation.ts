@@ -3,15 +3,16 @@
  * by field (see ../mutations.ts); each mutation is sent re-signed (so only field validation can
  * refuse it) and unsigned (so the signature check must refuse it). Seeded by --seed.
  */
+import type { RuleId } from '../../../contract/generated/rules.ts'
 import type { OptionsKind } from '../../../signing/index.ts'
-import { deref, isObject, readSignedSchema, type JsonObject } from '../../../spec/index.ts'
+import { deref, isObject, readSignedSchema, type JsonObject } from '../../../contract/index.ts'
 import { brief } from '../context.ts'
 import { codeOf, newClientId, orderEntries, signed, statusOf, succeeded } from '../helpers.ts'
 import { deriveMutations, mutationRules, REMOVE, type Mutation, type SchemaInfo } from '../mutations.ts'
 import { bodyText, type BodyEntries, type BodyValue } from '../requests.ts'
 import type { Check, CheckContext } from '../types.ts'
 import type { Wallet } from '../wallets.ts'
-import type { Spec } from '../../../spec/index.ts'
+import type { FullContract } from '../../../contract/index.ts'
 
 export interface SignedTarget {
   readonly info: SchemaInfo
@@ -21,7 +22,7 @@ export interface SignedTarget {
 }
 
 /** Signed request schemas and the operation that takes each, read from the spec. */
-export function signedTargets(spec: Spec): SignedTarget[] {
+export function signedTargets(spec: FullContract): SignedTarget[] {
   const out: SignedTarget[] = []
   const seen = new Set<string>()
   for (const op of spec.operations) {
@@ -121,12 +122,12 @@ function variantsOf(m: Mutation, entries: BodyEntries): Variant[] {
   return out
 }
 
-function mutationCheck(spec: Spec, t: SignedTarget): Check {
+function mutationCheck(spec: FullContract, t: SignedTarget): Check {
   const id = `mutate.${kebab(t.info.name.replace(/Request$/, ''))}`
   return {
     id,
     title: `signature-aware mutations of ${t.info.name} (${t.method} ${t.path})`,
-    rules: [...new Set(['AUTH-1', 'ERR-9', ...mutationRules(spec.doc, t.info)])],
+    rules: [...new Set<RuleId>(['AUTH-1', 'ERR-9', ...mutationRules(spec.doc, t.info)])],
     level: t.info.schema['x-assumed'] === true ? 'assumed' : 'stated',
     async run(ctx) {
       const probe = baseBody(ctx, t)
@@ -143,7 +144,7 @@ function mutationCheck(spec: Spec, t: SignedTarget): Check {
         for (const variant of variantsOf(m, probe.entries)) {
           const title = `${m.description}${variant === 'resigned' ? ', re-signed' : variant === 'unsigned' ? ', not re-signed' : ''}`
           const level = variant === 'unsigned' ? 'stated' : m.level
-          const rules = variant === 'unsigned' ? [...m.rules, 'AUTH-1'] : [...m.rules]
+          const rules: RuleId[] = variant === 'unsigned' ? [...m.rules, 'AUTH-1'] : [...m.rules]
           await ctx.case(`${m.id}.${variant}`, title, async (c) => {
             const e = await c.send(t.method, t.path, await bodyFor(c, t, m, variant))
             const s = statusOf(e)
@@ -164,6 +165,6 @@ function mutationCheck(spec: Spec, t: SignedTarget): Check {
 }
 
 /** One check per signed request schema of the spec. */
-export function mutationChecks(spec: Spec): Check[] {
+export function mutationChecks(spec: FullContract): Check[] {
   return signedTargets(spec).map((t) => mutationCheck(spec, t))
 }

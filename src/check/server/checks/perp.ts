@@ -7,6 +7,7 @@
  * that they happen at all is stated. Each perp key gets state first (an options order),
  * because a server refuses an unknown perp signer whatever its signature.
  */
+import type { RuleId } from '../../../contract/generated/rules.ts'
 import type { DomainOverrides, Hex } from '../../../signing/index.ts'
 import { brief } from '../context.ts'
 import { expectPerpRefused, expectSuccess, jsonOf, statusOf, succeeded, withState } from '../helpers.ts'
@@ -33,7 +34,7 @@ export function defaultPerpAction(price = '1'): Record<string, unknown> {
 /** The body text of a perp order signed by `w` (perp domain from the target, mainnet by default). */
 export async function perpOrder(ctx: CheckContext, w: Wallet, o: PerpOptions = {}): Promise<string> {
   const domain = { chainId: ctx.target.perpChainId, ...(o.domain ?? {}) }
-  return signPerpBody(o.action ?? defaultPerpAction(), w.privateKey, {
+  return signPerpBody(ctx.spec, o.action ?? defaultPerpAction(), w.privateKey, {
     nonce: o.nonce ?? ctx.nonce(o.nonceOf ?? w),
     isMainnet: o.isMainnet ?? ctx.target.isMainnet,
     domain,
@@ -49,7 +50,7 @@ function knownKey(ctx: CheckContext): Promise<Wallet> {
 }
 
 /** A stated check: a perp order from a known key, signed with one thing wrong, is refused. */
-function refusedPerpOrder(id: string, title: string, rules: string[], wrong: (ctx: CheckContext, w: Wallet) => PerpOptions, what: (ctx: CheckContext) => string): Check {
+function refusedPerpOrder(id: string, title: string, rules: RuleId[], wrong: (ctx: CheckContext, w: Wallet) => PerpOptions, what: (ctx: CheckContext) => string): Check {
   return {
     id,
     title,

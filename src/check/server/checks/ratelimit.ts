@@ -3,7 +3,7 @@
  * Remaining −1 per request and −k per k-item batch, the limit+1-th order answered 429 with the
  * stated body, categories independent, and (slow) the window reset and the open-order cap.
  */
-import type { Tier } from '../../../spec/index.ts'
+import type { Tier } from '../../../contract/index.ts'
 import { brief } from '../context.ts'
 import type { Exchange } from '../http.ts'
 import {

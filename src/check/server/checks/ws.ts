@@ -4,7 +4,7 @@
  * The seed states the capability; the channel and payloads are assumed, so this warns.
  */
 import WebSocket from 'ws'
-import { isObject } from '../../../spec/index.ts'
+import { isObject } from '../../../contract/index.ts'
 import { expectSuccess, jsonOf, placeOrder } from '../helpers.ts'
 import type { Check } from '../types.ts'
 

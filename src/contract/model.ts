@@ -84,6 +84,21 @@ export interface RateLimitModel {
   readonly tiers: Readonly<Record<string, Tier>>
 }
 
+// ---------------------------------------------------------------- websocket
+
+export interface WebSocketChannel {
+  /** JSON pointer (no `#`) of the subscribe message schema, when it is a local `$ref`. */
+  readonly subscribe?: string
+  /** JSON pointer (no `#`) of the pushed message schema, when it is a local `$ref`. */
+  readonly message?: string
+}
+
+export interface WebSocketModel {
+  readonly path: string
+  readonly assumed: boolean
+  readonly channels: Readonly<Record<string, WebSocketChannel>>
+}
+
 // ---------------------------------------------------------------- operations
 
 export interface SignedVariant {
@@ -235,6 +250,20 @@ export function readRateLimits(doc: Record<string, unknown>): RateLimitModel {
     maxBatch: Number(ext.maxBatch ?? 50),
     tiers,
   }
+}
+
+export function readWebSocket(doc: Record<string, unknown>): WebSocketModel {
+  const ext = doc['x-websocket']
+  if (!isObject(ext)) throw new InputError('spec: missing the x-websocket extension (subscription channels)')
+  const channels: Record<string, WebSocketChannel> = {}
+  const refOf = (v: unknown): string | undefined => (isObject(v) && typeof v.$ref === 'string' && v.$ref.startsWith('#') ? v.$ref.slice(1) : undefined)
+  for (const [name, ch] of Object.entries(isObject(ext.channels) ? ext.channels : {})) {
+    const c = isObject(ch) ? ch : {}
+    const subscribe = refOf(c.subscribe)
+    const message = refOf(c.message)
+    channels[name] = { ...(subscribe ? { subscribe } : {}), ...(message ? { message } : {}) }
+  }
+  return { path: typeof ext.path === 'string' ? ext.path : '/ws', assumed: ext['x-assumed'] === true, channels }
 }
 
 export function readSignedSchema(schema: unknown): SignedSchema | undefined {

@@ -5,12 +5,13 @@ import { createWriteStream } from 'node:fs'
 import { resolve } from 'node:path'
 import { InputError } from '../../errors.ts'
 import { createReporter, exitCodeFor, REPORTER_NAMES, type ReporterName } from '../../report/index.ts'
-import { Option, intOption, type CommandModule } from '../../cli/program.ts'
+import { Option, intOption, type CommandModule } from '../program.ts'
 import { DEFAULT_VECTORS_DIR } from '../../vectors/paths.ts'
-import { loadExpectedFailures, writeExpectedFailures } from '../expected-failures.ts'
-import { clientCases, runClientCheck } from './runner.ts'
+import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
+import { loadExpectedFailures, writeExpectedFailures } from '../../check/expected-failures.ts'
+import { clientCasesFor, runClientCheck } from '../../check/client/runner.ts'
 
-interface ClientOpts {
+interface ClientOpts extends ContractFlags {
   timeout: number
   startupTimeout: number
   expectedFailures?: string
@@ -18,13 +19,12 @@ interface ClientOpts {
   only?: string
   reporter: ReporterName
   out?: string
-  vectors: string
+  vectors?: string
 }
 
 export const checkClientCommand: CommandModule = {
   register(check, io, done) {
-    check
-      .command('client')
+    addContractOptions(check.command('client'))
       .description('check a client signer/verifier: run <command...> and replay the vectors over the `oec sign --jsonl` protocol')
       .argument('<command...>', 'the testee program and its arguments (after --)')
       .option('--timeout <ms>', 'per-request time limit in milliseconds', intOption('--timeout', 1, 600_000), 5000)
@@ -34,7 +34,7 @@ export const checkClientCommand: CommandModule = {
       .option('--only <ids>', 'comma-separated case ids or prefixes (e.g. place-order-valid,nonce/3)')
       .addOption(new Option('--reporter <name>', 'report format').choices([...REPORTER_NAMES]).default('pretty'))
       .option('--out <file>', 'write the report to a file instead of stdout')
-      .option('--vectors <dir>', 'vector directory', DEFAULT_VECTORS_DIR)
+      .option('--vectors <dir>', `vector directory (default: ${DEFAULT_VECTORS_DIR}; with --spec, the vectors generated from that spec)`)
       .addHelpText(
         'after',
         `
@@ -53,13 +53,15 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
         if (command.length === 0) throw new InputError('check client: give the testee command after --, e.g. oec check client -- oec sign --jsonl')
         if (opts.fix && !opts.expectedFailures) throw new InputError('check client: --fix needs --expected-failures FILE')
         const only = opts.only ? opts.only.split(',').map((s) => s.trim()).filter(Boolean) : []
-        const vectorsDir = resolve(opts.vectors)
-        const total = clientCases(vectorsDir, only).length
+        if (opts.vectors !== undefined && (opts.spec !== undefined || opts.service !== undefined)) throw new InputError('check client: --vectors and --spec/--service exclude each other (a spec gives its own vectors)')
+        const vectorsDir = resolve(opts.vectors ?? DEFAULT_VECTORS_DIR)
+        const spec = opts.spec !== undefined || opts.service !== undefined ? contractFromFlags(opts, ['catalog', 'typedData', 'rateLimits'], 'oec check client') : undefined
+        const total = (await clientCasesFor({ vectorsDir, only, ...(spec ? { spec } : {}) })).length
         if (total === 0) throw new InputError(`check client: no case matches --only ${opts.only ?? ''}`)
         const list = opts.expectedFailures && !opts.fix ? loadExpectedFailures(opts.expectedFailures) : undefined
         const out = opts.out ? createWriteStream(opts.out) : io.stdout
         const reporter = createReporter(opts.reporter, out, { total, ...(opts.out ? { color: false } : {}) })
-        const run = await runClientCheck({ command, timeoutMs: opts.timeout, startupMs: opts.startupTimeout, only, vectorsDir, ...(list ? { expectedFailures: list } : {}), onResult: (r) => reporter.onResult(r) })
+        const run = await runClientCheck({ command, timeoutMs: opts.timeout, startupMs: opts.startupTimeout, only, vectorsDir, ...(spec ? { spec } : {}), ...(list ? { expectedFailures: list } : {}), onResult: (r) => reporter.onResult(r) })
         reporter.finish(run.summary)
         if (opts.out) await new Promise<void>((r) => (out as NodeJS.WritableStream).end(r))
         if (opts.fix && opts.expectedFailures) {

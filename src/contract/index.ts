@@ -1,3 +1,4 @@
 export * from './load.ts'
 export * from './model.ts'
 export * from './source.ts'
+export * from './headers.ts'

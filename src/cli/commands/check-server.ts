@@ -2,15 +2,16 @@
 import { createWriteStream } from 'node:fs'
 import { InputError } from '../../errors.ts'
 import { createReporter, exitCodeFor, REPORTER_NAMES, type ReporterName } from '../../report/index.ts'
-import { defaultSpec } from '../../spec/index.ts'
-import { intOption, Option, type CommandModule } from '../../cli/program.ts'
-import { applyExpectedFailures, loadExpectedFailures, writeExpectedFailures } from '../expected-failures.ts'
-import { serverCheckCatalog } from './catalog.ts'
-import { loadRunnerConfig } from './config.ts'
-import { UnreachableError } from './http.ts'
-import { runServerChecks } from './runner.ts'
+import { LAYER_NAMES } from '../../contract/index.ts'
+import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
+import { intOption, Option, type CommandModule } from '../program.ts'
+import { applyExpectedFailures, loadExpectedFailures, writeExpectedFailures } from '../../check/expected-failures.ts'
+import { serverCheckCatalog } from '../../check/server/catalog.ts'
+import { loadRunnerConfig } from '../../check/server/config.ts'
+import { UnreachableError } from '../../check/server/http.ts'
+import { runServerChecks } from '../../check/server/runner.ts'
 
-interface Opts {
+interface Opts extends ContractFlags {
   target?: string
   config?: string
   domainName?: string
@@ -45,8 +46,7 @@ function checkUrl(url: string): string {
 
 export const checkServerCommand: CommandModule = {
   register(program, io, done) {
-    program
-      .command('server')
+    addContractOptions(program.command('server'))
       .description('check a server against the contract (no --target: the embedded reference server, slow checks included, in seconds)')
       .option('--target <url>', 'base URL of the server under test')
       .option('--config <file>', 'JSON: {"wallets":[{"privateKey","tier"}], "symbols":[...], "missingSymbol", "domainName", "chainId", "perpChainId", "isMainnet"}')
@@ -71,7 +71,7 @@ export const checkServerCommand: CommandModule = {
           'Exit codes: 0 no failure, 1 a failure, 2 bad arguments or an unreachable target.',
       )
       .action(async (opts: Opts) => {
-        const spec = defaultSpec()
+        const spec = contractFromFlags(opts, LAYER_NAMES, 'oec check server')
         if (opts.list) {
           for (const c of serverCheckCatalog(spec)) io.stdout.write(`${c.id.padEnd(36)} ${c.level.padEnd(8)}${c.slow ? ' slow' : '     '} ${c.rules.join(',')}  ${c.title}\n`)
           return done(0)
@@ -87,6 +87,7 @@ export const checkServerCommand: CommandModule = {
         let summary
         try {
           const run = await runServerChecks({
+            spec,
             ...(opts.target ? { target: checkUrl(opts.target) } : {}),
             ...((opts.domainName ?? cfg.domainName) ? { domainName: (opts.domainName ?? cfg.domainName)! } : {}),
             ...((opts.chainId ?? cfg.chainId) !== undefined ? { chainId: (opts.chainId ?? cfg.chainId)! } : {}),
