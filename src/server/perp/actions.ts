@@ -10,8 +10,9 @@ import { executeOrder } from '../orders.ts'
 import type { PerpStatus } from './envelope.ts'
 import { indexIn } from './exact.ts'
 
-interface OrderWire {
-  a: bigint
+/** One order of an `order` action; integers are bigints once read exactly (exact.ts). */
+export interface OrderWire<Int = bigint> {
+  a: Int
   b: boolean
   p: string
   s: string
