@@ -7,6 +7,7 @@ import { errorChecks } from './errors.ts'
 import { mutationChecks } from './mutation.ts'
 import { nonceChecks } from './nonce.ts'
 import { perpChecks } from './perp.ts'
+import { perpVenueChecks } from './perp-venue.ts'
 import { moreLimitChecks, positionChecks, rateLimitChecks } from './ratelimit.ts'
 import { robustnessChecks } from './robustness.ts'
 import { routeChecks } from './route.ts'
@@ -28,6 +29,7 @@ export function allChecks(spec: FullContract, vectorFiles?: readonly LoadedFile[
     ...positionChecks,
     ...moreLimitChecks,
     ...perpChecks,
+    ...perpVenueChecks,
     ...miscChecks,
     ...mutationChecks(spec),
     ...robustnessChecks,
