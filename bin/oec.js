@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// The CLI runs the TypeScript sources through tsx, so a fresh clone needs no build step.
-import { register } from 'tsx/esm/api'
-
-register()
-const { main } = await import('../src/cli/main.ts')
+// The CLI runs the compiled JavaScript in dist/ (built by `prepare` on install and `prepack` on pack).
+let main
+try {
+  ;({ main } = await import('../dist/src/cli/main.js'))
+} catch (err) {
+  if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes('dist/src/cli/main.js')) throw err
+  process.stderr.write('oec: dist/ is missing: run `npm run build` in the package directory\n')
+  process.exit(2)
+}
 process.exitCode = await main(process.argv.slice(2))

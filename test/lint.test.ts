@@ -182,6 +182,23 @@ describe('oec lint on a spec without toolkit extensions', () => {
     expect(info).toEqual([`${path}: info: no x-eip712 layer (signing domains and message types), no x-websocket layer (WebSocket channels): their rules were skipped (6 of the lint rules)`])
   })
 
+  it('reports an extension it cannot read as a finding, and runs the rules of the other layers', async () => {
+    const doc = parseDocument(original)
+    doc.deleteIn(['x-eip712', 'domainType'])
+    doc.setIn(['x-global-error-codes', 'codes', 0], 'not_catalogued')
+    const path = join(dir, 'broken-eip712.yaml')
+    writeFileSync(path, doc.toString())
+    const r = await runMain(['lint', path])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(1)
+    const text = readFileSync(path, 'utf8')
+    expect(r.stdout).toContain(`${path}:${lineOf(text, '\nx-eip712:') + 1} layer-invalid x-eip712 cannot be read (missing x-eip712.domainType); its rules were skipped`)
+    expect(r.stdout).toMatch(/catalog-code-undeclared code "not_catalogued" is not in x-service-error-codes/)
+    expect(r.stdout).not.toMatch(/ eip712-/)
+    // Present but unreadable is not absent, and every other layer is there: no info line.
+    expect(r.stdout).not.toContain(': info: ')
+  })
+
   it('takes the spec from --spec as well, and refuses both at once', async () => {
     const path = plain('flag', 'paths: {}\n')
     const r = await runMain(['lint', '--spec', path])
@@ -210,7 +227,7 @@ describe('oec lint --list-rules', () => {
   })
 
   it('every finding the shipped rules can raise is in the registry; each emitted id is a literal the registry knows', () => {
-    const source = readFileSync(new URL('../src/lint/rules.ts', import.meta.url), 'utf8') + readFileSync(new URL('../src/lint/openapi.ts', import.meta.url), 'utf8')
+    const source = ['rules.ts', 'openapi.ts', 'load.ts'].map((f) => readFileSync(new URL(`../src/lint/${f}`, import.meta.url), 'utf8')).join('\n')
     const used = new Set([...source.matchAll(/(?:emit\(|rule: )'([a-z0-9-]+)'/g)].map((m) => m[1]!))
     expect([...used].sort()).toEqual([...LINT_RULE_IDS].sort())
   })

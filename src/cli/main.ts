@@ -1,9 +1,10 @@
-import { createRequire } from 'node:module'
+import { readFileSync } from 'node:fs'
 import { OecError } from '../errors.ts'
 import { commands } from './commands/index.ts'
 import { Command, CommanderError, type CliIO, type ExitCode } from './program.ts'
+import { packagePath } from '../package-root.ts'
 
-const pkg = createRequire(import.meta.url)('../../package.json') as { version: string }
+const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }
 
 /**
  * Runs `oec` with the given arguments and resolves to the exit code. Errors a user can act on

@@ -5,7 +5,6 @@
  */
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { InputError } from '../errors.ts'
 import {
   errorCodesKey,
@@ -23,9 +22,10 @@ import {
 } from './model.ts'
 import { loadRules, type Rule } from './rules.ts'
 import { parseSpecText, readSpecFile, type SpecSource } from './source.ts'
+import { packagePath } from '../package-root.ts'
 
 /** The contract this toolkit ships: the default of every command and library entry point. */
-export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url))
+export const DEFAULT_SPEC_PATH = packagePath('spec', 'openapi.yaml')
 
 export interface LoadOptions {
   /** The word in the catalog key `x-<service>-error-codes`. Default `service`. */

@@ -4,13 +4,14 @@
  * coverage` checks that every stated rule has at least one check.
  */
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
 import { InputError } from '../errors.ts'
+import { packagePath } from '../package-root.ts'
+
 /** Stated: the seed says it (a departure fails). Assumed: the toolkit picked it (a departure warns). */
 export type Level = 'stated' | 'assumed'
 
-export const DEFAULT_RULES_PATH = fileURLToPath(new URL('../../spec/rules.yaml', import.meta.url))
+export const DEFAULT_RULES_PATH = packagePath('spec', 'rules.yaml')
 
 export interface Rule {
   readonly id: string

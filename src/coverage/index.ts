@@ -1,10 +1,12 @@
 /**
  * `oec coverage`: the rule × check matrix. Checks come from three places: the vector cases
- * (replayed by both runners), the server runner's check catalog (loaded lazily: the matrix
- * degrades to vectors + spec checks when it is absent), and `oec lint`'s spec checks. A stated
- * rule with no check is a gap (exit 1); advice to client authors is listed apart.
+ * (replayed by both runners), the server runner's check registry (imported like any module:
+ * coverage sits above the checks, and a broken check module fails the command), and `oec lint`'s
+ * spec checks. A stated rule with no check is a gap (exit 1); advice to client authors is
+ * listed apart.
  */
 import type { Level } from '../report/model.ts'
+import { serverCheckCatalog } from '../check/server/catalog.ts'
 import { loadVectorCases } from '../vectors/load.ts'
 import { DEFAULT_VECTORS_DIR } from '../vectors/paths.ts'
 import { loadRules, type Rule } from '../contract/rules.ts'
@@ -54,16 +56,8 @@ export interface CoverageReport {
 
 export type ServerCatalogLoader = () => Promise<CheckRef[] | undefined>
 
-/** Imports the server runner's catalog when it exists; a missing or broken module gives undefined. */
-export const loadServerCatalog: ServerCatalogLoader = async () => {
-  try {
-    const mod = (await import('../check/server/catalog.ts')) as { serverCheckCatalog?: () => { id: string; title: string; rules: string[]; level: Level }[] }
-    if (typeof mod.serverCheckCatalog !== 'function') return undefined
-    return mod.serverCheckCatalog().map((c) => ({ source: 'server' as const, id: c.id, title: c.title, rules: c.rules, level: c.level }))
-  } catch {
-    return undefined
-  }
-}
+/** The server runner's checks, from its registry. (A loader that gives undefined stands for a build without them.) */
+export const loadServerCatalog: ServerCatalogLoader = async () => serverCheckCatalog().map((c) => ({ source: 'server' as const, id: c.id, title: c.title, rules: c.rules, level: c.level }))
 
 export async function buildCoverage(opts: { vectorsDir?: string; rulesPath?: string; serverCatalog?: ServerCatalogLoader } = {}): Promise<CoverageReport> {
   const rules = loadRules(opts.rulesPath).filter((r) => !r.retired)

@@ -1,5 +1,6 @@
-import { loadContract, missingLayers, type Contract, type LoadOptions } from '../contract/load.ts'
-import type { LocatedFinding } from './findings.ts'
+import { layerKey, missingLayers, type Contract, type LoadOptions } from '../contract/load.ts'
+import type { LintFinding, LocatedFinding } from './findings.ts'
+import { loadForLint } from './load.ts'
 import { validateOpenApi } from './openapi.ts'
 import { absentLayers, type AbsentLayer } from './registry.ts'
 import { lintSpec } from './rules.ts'
@@ -7,6 +8,7 @@ import { lintSpec } from './rules.ts'
 export type { LintFinding, LocatedFinding, Severity } from './findings.ts'
 export { LINT_RULE_IDS, LINT_RULES, formatRuleList, ruleListJson, type AbsentLayer, type LintRuleId, type LintRuleInfo } from './registry.ts'
 export { lintSpec } from './rules.ts'
+export { loadForLint, type LintLoad } from './load.ts'
 export { validateOpenApi } from './openapi.ts'
 
 export interface LintReport {
@@ -22,8 +24,8 @@ export interface LintReport {
  * Validates and lints a compiled contract: OpenAPI validity, then every toolkit rule whose layer
  * the spec has. A plain OpenAPI document is linted, not refused.
  */
-export async function lintContract(spec: Contract): Promise<LintReport> {
-  const raw = [...(await validateOpenApi(spec.doc)), ...lintSpec(spec)]
+export async function lintContract(spec: Contract, loadFindings: readonly LintFinding[] = []): Promise<LintReport> {
+  const raw = [...loadFindings, ...(await validateOpenApi(spec.doc)), ...lintSpec(spec)]
   const findings = raw
     .map((f) => ({ ...f, file: spec.file, line: spec.lineOf(f.pointer) }))
     .sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule))
@@ -32,13 +34,18 @@ export async function lintContract(spec: Contract): Promise<LintReport> {
     findings,
     errors: findings.filter((f) => f.severity === 'error').length,
     warnings: findings.filter((f) => f.severity === 'warning').length,
-    absent: absentLayers(spec, missingLayers(spec)),
+    // A layer that is there but unreadable has its own finding; it is not absent.
+    absent: absentLayers(spec, missingLayers(spec).filter((l) => !loadFindings.some((f) => f.pointer === `/${layerKey(l, spec.service)}`))),
   }
 }
 
-/** Loads, validates and lints a spec file. Unreadable input throws InputError. */
+/**
+ * Loads, validates and lints a spec file. Unreadable input (or not OpenAPI 3.x) throws
+ * InputError; an extension that cannot be read is a `layer-invalid` finding.
+ */
 export async function lintFile(path: string, options: LoadOptions = {}): Promise<LintReport> {
-  return lintContract(loadContract(path, options))
+  const { contract, broken } = loadForLint(path, options)
+  return lintContract(contract, broken)
 }
 
 /** The one line that says which layers were absent and how many rules that skipped. */

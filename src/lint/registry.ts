@@ -15,6 +15,7 @@ export interface LintRuleInfo {
 
 export const LINT_RULES = {
   'openapi-valid': { level: 'error', needs: null, doc: 'The document is valid OpenAPI 3.0/3.1 (schema and $ref resolution, by swagger-parser).' },
+  'layer-invalid': { level: 'error', needs: null, doc: 'A toolkit extension that is present can be read; one that cannot is reported and its rules skipped.' },
   'request-additional-properties': { level: 'error', needs: null, doc: 'Every object schema of a JSON request body sets additionalProperties: false.' },
   'assumed-why-missing': { level: 'error', needs: null, doc: 'An element marked x-assumed (or x-assumed-<what>) says why in x-assumed-why.' },
   'catalog-entry-fields': { level: 'error', needs: 'catalog', doc: 'A catalog entry has code, surface, http_status, description, retryable, since, deprecated and legacy_error.' },

@@ -2,6 +2,7 @@
  * The toolkit's own rules over a spec, beyond OpenAPI validity: the catalog, the EIP-712
  * mapping of signed bodies, rate-limit headers and `x-assumed` hygiene. Pure: spec in, findings out.
  */
+import { RATE_LIMIT_HEADERS, WINDOW_HEADERS } from '../contract/headers.ts'
 import type { Contract, LayerName } from '../contract/load.ts'
 import {
   deref,
@@ -16,7 +17,7 @@ import type { LintFinding } from './findings.ts'
 import { LINT_RULES, type LintRuleId } from './registry.ts'
 
 const UINT64_MAX = 18446744073709551615n
-const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const
+const RATE_HEADERS = WINDOW_HEADERS
 const ELEMENTARY = /^(address|bool|string|bytes([1-9]|[12][0-9]|3[0-2])?|u?int(8|16|24|32|40|48|56|64|72|80|88|96|104|112|120|128|136|144|152|160|168|176|184|192|200|208|216|224|232|240|248|256)?)$/
 
 type Emit = (rule: LintRuleId, pointer: string, message: string) => void
@@ -203,7 +204,7 @@ function lintRateLimits(spec: Contract<'rateLimits'>, emit: Emit): void {
           if (!(h in headers)) emit('rate-limit-headers-missing', at, `${op.method} ${op.path} ${status} does not declare ${h}`)
         }
       }
-      if (status === '429' && !('Retry-After' in headers)) emit('rate-limit-headers-missing', at, `${op.method} ${op.path} 429 does not declare Retry-After`)
+      if (status === '429' && !(RATE_LIMIT_HEADERS.retryAfter in headers)) emit('rate-limit-headers-missing', at, `${op.method} ${op.path} 429 does not declare ${RATE_LIMIT_HEADERS.retryAfter}`)
     }
     if (!op.responses['429']) emit('rate-limit-headers-missing', `${op.pointer}/responses`, `${op.method} ${op.path} is rate-limited but declares no 429`)
   }

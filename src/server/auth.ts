@@ -4,13 +4,14 @@
  * the signature does not recover or recovers to an address with no state (a tampered message
  * and a stranger's key look alike), 403 when it recovers to an address the server knows.
  */
+import type { Code } from '../contract/codes.ts'
 import type { OptionsKind, ParsedBodyOk } from '../signing/index.ts'
 import type { ServerContext } from './context.ts'
 import type { Reply } from './reply.ts'
 
-export type AuthResult = { ok: true; signer: string; owner: string } | { ok: false; reply: Reply; code: 'signature_verification_failed' | 'unauthorized' | 'invalid_field' }
+export type AuthResult = { ok: true; signer: string; owner: string } | { ok: false; reply: Reply; code: Code<'signature_verification_failed' | 'unauthorized' | 'invalid_field'> }
 
-export function refusal(ctx: ServerContext, signer: string | null): { ok: false; reply: Reply; code: 'signature_verification_failed' | 'unauthorized' } {
+export function refusal(ctx: ServerContext, signer: string | null): { ok: false; reply: Reply; code: Code<'signature_verification_failed' | 'unauthorized'> } {
   if (signer !== null && ctx.known(signer)) {
     return { ok: false, code: 'unauthorized', reply: ctx.catalog.reply('unauthorized', 'Unauthorized: signer not authorized for wallet') }
   }

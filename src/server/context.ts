@@ -2,6 +2,7 @@
  * Everything a handler needs, built once at start-up: the spec views, the compiled validators,
  * the catalog, the state (books, agents, nonces) and small helpers for headers and charging.
  */
+import type { HeaderName } from '../contract/generated/contract.ts'
 import { getPointer, RATE_LIMIT_HEADERS, type RateCategory, type FullContract, type Tier } from '../contract/index.ts'
 import type { Signing } from '../signing/index.ts'
 import { jsonRpcErrorCatalog, knownErrorCodes, type KnownJsonRpcErrorCode } from '../contract/generated/errors.ts'
@@ -43,6 +44,8 @@ export interface ServerContext {
   known(address: string): boolean
   /** X-RateLimit-* for the wallet's counters in a category, uncharged. */
   rateHeaders(wallet: string, category: RateCategory): Record<string, string>
+  /** X-RateLimit-* when no wallet can be identified: the default tier's limit, nothing used, this window's end. */
+  anonymousRateHeaders(category: RateCategory): Record<string, string>
   /** Charges `cost`; null when charged, else the 429 reply (nothing charged). */
   charge(wallet: string, cost: Cost, headerCategory: RateCategory): Reply | null
 }
@@ -66,7 +69,7 @@ export function createContext(spec: FullContract, signing: Signing, config: Serv
     if (getPointer(spec.doc, `/components/headers/${h}`) === undefined) throw new Error(`spec: components.headers has no ${h}`)
   }
   const deprecationHeaders: Record<string, string> = {}
-  for (const name of ['Deprecation', 'Sunset']) {
+  for (const name of ['Deprecation', 'Sunset'] satisfies HeaderName[]) {
     const value = headerConst(spec, name)
     if (value !== undefined) deprecationHeaders[name] = value
   }
@@ -97,6 +100,12 @@ export function createContext(spec: FullContract, signing: Signing, config: Serv
     limits,
     known: (address) => deps.agents.knows(address) || exchange.hasOrders(address),
     rateHeaders,
+    anonymousRateHeaders(category) {
+      const t = config.tiers[defaultTier]!
+      const limit = { orders: t.ordersPerMinute, cancels: t.cancelsPerMinute, api: t.apiRequestsPerMinute }[category]
+      const reset = (Math.floor(deps.clock.now() / 1000 / windowSeconds) + 1) * windowSeconds
+      return { [RATE_HEADERS.limit]: String(limit), [RATE_HEADERS.remaining]: String(limit), [RATE_HEADERS.reset]: String(reset) }
+    },
     charge(wallet, cost, headerCategory) {
       const now = deps.clock.now()
       const lim = limits(wallet)

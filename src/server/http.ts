@@ -106,6 +106,13 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
     }
     const { op, handler } = match.route
     const rc: ReplyContext = { method, path, operationId: op.operationId }
+    // Every reply of a rate-limited endpoint carries the window headers, errors included: the
+    // identified wallet's counters (uncharged if refused), else the default tier's empty window.
+    const withRate = (reply: Reply): Reply => {
+      if (!op.rateLimit || reply.headers[RATE_HEADERS.limit] !== undefined) return reply
+      const category = state.category ?? op.rateLimit.category
+      return { ...reply, headers: { ...reply.headers, ...(state.wallet ? ctx.rateHeaders(state.wallet, category) : ctx.anonymousRateHeaders(category)) } }
+    }
     let body
     if (op.requestSchema) {
       const media = mediaProblem(req.headers['content-type'])
@@ -115,33 +122,28 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
         return
       }
       if (read.kind === 'too_large') {
-        send(res, catalog.reply('payload_too_large', `body is over ${MAX_BODY_BYTES} bytes (64 KiB)`), rc, false, started, state, read.aborted)
+        send(res, withRate(catalog.reply('payload_too_large', `body is over ${MAX_BODY_BYTES} bytes (64 KiB)`)), rc, false, started, state, read.aborted)
         if (read.aborted) req.destroy()
         return
       }
-      if (media) return send(res, catalog.reply('unsupported_media_type', media), rc, false, started, state)
+      if (media) return send(res, withRate(catalog.reply('unsupported_media_type', media)), rc, false, started, state)
       let text: string
       try {
         text = utf8.decode(read.bytes)
       } catch {
-        return send(res, catalog.reply('invalid_json', 'body is not valid UTF-8'), rc, false, started, state)
+        return send(res, withRate(catalog.reply('invalid_json', 'body is not valid UTF-8')), rc, false, started, state)
       }
-      if (text.trim() === '') return send(res, catalog.reply('invalid_json', 'body is empty; send a JSON object'), rc, false, started, state)
+      if (text.trim() === '') return send(res, withRate(catalog.reply('invalid_json', 'body is empty; send a JSON object')), rc, false, started, state)
       const parsed = deps.parseBody(text)
       if (!parsed.ok) {
         const message = parsed.field !== null && parsed.code === 'invalid_field' && !parsed.message.includes(parsed.field) ? `invalid field "${parsed.field}": ${parsed.message}` : parsed.message
-        if (parsed.code === 'invalid_field' && handler.refuseBody) return send(res, handler.refuseBody(message), rc, false, started, state)
-        return send(res, catalog.reply(parsed.code, message), rc, false, started, state)
+        if (parsed.code === 'invalid_field' && handler.refuseBody) return send(res, withRate(handler.refuseBody(message)), rc, false, started, state)
+        return send(res, withRate(catalog.reply(parsed.code, message)), rc, false, started, state)
       }
       body = parsed
     } else req.resume()
 
-    let reply = handler({ method, path, query: url.searchParams, ...(body ? { body } : {}), state })
-    // Rate-limited endpoints show the identified wallet's counters on every reply (uncharged if refused).
-    if (op.rateLimit && state.wallet && reply.headers[RATE_HEADERS.limit] === undefined) {
-      reply = { ...reply, headers: { ...reply.headers, ...ctx.rateHeaders(state.wallet, state.category ?? op.rateLimit.category) } }
-    }
-    send(res, reply, rc, match.head, started, state)
+    send(res, withRate(handler({ method, path, query: url.searchParams, ...(body ? { body } : {}), state })), rc, match.head, started, state)
   }
 
   return (req, res) => {

@@ -3,6 +3,7 @@
  * the schema (exact nonce, route switch, calendar date), then execution against the exchange
  * with the nonce consumed only when state changed.
  */
+import type { Code } from '../contract/codes.ts'
 import type { ParsedBodyOk } from '../signing/index.ts'
 import { readUint64 } from '../signing/index.ts'
 import type { ServerContext } from './context.ts'
@@ -90,8 +91,8 @@ function prefixed(p: FieldProblem, prefix: string): FieldProblem {
 export type OrderOutcome =
   | { kind: 'accepted'; order: Order }
   | { kind: 'rejected'; order: Order; reason: string }
-  | { kind: 'nonce_reused'; message: string }
-  | { kind: 'limit_exceeded'; message: string }
+  | { kind: Code<'nonce_reused'>; message: string }
+  | { kind: Code<'limit_exceeded'>; message: string }
 
 /**
  * Runs an authenticated, charged order. Consumes the nonce only when the order was accepted;
@@ -108,7 +109,7 @@ export function executeOrder(ctx: ServerContext, p: { input: OrderInput; nonce: 
   return out
 }
 
-export type CancelOutcome = { kind: 'canceled'; order: Order } | { kind: 'rejected'; reason: string; order?: Order } | { kind: 'nonce_reused'; message: string }
+export type CancelOutcome = { kind: 'canceled'; order: Order } | { kind: 'rejected'; reason: string; order?: Order } | { kind: Code<'nonce_reused'>; message: string }
 
 export function executeCancel(ctx: ServerContext, p: PreparedCancel): CancelOutcome {
   const { nonces } = ctx.deps
@@ -126,9 +127,8 @@ export function orderResult(out: OrderOutcome, extra: Record<string, unknown> = 
     case 'rejected':
       return { status: 'REJECTED', reason: out.reason, order_id: out.order.id, client_id: out.order.input.clientId, ...extra }
     case 'nonce_reused':
-      return { status: 'REJECTED', reason: out.message, code: 'nonce_reused', ...extra }
     case 'limit_exceeded':
-      return { status: 'REJECTED', reason: out.message, code: 'limit_exceeded', ...extra }
+      return { status: 'REJECTED', reason: out.message, code: out.kind, ...extra }
   }
 }
 
@@ -140,6 +140,6 @@ export function cancelResult(p: PreparedCancel, out: CancelOutcome): Record<stri
     case 'rejected':
       return { status: 'REJECTED', ...ids, reason: out.reason }
     case 'nonce_reused':
-      return { status: 'REJECTED', ...ids, reason: out.message, code: 'nonce_reused' }
+      return { status: 'REJECTED', ...ids, reason: out.message, code: out.kind }
   }
 }

@@ -3,6 +3,7 @@
  * channel and gets one message per order change of that wallet (placed, filled, canceled,
  * rejected). The subscribe message is validated against the spec's schema.
  */
+import type { KnownErrorCode } from '../contract/codes.ts'
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
@@ -29,7 +30,7 @@ export function attachWebSocket(server: Server, ctx: ServerContext): OrderFeed {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
   const subs = new Map<string, Map<WebSocket, string>>() // wallet → socket → channel
 
-  const error = (ws: WebSocket, code: string, message: string) => ws.send(JSON.stringify({ code, message }))
+  const error = (ws: WebSocket, code: KnownErrorCode, message: string) => ws.send(JSON.stringify({ code, message }))
 
   wss.on('connection', (ws) => {
     const mine = new Set<string>()

@@ -3,6 +3,7 @@
  * digit; a pre-scan (iterative, so hostile nesting cannot blow the stack) enforces the depth
  * limit and finds duplicate keys, which lossless-json lets through when the values are equal.
  */
+import type { Code } from '../contract/codes.ts'
 import { isLosslessNumber, parse as losslessParse } from 'lossless-json'
 import { UINT64_MAX } from './types.ts'
 
@@ -15,7 +16,7 @@ export type ParsedBodyOk = {
 }
 export type ParsedBody =
   | ParsedBodyOk
-  | { ok: false; code: 'invalid_json' | 'invalid_field'; field: string | null; message: string }
+  | { ok: false; code: Code<'invalid_json' | 'invalid_field'>; field: string | null; message: string }
 
 export function escapePointerToken(t: string): string {
   return t.replace(/~/g, '~0').replace(/\//g, '~1')
@@ -166,12 +167,3 @@ export function readUint64(body: ParsedBodyOk, pointer: string): { ok: true; val
   return { ok: true, value }
 }
 
-/** Serialises a flat body: strings via JSON.stringify, bigints digit for digit (never through a JS number). */
-export function flatBodyText(entries: readonly (readonly [string, string | bigint])[]): string {
-  let out = '{'
-  for (let i = 0; i < entries.length; i++) {
-    const [k, v] = entries[i]!
-    out += `${i ? ',' : ''}${JSON.stringify(k)}:${typeof v === 'bigint' ? v.toString() : JSON.stringify(v)}`
-  }
-  return `${out}}`
-}

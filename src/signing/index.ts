@@ -21,6 +21,7 @@ export {
   splitSignature,
   withVForm,
 } from './signature.ts'
+export { bodyText, jsonText, RawJson, setEntry, type BodyEntries, type BodyValue } from './wire.ts'
 export { packb as perpMsgpack } from './msgpack.ts'
 export { addressOf, checkPrivateKey } from './keys.ts'
 export { answerLine, answerRequest, serializeAnswer, type ProtocolAnswer } from './protocol.ts'

@@ -7,7 +7,8 @@
 import type { LocalAccount, TypedDataDefinition } from 'viem'
 import type { Contract } from '../contract/load.ts'
 import { deref, isObject, readSignedSchema, type SignedMessage, type SignedSchema } from '../contract/model.ts'
-import { flatBodyText, readUint64, type ParsedBodyOk } from './body.ts'
+import { readUint64, type ParsedBodyOk } from './body.ts'
+import { bodyText } from './wire.ts'
 import { compileStruct, domainSeparator, domainTypeOf, hashStruct, typedDigest, type CompiledStruct, type DomainFields } from './eip712.ts'
 import { isHex, toHex, typeOf } from './hex.ts'
 import { recoverSignature, signDigest } from './signature.ts'
@@ -302,7 +303,7 @@ export function createOptionsSigning(contract: Contract<'typedData'>): OptionsSi
     signOptions,
     async buildRequest(kind, message, signer, domain) {
       const { digest, signature } = await signOptions(kind, message, signer, domain)
-      return { digest, signature, body: flatBodyText(bodyEntries(kind, message, signature)) }
+      return { digest, signature, body: bodyText(bodyEntries(kind, message, signature)) }
     },
     messageFromBody(kind, body) {
       const info = kindInfo(kind)

@@ -4,6 +4,7 @@
  * [‖ 0x00 ‖ expiresAfter u64 BE]), then Agent{source: 'a' mainnet | 'b' testnet, connectionId}
  * under the perp domain (spec `x-eip712.domains.perps`).
  */
+import type { MessageKind } from '../contract/generated/contract.ts'
 import type { TypedDataDefinition } from 'viem'
 import { keccak256 } from './crypto.ts'
 import { hashStruct, typedDigest, type DomainFields } from './eip712.ts'
@@ -71,13 +72,15 @@ export interface PerpSigning {
 }
 
 const RS_RE = /^0x[0-9a-fA-F]{1,64}$/
+/** The venue's one signed message: its id under `x-eip712.messages`. */
+const AGENT = 'Agent' satisfies MessageKind['perps']
 
 /** The Agent message of one contract (its `x-eip712.messages.Agent` and `perps` domain). */
 export function createPerpSigning(options: Pick<OptionsSigning, 'compiledMessage' | 'domainFields' | 'separatorFor'>): PerpSigning {
   const agentDigest = (input: PerpSignInput, domain?: DomainOverrides) => {
     if (typeof input.isMainnet !== 'boolean') throw new SigningInputError(`isMainnet must be a boolean, got ${typeOf(input.isMainnet)}`, 'isMainnet')
     const connectionId = toHex(connectionIdBytes(input))
-    const { message, struct } = options.compiledMessage('Agent')
+    const { message, struct } = options.compiledMessage(AGENT)
     const agent = { source: input.isMainnet ? 'a' : 'b', connectionId }
     const domainUsed = options.domainFields(message.domain, domain)
     return { connectionId, agent, domainUsed, struct, digest: typedDigest(options.separatorFor(message.domain, domain), hashStruct(struct, agent)) }

@@ -13,6 +13,7 @@
  * `domain`, when present, replaces the default domain whole. Numbers are read losslessly: the
  * nonce is a JSON integer and keeps every digit.
  */
+import type { MessageKind } from '../contract/generated/contract.ts'
 import { isLosslessNumber, parse as losslessParse, stringify as losslessStringify, type LosslessNumber } from 'lossless-json'
 import { isObject } from '../contract/model.ts'
 import { typeOf } from './hex.ts'
@@ -26,7 +27,7 @@ import { SigningInputError, type DomainOverrides, type Hex, type OptionsKind, ty
 export type ProtocolAnswer = Record<string, unknown>
 
 const PLAIN_INT = /^-?(0|[1-9][0-9]*)$/
-const AGENT_KIND = 'Agent'
+const AGENT_KIND = 'Agent' satisfies MessageKind['perps']
 
 class ProtocolError extends Error {}
 

@@ -4,6 +4,7 @@
  * so that tampered bodies can be built exactly. No signing logic of our own lives here: correct
  * requests come from src/signing, wrong ones from viem over typed data we describe.
  */
+import { RawJson, type BodyEntries, type BodyValue } from '../signing/wire.ts'
 import secp256k1 from 'secp256k1'
 import { getAddress, hashTypedData, hexToBytes, keccak256, toBytes, type TypedDataDefinition } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'
@@ -101,16 +102,11 @@ export async function signTyped(td: TypedDataJson, key: Hex): Promise<{ digest: 
 
 // ---------------------------------------------------------------- body text
 
-/** A body value: a string (JSON-escaped when written) or raw JSON text written as is. */
-export type BodyValue = { s: string } | { raw: string }
-export type BodyEntries = [string, BodyValue][]
+export { bodyText as writeBody, setEntry, type BodyEntries, type BodyValue } from '../signing/wire.ts'
 
-export const str = (s: string): BodyValue => ({ s })
-export const raw = (r: string): BodyValue => ({ raw: r })
-
-export function writeBody(entries: BodyEntries): string {
-  return '{' + entries.map(([k, v]) => `${JSON.stringify(k)}:${'s' in v ? JSON.stringify(v.s) : v.raw}`).join(',') + '}'
-}
+/** A string body value (JSON-escaped when written) and raw JSON text written as is: the wire module's model. */
+export const str = (s: string): BodyValue => s
+export const raw = (r: string): BodyValue => new RawJson(r)
 
 /** Body entries of a signed options message: spec field → body property, nonce digit for digit. */
 export function optionsBodyEntries(spec: VectorsContract, variant: string, message: Record<string, string>, signature: string): BodyEntries {
@@ -119,21 +115,6 @@ export function optionsBodyEntries(spec: VectorsContract, variant: string, messa
   return entries
 }
 
-export function setEntry(entries: BodyEntries, key: string, value: BodyValue | undefined): BodyEntries {
-  const out: BodyEntries = []
-  let found = false
-  for (const [k, v] of entries) {
-    if (k === key) {
-      found = true
-      if (value) out.push([k, value])
-    } else out.push([k, v])
-  }
-  if (!found && value) {
-    const sigAt = out.findIndex(([k]) => k === 'signature')
-    out.splice(sigAt < 0 ? out.length : sigAt, 0, [key, value])
-  }
-  return out
-}
 
 // ---------------------------------------------------------------- signature encodings
 

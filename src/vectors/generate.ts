@@ -3,7 +3,7 @@
  * fixed keys, fixed nonces, RFC 6979 signatures and a stable serialization, so a second run
  * writes the same bytes (the test suite checks it).
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { contractFor, type Contract } from '../contract/index.ts'
 import type { VectorsContract } from './model.ts'
@@ -16,6 +16,7 @@ import type { VectorFile } from './model.ts'
 
 export { DEFAULT_VECTORS_DIR } from './paths.ts'
 import { DEFAULT_VECTORS_DIR } from './paths.ts'
+import { SCHEMA_NAME } from './load.ts'
 
 /** The families in file order; each yields one file `<family>.json`. */
 export const FAMILIES: readonly ((spec: VectorsContract) => Promise<VectorFile>)[] = [
@@ -58,5 +59,7 @@ export async function writeVectors(dir: string = DEFAULT_VECTORS_DIR, spec?: Con
     writeFileSync(join(dir, name), text)
     cases += (JSON.parse(text) as VectorFile).numberOfTests
   }
+  // A directory of its own gets the schema too, so `oec vectors verify --dir` works on it.
+  if (!existsSync(join(dir, SCHEMA_NAME))) copyFileSync(join(DEFAULT_VECTORS_DIR, SCHEMA_NAME), join(dir, SCHEMA_NAME))
   return { files: [...files.keys()], cases }
 }

@@ -3,6 +3,8 @@
  * 2^53 (nonces, expiresAfter) are stored as decimal strings so that any JSON parser reads them
  * exactly; the runners turn them back into JSON integers when they speak the wire protocol.
  */
+import type { Code } from '../contract/codes.ts'
+import type { MessageKind } from '../contract/generated/contract.ts'
 import type { RuleId } from '../contract/generated/rules.ts'
 import type { Contract } from '../contract/index.ts'
 import type { Hex } from '../signing/index.ts'
@@ -16,11 +18,8 @@ export type VectorsContract = Contract<'catalog' | 'typedData' | 'rateLimits'>
 export type ServerOutcome =
   | 'accepted' // 2xx and not a business rejection
   | 'rejected' // 200 with status REJECTED (or the perp envelope's error): authorized, refused on business grounds
-  | 'signature_verification_failed'
-  | 'unauthorized'
-  | 'invalid_field'
-  | 'nonce_reused'
-  | 'not_found' // e.g. revoking an agent that is not approved
+  | Code<'signature_verification_failed' | 'unauthorized' | 'invalid_field' | 'nonce_reused'>
+  | Code<'not_found'> // e.g. revoking an agent that is not approved
 
 export const SERVER_OUTCOMES: readonly ServerOutcome[] = ['accepted', 'rejected', 'signature_verification_failed', 'unauthorized', 'invalid_field', 'nonce_reused', 'not_found']
 
@@ -28,7 +27,7 @@ export const SERVER_OUTCOMES: readonly ServerOutcome[] = ['accepted', 'rejected'
 export const AUTH_REFUSED: ServerOutcome[] = ['signature_verification_failed', 'unauthorized']
 
 export type VectorResult = 'valid' | 'invalid' | 'acceptable'
-export type VectorKind = 'PlaceOrder' | 'CancelOrder' | 'CancelOrderByClientId' | 'ApproveAgent' | 'RevokeAgent' | 'Agent' | 'Mail'
+export type VectorKind = MessageKind['options'] | MessageKind['perps'] | 'Mail'
 
 export interface TypedFieldJson {
   name: string

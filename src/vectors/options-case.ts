@@ -5,6 +5,7 @@
  * exact typed data; for standard typed data they are cross-checked against src/signing, and the
  * body of an unchanged request is the signing module's own body text.
  */
+import { RawJson } from '../signing/wire.ts'
 import type { RuleId } from '../contract/generated/rules.ts'
 import { exactDomain, signingFor, type DomainOverrides, type OptionsKind } from '../signing/index.ts'
 import { deref, isObject, readSignedSchema } from '../contract/index.ts'
@@ -183,19 +184,20 @@ export async function verifyView(spec: VectorsContract, kind: OptionsKind, entri
   for (const f of variant.fields) {
     const v = get(f.body)!
     const isInt = /^u?int\d*$/.test(f.type)
-    if ('s' in v) {
-      message[f.name] = v.s
+    if (typeof v === 'string') {
+      message[f.name] = v
       if (isInt) return undefined // a nonce sent as a string: no integer to verify with
-    } else if (isInt && /^(0|[1-9][0-9]*)$/.test(v.raw) && BigInt(v.raw) < 1n << 64n) {
-      message[f.name] = v.raw
-    } else if (!isInt && /^-?[0-9.eE+-]+$/.test(v.raw)) {
-      message[f.name] = Number(v.raw) // a number where a string is signed: a verifier refuses it
+    } else if (!(v instanceof RawJson)) return undefined
+    else if (isInt && /^(0|[1-9][0-9]*)$/.test(v.text) && BigInt(v.text) < 1n << 64n) {
+      message[f.name] = v.text
+    } else if (!isInt && /^-?[0-9.eE+-]+$/.test(v.text)) {
+      message[f.name] = Number(v.text) // a number where a string is signed: a verifier refuses it
       wellTyped = false
     } else return undefined
   }
   const sigValue = get('signature')
-  if (!sigValue || !('s' in sigValue)) return undefined
-  const signature = sigValue.s
+  if (typeof sigValue !== 'string') return undefined
+  const signature = sigValue
   const out: ProtocolVerify = { kind, message, signature, accept: false }
   if (!wellTyped) return out
   const td = standardTypedData(spec, variant.id, domain, message)

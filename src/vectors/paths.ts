@@ -1,4 +1,5 @@
-import { fileURLToPath } from 'node:url'
+import { sep } from 'node:path'
+import { packagePath } from '../package-root.ts'
 
 /** The checked-in vector files and their schema. */
-export const DEFAULT_VECTORS_DIR = fileURLToPath(new URL('../../vectors/', import.meta.url))
+export const DEFAULT_VECTORS_DIR = `${packagePath('vectors')}${sep}`

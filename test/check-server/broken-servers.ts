@@ -8,6 +8,7 @@ import { isLosslessNumber, parse as losslessParse, stringify as losslessStringif
 import { type DomainOverrides, type OptionsMessage } from '../../src/signing/index.ts'
 import { contract, recoverPerpSigner, verifyOptions } from '../helpers/shipped.ts'
 import { positionsSetup, unlimitedSetup } from '../../src/check/server/runner.ts'
+import type { CheckSelector } from '../../src/check/server/registry.ts'
 import { shippedContract } from '../../src/contract/index.ts'
 import { DEFAULT_INSTRUMENTS, SimulatedClock, createAgentStore, createRateLimiter, startServer, defaultConfig, type ServerConfig, type ServerDeps, type RateLimiter } from '../../src/server/index.ts'
 
@@ -158,11 +159,11 @@ export interface BrokenServer {
   /** How it is broken, in one line. */
   readonly how: string
   /** The check that must fail. */
-  readonly caughtBy: string
+  readonly caughtBy: CheckSelector
   /** The outcome it gets: 'fail' (a stated rule), or 'warn' for an assumed one. */
   readonly outcome?: 'fail' | 'warn'
   /** Checks to run (a subset keeps the suite fast). */
-  readonly only: readonly string[]
+  readonly only: readonly CheckSelector[]
   start(): Promise<Target>
 }
 

@@ -1,7 +1,7 @@
 /** The mutation engine: derived from the spec, seeded and reproducible, signability right. */
 import { describe, expect, it } from 'vitest'
 import { deriveMutations, REMOVE, type SchemaInfo } from '../../src/check/server/mutations.ts'
-import { signedTargets } from '../../src/check/server/checks/mutation.ts'
+import { signedTargets } from '../../src/check/server/checks/mutate/signed-schemas.ts'
 import { createRng } from '../../src/check/server/rng.ts'
 import { RawJson, type BodyValue } from '../../src/check/server/requests.ts'
 import { shippedContract } from '../../src/contract/index.ts'

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runServerChecks, serverCheckCatalog } from '../../src/check/server/index.ts'
 import { DEFAULT_INSTRUMENTS, SimulatedClock, startServer, type RunningServer } from '../../src/server/index.ts'
 import { positionsSetup, unlimitedSetup } from '../../src/check/server/runner.ts'
+import type { CheckSelector } from '../../src/check/server/registry.ts'
 import { shippedContract } from '../../src/contract/index.ts'
 import type { CaseResult } from '../../src/report/model.ts'
 import { Readable, Writable } from 'node:stream'
@@ -71,7 +72,7 @@ describe('the domain and instruments are parameters, not constants', () => {
       domainName: 'Acme Exchange',
       chainId: 31337,
       symbols: ['ETH-20261225-4000-C', 'SOL-20261225-200-P'],
-      only: ['auth', 'vectors.domain-mismatch', 'vectors.place-order-valid', 'perp', 'route', 'cap.positions', 'nonce.uint64-max'],
+      only: ['auth', 'vectors.domain-mismatch', 'vectors.place-order-valid', 'perp', 'route', 'cap.positions', 'nonce.uint64-max'] satisfies CheckSelector[],
     })
     expect(target.domainName).toBe('Acme Exchange')
     expect(target.chainId).toBe(31337)
@@ -152,6 +153,12 @@ describe('oec check server arguments and reports', () => {
     const r3 = await oec(['check', 'server', '--list'])
     expect(r3.code).toBe(0)
     for (const c of serverCheckCatalog()) expect(r3.stdout).toContain(c.id)
+    // The JSON form (what the check docs are generated from): the same checks, in the same order.
+    const r4 = await oec(['check', 'server', '--list', '--format', 'json'])
+    expect(r4.code).toBe(0)
+    const listed = (JSON.parse(r4.stdout) as { checks: { id: string; title: string; level: string; slow: boolean; rules: string[] }[] }).checks
+    expect(listed.map((c) => c.id)).toEqual(r3.stdout.trim().split('\n').map((l) => l.split(' ')[0]))
+    expect(listed.find((c) => c.id === 'rl.reset')).toMatchObject({ slow: true, level: 'stated' })
   })
 
   it('fails the run on a stale expected-failure entry and --fix rewrites the list', async () => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -26,4 +26,29 @@ export function runOec(args: readonly string[], options: { input?: string; cwd?:
     })
     child.stdin.end(options.input ?? '')
   })
+}
+
+export interface Served {
+  readonly child: ChildProcess
+  readonly url: string
+  stderr(): string
+  readonly exit: Promise<number | null>
+}
+
+/** Starts `oec serve ARGS` as a process; `ready` resolves once it prints its URL. Kill `child` when done. */
+export function startServe(args: readonly string[]): { child: ChildProcess; ready: Promise<Served> } {
+  const child = spawn(process.execPath, [OEC, 'serve', ...args], { cwd: ROOT, env: { ...process.env, OEC_DEBUG: '' } })
+  const ready = new Promise<Served>((resolve, reject) => {
+    let out = ''
+    let err = ''
+    const exit = new Promise<number | null>((res) => child.on('close', (code) => res(code)))
+    child.stderr.on('data', (d) => (err += d))
+    child.stdout.on('data', (d) => {
+      out += d
+      const m = /oec serve: listening on (http:\/\/\S+)/.exec(out)
+      if (m) resolve({ child, url: m[1]!, stderr: () => err, exit })
+    })
+    void exit.then((code) => reject(new Error(`oec serve exited ${code}: ${err}`)))
+  })
+  return { child, ready }
 }

@@ -1,6 +1,6 @@
 /** Authentication, signatures and nonces over real HTTP (the seed's stated rules and DECISIONS). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { call, nonce, orderMessage, placeOrder, post, signed, signedOrder, start, wallet, type Started } from './helpers.ts'
+import { call, nonce, placeOrder, post, signed, signedOrder, start, wallet, type Started } from './helpers.ts'
 
 let s: Started
 beforeAll(async () => {
@@ -278,8 +278,3 @@ describe('route', () => {
   })
 })
 
-describe('orderMessage sanity', () => {
-  it('the helper signs the 9-field struct by default', () => {
-    expect(Object.keys(orderMessage(wallet()))).toContain('route')
-  })
-})

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { Readable, Writable } from 'node:stream'
 import { afterAll, describe, expect, it } from 'vitest'
 import { main } from '../../src/cli/main.ts'
-import { OEC, ROOT, runOec } from '../helpers/cli.ts'
+import { OEC, ROOT, runOec, startServe, type Served } from '../helpers/cli.ts'
 import { key } from './helpers.ts'
 
 const children: ChildProcess[] = []
@@ -15,21 +15,10 @@ afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL')
 })
 
-function serve(args: string[]): Promise<{ child: ChildProcess; url: string; stderr: () => string; exit: Promise<number | null> }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [OEC, 'serve', ...args], { cwd: ROOT, env: { ...process.env, OEC_DEBUG: '' } })
-    children.push(child)
-    let out = ''
-    let err = ''
-    const exit = new Promise<number | null>((res) => child.on('close', (code) => res(code)))
-    child.stderr.on('data', (d) => (err += d))
-    child.stdout.on('data', (d) => {
-      out += d
-      const m = /oec serve: listening on (http:\/\/\S+)/.exec(out)
-      if (m) resolve({ child, url: m[1]!, stderr: () => err, exit })
-    })
-    exit.then((code) => reject(new Error(`oec serve exited ${code}: ${err}`)))
-  })
+function serve(args: string[]): Promise<Served> {
+  const s = startServe(args)
+  children.push(s.child)
+  return s.ready
 }
 
 // Each case spawns the real binary; tsx start-up dominates, and a loaded CI box is slow at it.

@@ -97,9 +97,17 @@ describe('rate limits', () => {
     expect(invalid.status).toBe(400)
     expect(invalid.headers.get('x-ratelimit-limit')).toBe('60')
     expect(invalid.headers.get('x-ratelimit-remaining')).toBe('59')
-    // No wallet to identify: no headers.
-    const junk = await post(s, '/order', '{"nope":1}')
-    expect(junk.headers.get('x-ratelimit-limit')).toBeNull()
+    // No wallet to identify: the default tier's view of the window, nothing used (the seed puts
+    // the headers on every response of a rate-limited endpoint, errors included).
+    const windowEnd = String((Math.floor(s.clock.now() / 60_000) + 1) * 60)
+    for (const junk of [await post(s, '/order', '{"nope":1}'), await post(s, '/order', '{not json'), await post(s, '/approve-agent', '{"agent":"0x01","nonce":1,"signature":"0x"}')]) {
+      expect(junk.status).toBe(400)
+      expect(junk.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/)
+      expect(junk.headers.get('x-ratelimit-remaining')).toBe(junk.headers.get('x-ratelimit-limit'))
+      expect(junk.headers.get('x-ratelimit-reset')).toBe(windowEnd)
+    }
+    expect((await post(s, '/order', '{not json')).headers.get('x-ratelimit-limit')).toBe('60')
+    expect((await post(s, '/approve-agent', '{not json')).headers.get('x-ratelimit-limit')).toBe('600')
     // Authenticated failures are charged: a 409 counts.
     const n = nonce()
     await placeOrder(s, w, { nonce: n })
@@ -246,7 +254,10 @@ describe('caps', () => {
       expect(grow.json.status).toBe('ACKED')
       const other = await placeOrder(t, taker, { side: 'Buy', price: '10', size: '1', tif: 'ioc', symbol: 'ETH-20261225-4000-C' })
       expect(other.status).toBe(422)
-      expect(other.json.message).toContain('1')
+      expect(other.json).toMatchObject({ code: 'limit_exceeded', error: 'limit_exceeded' })
+      // The message states the cap (1), as the seed asks: as a number of its own, next to "position".
+      expect(other.json.message).toMatch(/position/i)
+      expect(other.json.message).toMatch(/(^|\D)1(\D|$)/)
     } finally {
       await t.close()
     }

@@ -27,7 +27,7 @@ forEachBackend((backend) => {
           expect(ours).toBe(hashTypedData(viemTyped(typed)))
           expect(ours).toBe(TypedDataEncoder.hash(ethersDomain(typed.domain) as never, typed.types, typed.message))
         }),
-        { numRuns: heavy ? 1000 : 300 },
+        { numRuns: heavy ? 1000 : 300, seed: 20261123 },
       )
     })
 
@@ -41,7 +41,7 @@ forEachBackend((backend) => {
           expect(ours).toBe(hashTypedData(viemTyped(typed)))
           expect(ours).toBe(TypedDataEncoder.hash(ethersDomain(typed.domain) as never, typed.types, typed.message))
         }),
-        { numRuns: heavy ? 300 : 100 },
+        { numRuns: heavy ? 300 : 100, seed: 20261123 },
       )
     })
 
@@ -58,7 +58,7 @@ forEachBackend((backend) => {
           expect(await recoverTypedDataAddress({ ...viemTyped(typed), signature })).toBe(account.address)
           expect(addressOf(key)).toBe(account.address)
         }),
-        { numRuns: heavy ? 100 : 30 },
+        { numRuns: heavy ? 100 : 30, seed: 20261123 },
       )
     })
 
@@ -69,7 +69,7 @@ forEachBackend((backend) => {
           const b = await signOptions(kind, message, privateKeyToAccount(key))
           expect(b).toEqual(a)
         }),
-        { numRuns: 20 },
+        { numRuns: 20, seed: 20261123 },
       )
     })
 
@@ -86,7 +86,7 @@ forEachBackend((backend) => {
           const v = verifyOptions(kind, messageFromBody(kind, parsed), r.signature)
           expect(v.ok && v.signer).toBe(addressOf(key))
         }),
-        { numRuns: heavy ? 200 : 50 },
+        { numRuns: heavy ? 200 : 50, seed: 20261123 },
       )
     })
   })

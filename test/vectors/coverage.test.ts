@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { buildCoverage, coverageExitCode, formatCoverageText, loadRules, parseRules } from '../../src/coverage/index.ts'
+import { buildCoverage, coverageExitCode, formatCoverageText, loadRules, loadServerCatalog, parseRules } from '../../src/coverage/index.ts'
+import { serverCheckCatalog } from '../../src/check/server/catalog.ts'
 import { runOec } from '../helpers/cli.ts'
 
 describe('spec/rules.yaml', () => {
@@ -60,5 +61,13 @@ describe('oec coverage', () => {
     expect(coverageExitCode(typo)).toBe(1)
     // Vector cases count per rule.
     expect(covering.rows.find((r) => r.rule.id === 'PO-4')!.count.vectors).toBeGreaterThan(20)
+  }, 60_000)
+
+  it('reads the server checks from the registry itself (a plain import: a broken check module fails loudly)', async () => {
+    const loaded = await loadServerCatalog()
+    expect(loaded?.map((c) => c.id)).toEqual(serverCheckCatalog().map((c) => c.id))
+    const report = await buildCoverage()
+    expect(report.serverCatalog).toBe('loaded')
+    expect(report.sources.server).toBe(serverCheckCatalog().length)
   }, 60_000)
 })

@@ -5,7 +5,7 @@ import AjvModule from 'ajv'
 import { TypedDataEncoder, verifyTypedData } from 'ethers'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadRules } from '../../src/contract/rules.ts'
-import { DEFAULT_VECTORS_DIR, generateVectors, loadVectorFiles, MAIL_PUBLISHED, verifyVectors, type VectorCase } from '../../src/vectors/index.ts'
+import { DEFAULT_VECTORS_DIR, generateVectors, loadVectorFiles, MAIL_PUBLISHED, SCHEMA_NAME, verifyVectors, type VectorCase } from '../../src/vectors/index.ts'
 import { runOec } from '../helpers/cli.ts'
 
 const tmp = mkdtempSync(join(tmpdir(), 'oec-vectors-'))
@@ -19,7 +19,9 @@ describe('oec vectors generate / verify', () => {
     const [cli, inProcess] = await Promise.all([runOec(['vectors', 'generate', '--out', join(tmp, 'a')], { timeoutMs: 90_000 }), generateVectors()])
     expect(cli.code, cli.stderr).toBe(0)
     expect(cli.stdout).toMatch(/wrote 10 files, \d+ cases/)
-    const names = readdirSync(join(tmp, 'a')).sort()
+    // A directory of its own also gets the schema, so `oec vectors verify --dir` works on it.
+    const names = readdirSync(join(tmp, 'a')).filter((n) => n !== SCHEMA_NAME).sort()
+    expect(readdirSync(join(tmp, 'a'))).toContain(SCHEMA_NAME)
     expect(names).toEqual([...inProcess.keys()].sort())
     expect(names.length).toBe(10)
     for (const n of names) {

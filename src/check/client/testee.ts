@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { packagePath } from '../../package-root.ts'
 
 export interface PendingRequest {
   /** Protocol id, unique in the run. */
@@ -32,7 +32,7 @@ export interface TesteeOptions {
   readonly cwd?: string
 }
 
-const OEC_BIN = fileURLToPath(new URL('../../../bin/oec.js', import.meta.url))
+const OEC_BIN = packagePath('bin', 'oec.js')
 
 function onPath(name: string): boolean {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {

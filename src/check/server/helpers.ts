@@ -10,6 +10,9 @@ import { RawJson, signBody, type BodyEntries, type BodyValue, type SignedBody, t
 import type { CheckContext, FailOptions } from './types.ts'
 import type { Wallet } from './wallets.ts'
 import { brief } from './context.ts'
+import { call } from './operations.ts'
+import type { KnownErrorCode } from '../../contract/generated/errors.ts'
+import type { AgentChange, CancelResult, OrderResult, PerpResponse, Route, Side, Tif } from '../../contract/generated/types.ts'
 
 let clientCounter = 0
 /** A client order id unique within the process. */
@@ -48,11 +51,11 @@ export function orderEntries(ctx: CheckContext, p: OrderParams): BodyEntries {
   const values: Record<string, BodyValue | undefined> = {
     wallet: p.wallet.address,
     symbol: p.symbol ?? ctx.target.symbols[0] ?? '',
-    side: p.side ?? 'Buy',
+    side: p.side ?? ('Buy' satisfies Side),
     size: p.size ?? '1',
     price: p.price ?? (p.side === 'Sell' ? '999999' : '1'),
-    tif: p.tif ?? 'gtc',
-    route: p.route === null ? undefined : (p.route ?? 'book_only'),
+    tif: p.tif ?? ('gtc' satisfies Tif),
+    route: p.route === null ? undefined : (p.route ?? ('book_only' satisfies Route)),
     client_id: p.clientId ?? newClientId(),
     nonce: p.nonce ?? ctx.nonce(p.wallet),
   }
@@ -85,7 +88,7 @@ export async function orderBody(ctx: CheckContext, p: OrderParams, options: Sign
 
 export async function placeOrder(ctx: CheckContext, p: OrderParams, options: SignOptions = {}): Promise<{ e: Exchange; body: SignedBody }> {
   const body = await orderBody(ctx, p, options)
-  return { e: await ctx.send('POST', '/order', body.text), body }
+  return { e: await call(ctx, 'placeOrder', body.text), body }
 }
 
 /** Gives a wallet state on the target (one accepted order), so the target knows it as a signer. */
@@ -103,17 +106,17 @@ export async function cancelBody(ctx: CheckContext, wallet: Wallet, by: { orderI
   return signed(ctx, 'CancelOrderByClientId', [['wallet', wallet.address], ['client_id', by.clientId], ['nonce', nonce]], options.signer ?? wallet, options)
 }
 
-export async function agentBody(ctx: CheckContext, kind: 'ApproveAgent' | 'RevokeAgent', owner: Wallet, agent: string, options: SignOptions & { nonce?: bigint } = {}): Promise<SignedBody> {
+export async function agentBody(ctx: CheckContext, kind: OptionsKind, owner: Wallet, agent: string, options: SignOptions & { nonce?: bigint } = {}): Promise<SignedBody> {
   const nonce = options.nonce ?? ctx.nonce(owner)
   return signed(ctx, kind, [['agent', agent], ['nonce', nonce]], owner, options)
 }
 
 export async function approveAgent(ctx: CheckContext, owner: Wallet, agent: string, options: SignOptions & { nonce?: bigint } = {}): Promise<Exchange> {
-  return ctx.send('POST', '/approve-agent', (await agentBody(ctx, 'ApproveAgent', owner, agent, options)).text)
+  return call(ctx, 'approveAgent', (await agentBody(ctx, 'ApproveAgent', owner, agent, options)).text)
 }
 
 export async function revokeAgent(ctx: CheckContext, owner: Wallet, agent: string, options: SignOptions & { nonce?: bigint } = {}): Promise<Exchange> {
-  return ctx.send('POST', '/revoke-agent', (await agentBody(ctx, 'RevokeAgent', owner, agent, options)).text)
+  return call(ctx, 'revokeAgent', (await agentBody(ctx, 'RevokeAgent', owner, agent, options)).text)
 }
 
 export function bulkBody(key: string, items: readonly (SignedBody | string)[]): string {
@@ -138,7 +141,19 @@ export function codeOf(e: Exchange): string | undefined {
   return typeof c === 'string' ? c : undefined
 }
 
-const SUCCESS_STATUSES = new Set(['ACKED', 'CANCELED', 'approved', 'revoked', 'ok'])
+/** Whether a value read from a response is one of these catalog codes (a misspelled code does not compile). */
+export function isCode(value: unknown, ...codes: readonly KnownErrorCode[]): boolean {
+  return typeof value === 'string' && (codes as readonly string[]).includes(value)
+}
+
+/** Whether the response's `code` is one of these catalog codes. */
+export function hasCode(e: Exchange, ...codes: readonly KnownErrorCode[]): boolean {
+  return isCode(codeOf(e), ...codes)
+}
+
+/** The `status` of a response body that says the operation took effect, from the spec's result types. */
+type SuccessStatus = Exclude<OrderResult['status'] | CancelResult['status'] | AgentChange['status'] | PerpResponse['status'], 'REJECTED' | 'err'>
+const SUCCESS_STATUSES = new Set<string>(['ACKED', 'CANCELED', 'approved', 'revoked', 'ok'] satisfies SuccessStatus[])
 
 /** A 2xx whose body says the operation took effect (an order ACKED, an agent approved, a perp `ok`). */
 export function succeeded(e: Exchange): boolean {
@@ -207,7 +222,7 @@ export function expectAuthenticated(ctx: CheckContext, e: Exchange, what: string
 
 export interface RefusalOptions extends FailOptions {
   /** Codes accepted without a warning (assumed naming); any other 4xx is a warning. */
-  readonly codes?: readonly string[]
+  readonly codes?: readonly KnownErrorCode[]
 }
 
 /**
@@ -225,24 +240,28 @@ export function expectRefused(ctx: CheckContext, e: Exchange, what: string, o: R
   }
   if (s < 400) ctx.fail(`${what}: expected a refusal, got ${brief(e)}`, { ...o, expected, exchange: e })
   const code = codeOf(e)
-  if (o.codes?.length && (code === undefined || !o.codes.includes(code))) {
+  if (o.codes?.length && !isCode(code, ...o.codes)) {
     ctx.warn(`${what}: refused with ${brief(e)}; expected code ${o.codes.join(' or ')}`, { ...o, expected, exchange: e, level: 'assumed' })
   }
 }
 
 /** The messages the seed states for the two auth refusals, from the spec's catalog. */
 function authMessages(ctx: CheckContext): Map<string, string> {
-  const m = new Map<string, string>()
-  for (const c of ctx.spec.catalog) {
-    if ((c.code === 'signature_verification_failed' || c.code === 'unauthorized') && c.message) m.set(c.code, c.message)
+  const m = new Map<KnownErrorCode, string>()
+  for (const code of AUTH_REFUSAL_CODES) {
+    const message = ctx.spec.catalog.find((c) => c.code === code)?.message
+    if (message) m.set(code, message)
   }
   return m
 }
 
+/** The two codes of an auth refusal: 401 first, then 403. */
+const AUTH_REFUSAL_CODES: readonly KnownErrorCode[] = ['signature_verification_failed', 'unauthorized']
+
 /** auth_refused: 401 signature_verification_failed or 403 unauthorized, each with its own message. */
 export function expectAuthRefused(ctx: CheckContext, e: Exchange, what: string, o: FailOptions = {}): void {
   const messages = authMessages(ctx)
-  const codes = [...messages.keys()]
+  const codes = AUTH_REFUSAL_CODES.filter((c) => messages.has(c))
   expectRefused(ctx, e, what, { ...o, codes, expected: o.expected ?? `auth_refused: HTTP 401 ${codes[0]} or HTTP 403 ${codes[1] ?? ''}` })
   const s = statusOf(e)
   if (s === 200) return

@@ -136,8 +136,8 @@ export class HttpClient {
 }
 
 /** Whether the base URL answers HTTP at all (any status); used to exit 2 on an unreachable target. */
-export async function probe(client: HttpClient): Promise<string | undefined> {
-  const e = await client.send('GET', '/health')
+export async function probe(client: HttpClient, path: string): Promise<string | undefined> {
+  const e = await client.send('GET', path)
   return e.response ? undefined : (e.error ?? 'no answer')
 }
 

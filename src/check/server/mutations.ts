@@ -14,6 +14,8 @@ import type { Level } from '../../report/model.ts'
 import { deref, isObject, type JsonObject } from '../../contract/index.ts'
 import { RawJson, type BodyValue } from './requests.ts'
 import type { Rng } from './rng.ts'
+import type { OptionsKind } from '../../signing/index.ts'
+import type { KnownErrorCode } from '../../contract/generated/errors.ts'
 
 /** Removes the field from the body. */
 export const REMOVE = Symbol('remove')
@@ -32,7 +34,7 @@ export interface Mutation {
   readonly level: Level
   readonly rules: readonly RuleId[]
   /** Codes accepted for the re-signed variant without a warning. */
-  readonly codes: readonly string[]
+  readonly codes: readonly KnownErrorCode[]
 }
 
 export interface SchemaInfo {
@@ -42,6 +44,8 @@ export interface SchemaInfo {
   readonly typed: ReadonlyMap<string, { name: string; type: string }>
   /** Property that carries the signature. */
   readonly signature: string
+  /** The message kind the schema is signed as. */
+  readonly messageKind: OptionsKind
 }
 
 interface Prop {
@@ -67,12 +71,12 @@ function props(doc: unknown, schema: JsonObject): Prop[] {
 const UINT64_MAX = (1n << 64n) - 1n
 
 /** Rule ids for a mutated field: the runner's map from contract fields to spec/rules.yaml. */
-function rulesFor(schemaName: string, field: string, kind: Mutation['kind']): RuleId[] {
+function rulesFor(info: SchemaInfo, field: string, kind: Mutation['kind']): RuleId[] {
   if (kind === 'unknown') return ['PO-11']
   if (field === 'signature') return ['AUTH-7', 'AUTH-1']
   if (field === 'nonce') return kind === 'required' ? ['PO-8', 'NONCE-1'] : ['NONCE-1', 'NONCE-6']
-  const po = schemaName === 'PlaceOrderRequest'
-  if (kind === 'required') return po ? ['PO-8'] : schemaName.includes('Agent') ? ['AGENT-1', 'EP-9'] : ['EP-9']
+  const po = info.messageKind === 'PlaceOrder'
+  if (kind === 'required') return po ? ['PO-8'] : info.messageKind === 'ApproveAgent' || info.messageKind === 'RevokeAgent' ? ['AGENT-1', 'EP-9'] : ['EP-9']
   const byField: Record<string, RuleId[]> = {
     side: ['PO-1'],
     tif: ['PO-2'],
@@ -162,7 +166,7 @@ export function deriveMutations(doc: unknown, info: SchemaInfo, base: ReadonlyMa
   const out: Mutation[] = []
   const schemaAssumed = info.schema['x-assumed'] === true
   const required = new Set(Array.isArray(info.schema.required) ? info.schema.required.map(String) : [])
-  const add = (p: string, kind: Mutation['kind'], suffix: string, description: string, value: BodyValue | typeof REMOVE, opts: { assumed?: boolean; codes?: string[] } = {}) => {
+  const add = (p: string, kind: Mutation['kind'], suffix: string, description: string, value: BodyValue | typeof REMOVE, opts: { assumed?: boolean; codes?: KnownErrorCode[] } = {}) => {
     const typed = info.typed.get(p)
     const resign = signable(typed?.type, value)
     const level: Level = schemaAssumed || opts.assumed ? 'assumed' : 'stated'
@@ -175,7 +179,7 @@ export function deriveMutations(doc: unknown, info: SchemaInfo, base: ReadonlyMa
       ...(resign !== undefined ? { resign } : {}),
       signedField: typed !== undefined,
       level,
-      rules: rulesFor(info.name, p, kind),
+      rules: rulesFor(info, p, kind),
       codes: opts.codes ?? ['invalid_field'],
     })
   }
@@ -186,7 +190,7 @@ export function deriveMutations(doc: unknown, info: SchemaInfo, base: ReadonlyMa
     const isNonce = p.schema.type === 'integer'
     // type changed
     for (const [t, value] of typeChanges(p, v)) {
-      const codes = isDecimal && t === 'number' ? ['invalid_field', 'signature_verification_failed'] : ['invalid_field']
+      const codes: KnownErrorCode[] = isDecimal && t === 'number' ? ['invalid_field', 'signature_verification_failed'] : ['invalid_field']
       add(p.name, 'type', t, `${p.name} sent as a JSON ${typeName(value) === 'raw' ? 'number' : typeName(value)}`, value, { assumed: p.assumed || (isNonce && t === 'string'), codes })
     }
     // pattern broken
@@ -233,7 +237,7 @@ export function deriveMutations(doc: unknown, info: SchemaInfo, base: ReadonlyMa
         value: base.get(bodyName)!,
         signedField: false,
         level: 'assumed',
-        rules: rulesFor(info.name, t.name, 'unknown'),
+        rules: rulesFor(info, t.name, 'unknown'),
         codes: ['invalid_field'],
       })
     }
@@ -247,6 +251,6 @@ export function deriveMutations(doc: unknown, info: SchemaInfo, base: ReadonlyMa
 export function mutationRules(doc: unknown, info: SchemaInfo): RuleId[] {
   const out = new Set<RuleId>()
   const kinds: Mutation['kind'][] = ['type', 'pattern', 'enum', 'min-length', 'boundary', 'required', 'unknown']
-  for (const p of props(doc, info.schema)) for (const k of kinds) for (const r of rulesFor(info.name, p.name, k)) out.add(r)
+  for (const p of props(doc, info.schema)) for (const k of kinds) for (const r of rulesFor(info, p.name, k)) out.add(r)
   return [...out].sort()
 }

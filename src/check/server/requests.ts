@@ -6,36 +6,9 @@
  */
 import { signingFor, type DomainOverrides, type Hex, type OptionsKind, type OptionsMessage, type Signer } from '../../signing/index.ts'
 import type { FullContract } from '../../contract/index.ts'
+import { bodyText, jsonText, RawJson, type BodyEntries, type BodyValue } from '../../signing/wire.ts'
 
-/** JSON text inserted verbatim (a number where a string belongs, `1e3`, a truncated value, ...). */
-export class RawJson {
-  constructor(readonly text: string) {}
-}
-
-export type BodyValue = string | bigint | number | boolean | null | RawJson | readonly BodyValue[] | { readonly [k: string]: BodyValue }
-export type BodyEntries = [string, BodyValue][]
-
-export function jsonText(v: BodyValue): string {
-  if (v instanceof RawJson) return v.text
-  if (typeof v === 'bigint') return v.toString()
-  if (v === null || typeof v !== 'object') return JSON.stringify(v)
-  if (Array.isArray(v)) return `[${v.map(jsonText).join(',')}]`
-  return `{${Object.entries(v as Record<string, BodyValue>).map(([k, x]) => `${JSON.stringify(k)}:${jsonText(x)}`).join(',')}}`
-}
-
-export function bodyText(entries: readonly (readonly [string, BodyValue])[]): string {
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`).join(',')}}`
-}
-
-/** Typed-field name of every body property of a kind (union over its variants), from the spec. */
-export function fieldMapping(spec: FullContract, kind: OptionsKind): { name: string; body: string; type: string }[] {
-  const out = new Map<string, { name: string; body: string; type: string }>()
-  for (const m of Object.values(spec.typedData.messages)) {
-    if (m.primaryType !== kind || m.domain !== 'options') continue
-    for (const f of m.fields) if (!out.has(f.body)) out.set(f.body, { name: f.name, body: f.body, type: f.type })
-  }
-  return [...out.values()]
-}
+export { bodyText, jsonText, RawJson, type BodyEntries, type BodyValue }
 
 export interface SignOptions {
   readonly domain?: DomainOverrides
@@ -54,11 +27,11 @@ export interface SignedBody {
   readonly signature: Hex
 }
 
-/** The typed message the spec maps from these body values (strings and bigint nonces only). */
+/** The typed message the spec maps from these body values (strings and bigint nonces only: anything else is left unsigned). */
 export function messageOf(spec: FullContract, kind: OptionsKind, entries: readonly (readonly [string, BodyValue])[]): OptionsMessage {
   const byBody = new Map(entries)
   const message: Record<string, string | bigint> = {}
-  for (const f of fieldMapping(spec, kind)) {
+  for (const f of signingFor(spec).kindFields(kind)) {
     const v = byBody.get(f.body)
     if (typeof v === 'string' || typeof v === 'bigint') message[f.name] = v
   }

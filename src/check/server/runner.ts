@@ -10,7 +10,8 @@ import { generateVectors } from '../../vectors/generate.ts'
 import type { LoadedFile } from '../../vectors/load.ts'
 import type { VectorFile } from '../../vectors/model.ts'
 import { InputError } from '../../errors.ts'
-import { allChecks } from './checks/index.ts'
+import type { OperationId } from '../../contract/generated/types.ts'
+import { allChecks } from './registry.ts'
 import { runCheck, type RunShared } from './context.ts'
 import { HttpClient, probe, UnreachableError, type Exchange } from './http.ts'
 import { createRng } from './rng.ts'
@@ -152,7 +153,8 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
   const history: Exchange[] = []
   http.onExchange((e) => history.push(e))
   try {
-    const unreachable = await probe(http)
+    // Any answer will do; the health operation when the contract has one, else the root.
+    const unreachable = await probe(http, spec.operations.find((o) => o.operationId === ('getHealth' satisfies OperationId))?.path ?? '/')
     if (unreachable) throw new UnreachableError(`cannot reach ${url}: ${unreachable}`)
     const simulated = clock
     const target: TargetInfo = {
@@ -193,7 +195,8 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
         opts.onResult?.(r)
       },
     }
-    const checks: Check[] = allChecks(spec, await vectorsFor(spec)).filter((c) => selects(c.id, opts.only, opts.skip))
+    const vectorFiles = await vectorsFor(spec)
+    const checks: Check[] = allChecks({ spec, ...(vectorFiles ? { vectorFiles } : {}) }).filter((c) => selects(c.id, opts.only, opts.skip))
     if (opts.only?.length && checks.length === 0) throw new InputError(`--only ${opts.only.join(',')} selects no check (see oec check server --list)`)
     opts.onStart?.({ checks: checks.length, target: server ? `embedded reference server (${url})` : url })
     for (const check of checks) {

@@ -7,15 +7,16 @@
 import type { RuleId } from '../../contract/generated/rules.ts'
 import type { Level } from '../../report/model.ts'
 import type { FullContract } from '../../contract/index.ts'
+import type { LoadedFile } from '../../vectors/load.ts'
 import type { Exchange, HttpClient, SendOptions } from './http.ts'
 import type { Rng } from './rng.ts'
 import type { Wallet } from './wallets.ts'
 
 export type { Level }
 
-export interface CheckInfo {
+export interface CheckInfo<Id extends string = string> {
   /** Stable id, e.g. `nonce.reuse-after-success`; sub-cases are `<id>/<case>`. */
-  id: string
+  id: Id
   title: string
   /** Rule ids from spec/rules.yaml (typed: a rule the catalog lacks does not compile). */
   rules: RuleId[]
@@ -25,8 +26,24 @@ export interface CheckInfo {
   slow?: boolean
 }
 
-export interface Check extends CheckInfo {
+/** `Id` keeps the literal id, so the registry can type every check id (see registry.ts). */
+export interface Check<Id extends string = string> extends CheckInfo<Id> {
   run(ctx: CheckContext): Promise<void>
+}
+
+/** What a family of generated checks is made from: the contract and, for a contract other than the shipped one, its vectors. */
+export interface FamilyInput {
+  readonly spec: FullContract
+  readonly vectorFiles?: readonly LoadedFile[]
+}
+
+/**
+ * Checks generated from data rather than written one per file (`mutate.*` from the spec's signed
+ * schemas, `vectors.*` from the vector files): their ids are known only at run time, under one prefix.
+ */
+export interface CheckFamily<Prefix extends string> {
+  readonly family: Prefix
+  expand(input: FamilyInput): readonly Check<`${Prefix}.${string}`>[]
 }
 
 /** What the runner knows about the server under test. */

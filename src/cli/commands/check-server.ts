@@ -6,7 +6,7 @@ import { LAYER_NAMES } from '../../contract/index.ts'
 import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
 import { intOption, Option, type CommandModule } from '../program.ts'
 import { applyExpectedFailures, loadExpectedFailures, writeExpectedFailures } from '../../check/expected-failures.ts'
-import { serverCheckCatalog } from '../../check/server/catalog.ts'
+import { CATALOG_FORMATS, formatServerCatalog, serverCheckCatalog, type CatalogFormat } from '../../check/server/catalog.ts'
 import { loadRunnerConfig } from '../../check/server/config.ts'
 import { UnreachableError } from '../../check/server/http.ts'
 import { runServerChecks } from '../../check/server/runner.ts'
@@ -28,6 +28,7 @@ interface Opts extends ContractFlags {
   expectedFailures?: string
   fix?: boolean
   list?: boolean
+  format: CatalogFormat
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value]
@@ -64,6 +65,7 @@ export const checkServerCommand: CommandModule = {
       .option('--expected-failures <file>', 'known failures, one case id (prefix) per line; a listed case that passes fails the run')
       .option('--fix', 'with --expected-failures: rewrite the file to list exactly the cases failing now')
       .option('--list', 'print the check catalog (id, level, rules) and exit')
+      .addOption(new Option('--format <format>', 'with --list: text, or json (for generated docs)').choices([...CATALOG_FORMATS]).default('text'))
       .addHelpText(
         'after',
         '\nLevels: a departure from a stated rule is a failure; from an assumed rule (x-assumed in the spec) a warning.\n' +
@@ -73,7 +75,7 @@ export const checkServerCommand: CommandModule = {
       .action(async (opts: Opts) => {
         const spec = contractFromFlags(opts, LAYER_NAMES, 'oec check server')
         if (opts.list) {
-          for (const c of serverCheckCatalog(spec)) io.stdout.write(`${c.id.padEnd(36)} ${c.level.padEnd(8)}${c.slow ? ' slow' : '     '} ${c.rules.join(',')}  ${c.title}\n`)
+          io.stdout.write(formatServerCatalog(serverCheckCatalog(spec), opts.format))
           return done(0)
         }
         if (opts.fix && !opts.expectedFailures) throw new InputError('--fix needs --expected-failures FILE')

@@ -1,5 +1,6 @@
-import { formatLintText, formatRuleList, lintContract, ruleListJson } from '../../lint/index.ts'
-import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
+import { DEFAULT_SPEC_PATH } from '../../contract/load.ts'
+import { formatLintText, formatRuleList, lintFile, ruleListJson } from '../../lint/index.ts'
+import { addContractOptions, type ContractFlags } from '../contract-options.ts'
 import { CommanderError, Option, type CommandModule } from '../program.ts'
 
 interface LintFlags extends ContractFlags {
@@ -29,9 +30,8 @@ export const lintCommand: CommandModule = {
           done(0)
           return
         }
-        const spec = positional ?? opts.spec
-        const contract = contractFromFlags({ ...(spec !== undefined ? { spec } : {}), ...(opts.service !== undefined ? { service: opts.service } : {}) }, [], 'oec lint')
-        const report = await lintContract(contract)
+        // Not contractFromFlags: lint reports a layer it cannot read instead of refusing the spec.
+        const report = await lintFile(positional ?? opts.spec ?? DEFAULT_SPEC_PATH, opts.service !== undefined ? { service: opts.service } : {})
         io.stdout.write(opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : formatLintText(report))
         done(report.errors > 0 ? 1 : 0)
       })

@@ -55,7 +55,8 @@ function envelope(ctx: ServerContext, validator: BodyValidator, req: Request, wa
 type Slot<T> = { ok: true; prepared: T } | { ok: false; result: Record<string, unknown>; reply: Reply }
 
 function failedSlot(ctx: ServerContext, problem: FieldProblem): { ok: false; result: Record<string, unknown>; reply: Reply } {
-  return { ok: false, result: { status: 'REJECTED', reason: problem.message, code: 'invalid_field' }, reply: ctx.catalog.reply('invalid_field', problem.message) }
+  const reply = ctx.catalog.reply('invalid_field', problem.message)
+  return { ok: false, result: { status: 'REJECTED', reason: problem.message, code: (reply.body as { code: string }).code }, reply }
 }
 
 function authSlot<T>(ctx: ServerContext, kind: OptionsKind, body: ParsedBodyOk, wallet: string, prepared: T): Slot<T> {

@@ -43,8 +43,7 @@ export const placeOrder: HandlerFactory = (ctx, op) => {
 
     const out = executeOrder(ctx, p)
     const headers = { ...ctx.rateHeaders(p.input.wallet, category), ...extraHeaders }
-    if (out.kind === 'nonce_reused') return ctx.catalog.reply('nonce_reused', out.message, {}, headers)
-    if (out.kind === 'limit_exceeded') return ctx.catalog.reply('limit_exceeded', out.message, {}, headers)
+    if (out.kind === 'nonce_reused' || out.kind === 'limit_exceeded') return ctx.catalog.reply(out.kind, out.message, {}, headers)
     return json(200, orderResult(out), headers)
   }
 }
@@ -69,7 +68,7 @@ export const cancelOrder: HandlerFactory = (ctx, op) => {
     if (limited) return limited
     const out = executeCancel(ctx, p)
     const headers = ctx.rateHeaders(p.wallet, category)
-    if (out.kind === 'nonce_reused') return ctx.catalog.reply('nonce_reused', out.message, {}, headers)
+    if (out.kind === 'nonce_reused') return ctx.catalog.reply(out.kind, out.message, {}, headers)
     return json(200, cancelResult(p, out), headers)
   }
 }

@@ -1,5 +1,0 @@
-#!/usr/bin/env node
-import { register } from 'tsx/esm/api'
-
-register()
-await import('../bench/run.ts')

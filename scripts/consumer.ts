@@ -1,0 +1,104 @@
+/**
+ * `npm run test:consumer`: the package as a user gets it. One `npm pack` (its `prepack` builds),
+ * one install of the tarball into a temporary project, then every way a user meets the package:
+ * a plain Node ESM script, strict TypeScript under `nodenext` and `bundler` resolution, the `oec`
+ * binary, and publint and arethetypeswrong on the tarball. Any step failing exits 1.
+ */
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
+const APP_FIXTURE = join(ROOT, 'test', 'consumer', 'app')
+const keep = process.argv.includes('--keep')
+const started = performance.now()
+
+function run(label: string, cmd: string, args: readonly string[], options: SpawnSyncOptions = {}): string {
+  const t = performance.now()
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20, ...options })
+  const ms = Math.round(performance.now() - t)
+  const out = `${String(r.stdout ?? '')}${String(r.stderr ?? '')}`
+  if (r.status !== 0) {
+    process.stderr.write(`consumer: ${label} failed (exit ${r.status ?? r.signal}) after ${ms} ms\n$ ${cmd} ${args.join(' ')}\n${out}\n`)
+    process.exit(1)
+  }
+  console.log(`  ok  ${label} (${ms} ms)`)
+  return String(r.stdout ?? '')
+}
+
+/** The version the repository's own lockfile installed, so the consumer's install is served from the npm cache. */
+function installedVersion(name: string): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
+}
+
+const work = mkdtempSync(join(tmpdir(), 'oec-consumer-'))
+try {
+  const packed = JSON.parse(
+    run('npm pack (prepack builds dist/)', 'npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT }),
+  ) as {
+    filename: string
+    size: number
+    unpackedSize: number
+    entryCount: number
+  }[]
+  const tarball = join(work, packed[0]!.filename)
+  const { size, unpackedSize, entryCount } = packed[0]!
+
+  const app = join(work, 'app')
+  cpSync(APP_FIXTURE, app, { recursive: true })
+  writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'oec-consumer', private: true, type: 'module' }, null, 2)}\n`)
+  const npmQuiet = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error']
+  run(
+    'npm install <tarball> typescript @types/node',
+    'npm',
+    ['install', ...npmQuiet, tarball, `typescript@${installedVersion('typescript')}`, `@types/node@${installedVersion('@types/node')}`],
+    {
+      cwd: app,
+    },
+  )
+
+  const installed = join(app, 'node_modules', 'order-entry-conformance')
+  for (const absent of ['src', 'test', 'bench', '.ci', 'scripts', 'tsconfig.json']) {
+    if (existsSync(join(installed, absent))) {
+      process.stderr.write(`consumer: the tarball ships ${absent}, which a user does not need\n`)
+      process.exit(1)
+    }
+  }
+
+  const esm = run('node consumer.mjs (import, startServer, sign, verify, POST /order)', process.execPath, ['consumer.mjs'], { cwd: app })
+  if (!esm.includes('ACKED')) {
+    process.stderr.write(`consumer: consumer.mjs did not report an ACKED order:\n${esm}\n`)
+    process.exit(1)
+  }
+  const tsc = join(app, 'node_modules', 'typescript', 'bin', 'tsc')
+  run('tsc strict, module nodenext', process.execPath, [tsc, '-p', 'nodenext'], { cwd: app })
+  run('tsc strict, moduleResolution bundler', process.execPath, [tsc, '-p', 'bundler'], { cwd: app })
+  run('npx oec check server', 'npx', ['--no-install', 'oec', 'check', 'server'], { cwd: app })
+  run('npx oec generate --out x', 'npx', ['--no-install', 'oec', 'generate', '--out', 'x'], { cwd: app })
+  if (!existsSync(join(app, 'x', 'types.ts'))) {
+    process.stderr.write('consumer: oec generate --out x wrote no x/types.ts\n')
+    process.exit(1)
+  }
+  run('publint --strict', process.execPath, [join(ROOT, 'node_modules', 'publint', 'src', 'cli.js'), 'run', tarball, '--strict'], {
+    cwd: ROOT,
+  })
+  // ESM-only on purpose (engines >= 20.19): the CommonJS resolutions are out of scope, every ESM one must be clean.
+  run(
+    'attw --profile esm-only',
+    process.execPath,
+    [join(ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'), tarball, '--profile', 'esm-only'],
+    {
+      cwd: ROOT,
+    },
+  )
+
+  const kb = (n: number) => `${Math.round(n / 1024)} KB`
+  console.log(
+    `consumer: all steps passed in ${((performance.now() - started) / 1000).toFixed(1)} s; tarball ${kb(size)} (${kb(unpackedSize)} unpacked, ${entryCount} files)`,
+  )
+} finally {
+  if (keep) console.log(`consumer: kept ${work}`)
+  else rmSync(work, { recursive: true, force: true })
+}

@@ -1,0 +1,4 @@
+/** The conformance runners (`order-entry-conformance/check`): server checks, the client testee runner, expected failures. */
+export * from './server/index.ts'
+export * from './client/index.ts'
+export * from './expected-failures.ts'

@@ -1,0 +1,66 @@
+/**
+ * `ws.order-updates`: a WebSocket subscriber to a wallet gets an update for its new order. The
+ * path comes from the spec's `x-websocket`; the seed states the capability but not the channel
+ * or payloads, so those are assumed and a departure warns.
+ */
+import WebSocket from 'ws'
+import { isObject } from '../../../../contract/index.ts'
+import { expectSuccess, jsonOf, placeOrder } from '../../helpers.ts'
+import type { Check } from '../../types.ts'
+
+export const WS_ORDER_UPDATES = 'ws.order-updates'
+
+export const wsOrderUpdates: Check<typeof WS_ORDER_UPDATES> = {
+  id: WS_ORDER_UPDATES,
+  title: 'a WebSocket subscriber to a wallet gets an update for its new order',
+  rules: ['WS-1', 'WS-2'],
+  level: 'assumed',
+  async run(ctx) {
+    const path = ctx.spec.websocket.path
+    const w = ctx.wallet()
+    const url = `${ctx.target.url.replace(/^http/, 'ws')}${path}`
+    const socket = new WebSocket(url)
+    const messages: unknown[] = []
+    let waiter: (() => void) | undefined
+    socket.on('message', (d) => {
+      try {
+        messages.push(JSON.parse(d.toString()))
+      } catch {
+        messages.push(d.toString())
+      }
+      waiter?.()
+    })
+    try {
+      const opened = await new Promise<string | undefined>((resolve) => {
+        socket.once('open', () => resolve(undefined))
+        socket.once('error', (err) => resolve(err.message))
+        setTimeout(() => resolve('no connection within 5 s'), 5000).unref()
+      })
+      if (opened) ctx.fail(`cannot open ${url}: ${opened}`)
+      socket.send(JSON.stringify({ method: 'subscribe', params: { channel: 'orders', wallet: w.address } }))
+      // The subscription has no acknowledgement: if the first order raced it, place another
+      // one after a longer pause before concluding that no update comes.
+      let orderId: unknown
+      let last
+      for (const pause of [50, 300, 1000]) {
+        await new Promise((r) => setTimeout(r, pause))
+        const { e } = await placeOrder(ctx, { wallet: w })
+        expectSuccess(ctx, e, 'order placed after subscribing')
+        last = e
+        orderId = jsonOf(e)?.order_id
+        const found = () => messages.some((m) => isObject(m) && m.channel === 'orders' && isObject(m.data) && (orderId === undefined || m.data.order_id === orderId))
+        const deadline = Date.now() + 2000
+        while (!found() && Date.now() < deadline) {
+          await new Promise<void>((r) => {
+            waiter = r
+            setTimeout(r, 100).unref()
+          })
+        }
+        if (found()) return
+      }
+      ctx.fail(`no {"channel":"orders","data":{"order_id":${JSON.stringify(orderId)}}} message within 2 s of each of 3 orders (got ${messages.length} message(s): ${JSON.stringify(messages[0] ?? null).slice(0, 200)})`, { ...(last ? { exchange: last } : {}) })
+    } finally {
+      socket.terminate()
+    }
+  },
+}

@@ -1,0 +1,84 @@
+/**
+ * Steps shared by the `rl.*` and `cap.*` checks: the default tier's limits, a resting order, the
+ * header checks, using up the order limit, and (on a live target) waiting for a fresh window.
+ */
+import { RATE_LIMIT_HEADERS, type Tier } from '../../../contract/index.ts'
+import { brief } from '../context.ts'
+import { expectSuccess, jsonOf, placeOrder, rateHeaders, statusOf, succeeded, type RateHeaders } from '../helpers.ts'
+import type { Exchange } from '../http.ts'
+import type { CheckId } from '../registry.ts'
+import type { CheckContext } from '../types.ts'
+import type { Wallet } from '../wallets.ts'
+
+export function defaultTier(ctx: CheckContext): Tier {
+  const rl = ctx.spec.rateLimits
+  const t = rl.tiers[rl.defaultTier]
+  if (!t) throw new Error(`spec: x-rate-limits has no default tier ${rl.defaultTier}`)
+  return t
+}
+
+export function categoryLimit(ctx: CheckContext, category: string): number {
+  const t = defaultTier(ctx)
+  return category === 'orders' ? t.ordersPerMinute : category === 'cancels' ? t.cancelsPerMinute : t.apiRequestsPerMinute
+}
+
+/** Places a resting order and returns its order id and client id. */
+export async function restingOrder(ctx: CheckContext, w: Wallet): Promise<{ orderId: string; clientId: string }> {
+  const { e, body } = await placeOrder(ctx, { wallet: w })
+  expectSuccess(ctx, e, 'set-up order')
+  const orderId = jsonOf(e)?.order_id
+  if (typeof orderId !== 'string') ctx.fail('an ACKED order result carries no order_id (needed to cancel it)', { level: 'assumed', rules: ['EP-9'], exchange: e })
+  const clientId = String(body.entries.find(([k]) => k === 'client_id')?.[1] ?? '')
+  return { orderId, clientId }
+}
+
+/** All three headers present, integers, consistent; Retry-After only on a 429. */
+export function checkHeaders(ctx: CheckContext, e: Exchange, what: string, category: string): RateHeaders {
+  const h = rateHeaders(e)
+  if (h.missing.length) ctx.fail(`${what}: ${h.missing.join(', ')} missing (${brief(e)})`, { exchange: e, expected: 'X-RateLimit-Limit, -Remaining and -Reset as integers', rules: ['RL-6'] })
+  if (h.remaining! > h.limit!) ctx.fail(`${what}: X-RateLimit-Remaining ${h.remaining} exceeds X-RateLimit-Limit ${h.limit}`, { exchange: e, rules: ['RL-7'] })
+  const nowS = ctx.target.now() / 1000
+  const window = ctx.spec.rateLimits.windowSeconds
+  if (!(h.reset! > nowS - 5 && h.reset! <= nowS + window + 5)) {
+    ctx.fail(`${what}: X-RateLimit-Reset ${h.reset} is not a Unix time within the current ${window} s window (now ${Math.floor(nowS)})`, { exchange: e, rules: ['RL-9'] })
+  }
+  if (statusOf(e) !== 429 && e.response?.headers[RATE_LIMIT_HEADERS.retryAfter.toLowerCase()] !== undefined) {
+    ctx.fail(`${what}: Retry-After on a ${statusOf(e)} response (it belongs to 429 only)`, { exchange: e, rules: ['RL-8'] })
+  }
+  const expected = categoryLimit(ctx, category)
+  if (h.limit !== expected) {
+    ctx.warn(`${what}: X-RateLimit-Limit ${h.limit}, expected the Default tier's ${category} limit ${expected}`, { exchange: e, level: 'assumed', rules: ['RL-11', 'RL-2'] })
+  }
+  return h
+}
+
+/** Sends orders until one is refused; returns the exchanges (the last is the refusal, if any). */
+export async function exhaustOrders(ctx: CheckContext, w: Wallet, limit: number): Promise<Exchange[]> {
+  const out: Exchange[] = []
+  for (let i = 0; i < limit + 1; i++) {
+    const { e } = await placeOrder(ctx, { wallet: w })
+    out.push(e)
+    if (!succeeded(e)) break
+  }
+  return out
+}
+
+/** The check that reports a missing 429; the others that need one skip and point to it. */
+const ORDER_LIMIT_CHECK: CheckId = 'rl.order-limit'
+
+/** Uses up the order limit and returns the 429 that ends it; skips the case when none came (rl.order-limit reports that). */
+export async function orderLimitHit(ctx: CheckContext, w: Wallet, limit: number): Promise<Exchange> {
+  const sent = await exhaustOrders(ctx, w, limit)
+  const last = sent[sent.length - 1]!
+  if (statusOf(last) !== 429) ctx.skip(`the order limit was not reached (${brief(last)}); ${ORDER_LIMIT_CHECK} reports that`)
+  return last
+}
+
+/** On a live target, a burst started near the end of an (epoch-aligned) window would be split: wait for a fresh one. */
+export async function freshWindow(ctx: CheckContext): Promise<void> {
+  if (ctx.target.embedded) return
+  const nowS = ctx.target.now() / 1000
+  const window = ctx.spec.rateLimits.windowSeconds
+  const left = window - (nowS % window)
+  if (left < 15) await ctx.target.waitUntil(Math.ceil(nowS + left))
+}
