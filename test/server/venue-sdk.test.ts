@@ -18,7 +18,8 @@ beforeAll(async () => {
 afterAll(() => s.close())
 
 const transport = (server: { url: string }, isTestnet = false) => new HttpTransport({ apiUrl: server.url, isTestnet, timeout: 5_000 })
-const client = (w: Wallet, server: { url: string } = s, extra: Record<string, unknown> = {}) => new ExchangeClient({ transport: transport(server), wallet: privateKeyToAccount(w.key), ...extra })
+const client = (w: Wallet, server: { url: string } = s, extra: Record<string, unknown> = {}) =>
+  new ExchangeClient({ transport: transport(server), wallet: privateKeyToAccount(w.key), ...extra })
 
 /** A wallet with state on the server (DECISIONS: an unknown perp signer is refused). */
 async function known(server: { url: string } = s): Promise<Wallet> {
@@ -94,7 +95,9 @@ describe('ExchangeClient against the reference server', () => {
     const maker = await known()
     const taker = await known()
     await client(maker).order({ orders: [{ a, b: false, p: '81', s: '1', r: false, t: limit('Gtc') }], grouping: 'na' })
-    const err = await apiError(() => client(taker).order({ orders: [{ a, b: true, p: '82', s: '1', r: false, t: limit('Alo') }], grouping: 'na' }))
+    const err = await apiError(() =>
+      client(taker).order({ orders: [{ a, b: true, p: '82', s: '1', r: false, t: limit('Alo') }], grouping: 'na' }),
+    )
     expect(err.message).toContain('Post only order would have immediately matched')
     expect((await ordersOf(taker)).filter((o) => o.symbol === ETH)).toEqual([])
     expect((await ordersOf(maker)).at(-1)).toMatchObject({ status: 'OPEN', filled_size: '0' })
@@ -105,7 +108,13 @@ describe('ExchangeClient against the reference server', () => {
     const w = await known()
     const c = client(w)
     const cloid = '0x0000000000000000000000000000abcd'
-    const placed = await c.order({ orders: [{ a, b: true, p: '3', s: '1', r: false, t: limit('Gtc') }, { a, b: true, p: '2', s: '1', r: false, t: limit('Gtc'), c: cloid }], grouping: 'na' })
+    const placed = await c.order({
+      orders: [
+        { a, b: true, p: '3', s: '1', r: false, t: limit('Gtc') },
+        { a, b: true, p: '2', s: '1', r: false, t: limit('Gtc'), c: cloid },
+      ],
+      grouping: 'na',
+    })
     const [first, second] = placed.response.data.statuses as { resting: { oid: number; cloid?: string } }[]
     expect(second!.resting.cloid).toBe(cloid)
     expect((await c.cancel({ cancels: [{ a, o: first!.resting.oid }] })).response.data.statuses).toEqual(['success'])
@@ -121,15 +130,24 @@ describe('ExchangeClient against the reference server', () => {
     const owner = wallet()
     const other = wallet()
     const agent = wallet()
-    expect((await post(s, '/approve-agent', await signed('ApproveAgent', { agent: agent.address, nonce: nonce() }, owner.key))).status).toBe(200)
+    expect(
+      (await post(s, '/approve-agent', await signed('ApproveAgent', { agent: agent.address, nonce: nonce() }, owner.key))).status,
+    ).toBe(200)
     await client(agent).order({ orders: [{ a, b: true, p: '4', s: '1', r: false, t: limit('Gtc') }], grouping: 'na' })
     expect((await ordersOf(owner)).map((o) => [o.symbol, o.price, o.status])).toEqual([[ETH, '4', 'OPEN']])
     expect(await ordersOf(agent)).toEqual([])
 
-    expect((await post(s, '/approve-agent', await signed('ApproveAgent', { agent: agent.address, nonce: nonce() }, other.key))).status).toBe(200)
-    const ambiguous = await apiError(() => client(agent).order({ orders: [{ a, b: true, p: '5', s: '1', r: false, t: limit('Gtc') }], grouping: 'na' }))
+    expect(
+      (await post(s, '/approve-agent', await signed('ApproveAgent', { agent: agent.address, nonce: nonce() }, other.key))).status,
+    ).toBe(200)
+    const ambiguous = await apiError(() =>
+      client(agent).order({ orders: [{ a, b: true, p: '5', s: '1', r: false, t: limit('Gtc') }], grouping: 'na' }),
+    )
     expect(ambiguous.message).toContain('vaultAddress')
-    await client(agent).order({ orders: [{ a, b: true, p: '6', s: '1', r: false, t: limit('Gtc') }], grouping: 'na' }, { vaultAddress: other.address })
+    await client(agent).order(
+      { orders: [{ a, b: true, p: '6', s: '1', r: false, t: limit('Gtc') }], grouping: 'na' },
+      { vaultAddress: other.address },
+    )
     expect((await ordersOf(other)).map((o) => o.price)).toEqual(['6'])
     const viaDefault = client(agent, s, { defaultVaultAddress: owner.address })
     await viaDefault.order({ orders: [{ a, b: true, p: '7', s: '1', r: false, t: limit('Gtc') }], grouping: 'na' })
@@ -140,7 +158,12 @@ describe('ExchangeClient against the reference server', () => {
     const a = await assetOf(ETH)
     const stranger = await known()
     const victim = await known()
-    const err = await apiError(() => client(stranger).order({ orders: [{ a, b: true, p: '1', s: '1', r: false, t: limit('Gtc') }], grouping: 'na' }, { vaultAddress: victim.address }))
+    const err = await apiError(() =>
+      client(stranger).order(
+        { orders: [{ a, b: true, p: '1', s: '1', r: false, t: limit('Gtc') }], grouping: 'na' },
+        { vaultAddress: victim.address },
+      ),
+    )
     expect(err.message).toBe('Unauthorized: signer not authorized for wallet')
   })
 
@@ -172,7 +195,8 @@ describe('ExchangeClient against the reference server', () => {
       const w = await known(t)
       await giveState(s, w)
       const order = { orders: [{ a: 0, b: true, p: '1', s: '1', r: false, t: limit('Gtc') }], grouping: 'na' as const }
-      const testnetClient = (server: { url: string }) => new ExchangeClient({ transport: transport(server, true), wallet: privateKeyToAccount(w.key) })
+      const testnetClient = (server: { url: string }) =>
+        new ExchangeClient({ transport: transport(server, true), wallet: privateKeyToAccount(w.key) })
       expect((await testnetClient(t).order(order)).status).toBe('ok')
       const refused = await apiError(() => testnetClient(s).order(order))
       expect(refused.message).toBe('Signature verification failed')
@@ -188,7 +212,12 @@ describe("the SDK's low-level signer, body posted by hand", () => {
   /** JSON with bigints written as their digits, as the venue's wire carries them. */
   const wire = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `__big${x}__` : x)).replace(/"__big(\d+)__"/g, '$1')
 
-  async function sendSigned(w: Wallet, action: Record<string, unknown>, n: bigint, extra: { vaultAddress?: `0x${string}`; expiresAfter?: number } = {}) {
+  async function sendSigned(
+    w: Wallet,
+    action: Record<string, unknown>,
+    n: bigint,
+    extra: { vaultAddress?: `0x${string}`; expiresAfter?: number } = {},
+  ) {
     const signature = await signL1Action({ wallet: privateKeyToAccount(w.key), action, nonce: Number(n), isTestnet: false, ...extra })
     return post(s, '/exchange', wire({ action, nonce: n, signature, ...extra }))
   }
@@ -196,7 +225,11 @@ describe("the SDK's low-level signer, body posted by hand", () => {
   it('an order and its cancel are accepted', async () => {
     const w = await known()
     const n = nonce() + 1_800_000_000_000n
-    const placed = await sendSigned(w, { type: 'order', orders: [{ a: 3, b: true, p: '1.5', s: '2', r: false, t: { limit: { tif: 'Gtc' } } }], grouping: 'na' }, n)
+    const placed = await sendSigned(
+      w,
+      { type: 'order', orders: [{ a: 3, b: true, p: '1.5', s: '2', r: false, t: { limit: { tif: 'Gtc' } } }], grouping: 'na' },
+      n,
+    )
     expect(placed.json.status).toBe('ok')
     const oid = placed.json.response.data.statuses[0].resting.oid
     const canceled = await sendSigned(w, { type: 'cancel', cancels: [{ a: 3, o: oid }] }, n + 1n)
@@ -226,7 +259,11 @@ describe("the SDK's low-level signer, body posted by hand", () => {
   it('an options-domain order by the same key gives it state; its perp order then shows in GET /orders', async () => {
     const w = wallet()
     expect((await placeOrder(s, w, { symbol: ETH, side: 'Buy', price: '1', size: '1', tif: 'gtc' })).json.status).toBe('ACKED')
-    const r = await sendSigned(w, { type: 'order', orders: [{ a: 3, b: false, p: '900', s: '1', r: false, t: { limit: { tif: 'Gtc' } } }], grouping: 'na' }, nonce() + 1_800_000_000_000n)
+    const r = await sendSigned(
+      w,
+      { type: 'order', orders: [{ a: 3, b: false, p: '900', s: '1', r: false, t: { limit: { tif: 'Gtc' } } }], grouping: 'na' },
+      nonce() + 1_800_000_000_000n,
+    )
     expect(r.json.status).toBe('ok')
     expect((await ordersOf(w)).map((o) => o.side)).toEqual(['Buy', 'Sell'])
   })

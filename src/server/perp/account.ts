@@ -16,7 +16,10 @@ export function resolveAccount(ctx: ServerContext, signer: string, vault: string
   const owners = ctx.deps.agents.owners(signer)
   if (owners.length === 1) return { ok: true, wallet: owners[0]! }
   if (owners.length > 1) {
-    return { ok: false, message: `signer ${signer} is an approved agent of ${owners.length} wallets; send vaultAddress to say which one this request is for` }
+    return {
+      ok: false,
+      message: `signer ${signer} is an approved agent of ${owners.length} wallets; send vaultAddress to say which one this request is for`,
+    }
   }
   return { ok: true, wallet: signer }
 }

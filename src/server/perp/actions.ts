@@ -34,7 +34,9 @@ export interface ActionResult {
 }
 
 function unknownAsset(ctx: ServerContext, a: bigint): PerpStatus {
-  return { error: `unknown asset index ${a} (this server lists ${ctx.exchange.instruments.length} instruments; see POST /info {"type":"meta"})` }
+  return {
+    error: `unknown asset index ${a} (this server lists ${ctx.exchange.instruments.length} instruments; see POST /info {"type":"meta"})`,
+  }
 }
 
 /** The best opposite price when a post-only order at `price` would trade against it. */
@@ -65,7 +67,16 @@ export function placePerpOrders(ctx: ServerContext, wallet: string, orders: read
       }
     }
     const mode = TIF[tif]!
-    const input: OrderInput = { wallet, symbol, side: o.b ? 'Buy' : 'Sell', size: o.s, price: o.p, tif: mode.tif, route: mode.route, clientId: cloid ?? '' }
+    const input: OrderInput = {
+      wallet,
+      symbol,
+      side: o.b ? 'Buy' : 'Sell',
+      size: o.s,
+      price: o.p,
+      tif: mode.tif,
+      route: mode.route,
+      clientId: cloid ?? '',
+    }
     const out = executeOrder(ctx, { input, nonce }, false)
     if (out.kind !== 'accepted') {
       statuses.push({ error: out.kind === 'rejected' ? out.reason : out.message })
@@ -83,17 +94,30 @@ export function placePerpOrders(ctx: ServerContext, wallet: string, orders: read
 }
 
 /** `cancel` ({a, o}) and `cancelByCloid` ({asset, cloid}): each item must name an order of the account in that asset. */
-export function cancelPerpOrders(ctx: ServerContext, wallet: string, items: readonly ({ a: bigint; o: bigint } | { asset: bigint; cloid: string })[]): ActionResult {
+export function cancelPerpOrders(
+  ctx: ServerContext,
+  wallet: string,
+  items: readonly ({ a: bigint; o: bigint } | { asset: bigint; cloid: string })[],
+): ActionResult {
   const statuses: PerpStatus[] = []
   let changed = false
   for (const item of items) {
-    const [asset, by, label] = 'o' in item ? [item.a, { orderId: item.o.toString() }, `order ${item.o}`] as const : [item.asset, { clientId: item.cloid.toLowerCase() }, `cloid ${item.cloid}`] as const
+    const [asset, by, label] =
+      'o' in item
+        ? ([item.a, { orderId: item.o.toString() }, `order ${item.o}`] as const)
+        : ([item.asset, { clientId: item.cloid.toLowerCase() }, `cloid ${item.cloid}`] as const)
     const symbol = indexIn(ctx.exchange.instruments, asset)
     if (symbol === undefined) {
       statuses.push(unknownAsset(ctx, asset))
       continue
     }
-    const target = 'orderId' in by ? ctx.exchange.order(by.orderId) : ctx.exchange.list(wallet).reverse().find((o) => o.input.clientId === by.clientId)
+    const target =
+      'orderId' in by
+        ? ctx.exchange.order(by.orderId)
+        : ctx.exchange
+            .list(wallet)
+            .reverse()
+            .find((o) => o.input.clientId === by.clientId)
     if (target && target.input.symbol !== symbol) {
       statuses.push({ error: `${label} is not in asset ${asset}` })
       continue

@@ -5,7 +5,11 @@
  */
 import { json, type Reply } from '../reply.ts'
 
-export type PerpStatus = 'success' | { resting: { oid: number; cloid?: string } } | { filled: { totalSz: string; avgPx: string; oid: number; cloid?: string } } | { error: string }
+export type PerpStatus =
+  | 'success'
+  | { resting: { oid: number; cloid?: string } }
+  | { filled: { totalSz: string; avgPx: string; oid: number; cloid?: string } }
+  | { error: string }
 
 export function envelopeOk(type: 'order' | 'cancel', statuses: PerpStatus[], headers: Record<string, string> = {}): Reply {
   return json(200, { status: 'ok', response: { type, data: { statuses } } }, headers)

@@ -37,7 +37,10 @@ export const perpVenueChecks: Check[] = [
       const symbol = ctx.target.symbols[0]
       const mine = (await ordersOf(ctx, owner.address)).filter((o) => o.symbol === symbol)
       if (mine.length !== 1) {
-        ctx.fail(`the agent's perp order is not listed under the approving wallet (${mine.length} orders in ${symbol} there)`, { exchange: e, expected: 'the order under GET /orders?wallet=<owner>' })
+        ctx.fail(`the agent's perp order is not listed under the approving wallet (${mine.length} orders in ${symbol} there)`, {
+          exchange: e,
+          expected: 'the order under GET /orders?wallet=<owner>',
+        })
       }
     },
   },
@@ -51,7 +54,10 @@ export const perpVenueChecks: Check[] = [
       const taker = await withState(ctx, ctx.wallet(), 'options order that gives the perp key state')
       const symbol = ctx.target.symbols[0] ?? ''
       // A resting sell above the best bid (so it rests), which an Alo buy at the same price crosses.
-      const book = jsonOf(await call(ctx, 'getOrderbook', undefined, { symbol }))?.result as { bids?: { price?: string }[] } | null | undefined
+      const book = jsonOf(await call(ctx, 'getOrderbook', undefined, { symbol }))?.result as
+        | { bids?: { price?: string }[] }
+        | null
+        | undefined
       const bestBid = Number(book?.bids?.[0]?.price ?? 0)
       const price = String(Math.floor(Number.isFinite(bestBid) ? bestBid : 0) + 7)
       const { e: ask } = await placeOrder(ctx, { wallet: maker, symbol, side: 'Sell', price, size: '1', tif: 'gtc' })
@@ -61,9 +67,16 @@ export const perpVenueChecks: Check[] = [
       order.t = { limit: { tif: 'Alo' } }
       const e = await call(ctx, 'perpExchange', await perpOrder(ctx, taker, { action }))
       const [status] = statusesOf(e)
-      if (status && ('filled' in status || 'resting' in status)) ctx.fail(`an Alo buy at the best ask was placed: ${brief(e)}`, { exchange: e, expected: 'an {error} status (post-only)' })
-      if (!status || typeof status.error !== 'string') ctx.fail(`an Alo buy at the best ask: expected an {error} status, got ${brief(e)}`, { exchange: e, expected: '{"status":"ok",...,"statuses":[{"error":"..."}]}' })
-      const filled = (await ordersOf(ctx, taker.address)).filter((o) => o.price === price && o.filled_size !== undefined && o.filled_size !== '0')
+      if (status && ('filled' in status || 'resting' in status))
+        ctx.fail(`an Alo buy at the best ask was placed: ${brief(e)}`, { exchange: e, expected: 'an {error} status (post-only)' })
+      if (!status || typeof status.error !== 'string')
+        ctx.fail(`an Alo buy at the best ask: expected an {error} status, got ${brief(e)}`, {
+          exchange: e,
+          expected: '{"status":"ok",...,"statuses":[{"error":"..."}]}',
+        })
+      const filled = (await ordersOf(ctx, taker.address)).filter(
+        (o) => o.price === price && o.filled_size !== undefined && o.filled_size !== '0',
+      )
       if (filled.length) ctx.fail('the Alo order traded', { expected: 'no fill' })
     },
   },
@@ -77,7 +90,11 @@ export const perpVenueChecks: Check[] = [
       const o = 2n ** 53n + 1n
       const e = await call(ctx, 'perpExchange', await perpOrder(ctx, w, { action: { type: 'cancel', cancels: [{ a: 0, o }] } }))
       if (statusOf(e) >= 500) ctx.fail(`a cancel with o = ${o} gave a server error ${brief(e)}`, { exchange: e, level: 'stated' })
-      if (!succeeded(e)) ctx.fail(`a correctly signed cancel with o = ${o} was refused (${brief(e)}): the server hashed a rounded integer`, { exchange: e, expected: '{"status":"ok",...} (an error status: no such order)' })
+      if (!succeeded(e))
+        ctx.fail(`a correctly signed cancel with o = ${o} was refused (${brief(e)}): the server hashed a rounded integer`, {
+          exchange: e,
+          expected: '{"status":"ok",...} (an error status: no such order)',
+        })
     },
   },
   {
@@ -89,13 +106,17 @@ export const perpVenueChecks: Check[] = [
       const e = await call(ctx, 'perpInfo', '{"type":"meta"}')
       const universe = jsonOf(e)?.universe
       if (statusOf(e) !== 200 || !Array.isArray(universe)) return ctx.fail(`expected {universe: [...]}, got ${brief(e)}`, { exchange: e })
-      const bad = (universe as Record<string, unknown>[]).find((u) => typeof u?.name !== 'string' || !Number.isInteger(u.szDecimals) || !Number.isInteger(u.maxLeverage))
+      const bad = (universe as Record<string, unknown>[]).find(
+        (u) => typeof u?.name !== 'string' || !Number.isInteger(u.szDecimals) || !Number.isInteger(u.maxLeverage),
+      )
       if (bad) ctx.fail(`a universe entry is not {name, szDecimals, maxLeverage}: ${JSON.stringify(bad).slice(0, 120)}`, { exchange: e })
       const names = (universe as { name?: unknown }[]).map((u) => u.name)
       const first = ctx.target.symbols[0]
-      if (first !== undefined && names[0] !== first) ctx.fail(`asset index 0 is ${JSON.stringify(names[0])}, but the target's first instrument is ${first}`, { exchange: e })
+      if (first !== undefined && names[0] !== first)
+        ctx.fail(`asset index 0 is ${JSON.stringify(names[0])}, but the target's first instrument is ${first}`, { exchange: e })
       const other = await call(ctx, 'perpInfo', '{"type":"noSuchRequest"}')
-      if (statusOf(other) !== 400) ctx.fail(`an info request type the server does not answer: expected 400, got ${brief(other)}`, { exchange: other })
+      if (statusOf(other) !== 400)
+        ctx.fail(`an info request type the server does not answer: expected 400, got ${brief(other)}`, { exchange: other })
     },
   },
 ]
