@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { OecError } from '../errors.ts'
 import { commands } from './commands/index.ts'
-import { Command, CommanderError, type CliIO, type ExitCode } from './program.ts'
+import { Command, CommanderError, Help, type CliIO, type ExitCode } from './program.ts'
+import { readCommandSummary } from './summary.ts'
 import { packagePath } from '../package-root.ts'
 
 const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }
@@ -27,10 +28,20 @@ export async function main(
       writeErr: (s) => io.stderr.write(s),
     })
     .exitOverride()
-  // Load only the command being run; anything else (help, a typo) needs them all to list them.
-  const first = argv.find((a) => !a.startsWith('-'))
+  // Load only the command being run. Anything else (help, a typo) lists them all: from the
+  // summary the build wrote when there is one, else by loading every module.
+  const words = argv.filter((a) => !a.startsWith('-'))
+  const first = words[0] === 'help' ? words[1] : words[0]
   const chosen = commands.filter((c) => c.name === first)
-  for (const c of chosen.length > 0 ? chosen : commands) (await c.load()).register(program, io, done)
+  const summary = chosen.length === 0 ? readCommandSummary() : undefined
+  if (summary !== undefined) {
+    const terms = new Map(summary.map((s) => [s.name, s.term]))
+    for (const s of summary) program.command(s.name).description(s.description)
+    const help = new Help()
+    program.configureHelp({ subcommandTerm: (cmd) => terms.get(cmd.name()) ?? help.subcommandTerm(cmd) })
+  } else {
+    for (const c of chosen.length > 0 ? chosen : commands) (await c.load()).register(program, io, done)
+  }
   const inherit = (cmd: Command) => {
     for (const sub of cmd.commands) {
       sub.exitOverride().configureOutput(program.configureOutput())

@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander'
+import { Command, CommanderError, Help, Option } from 'commander'
 
 /** What a command action returns: the process exit code (0 ok, 1 findings, 2 usage/input). */
 export type ExitCode = 0 | 1 | 2
@@ -14,7 +14,7 @@ export interface CommandModule {
   register(program: Command, io: CliIO, done: (code: ExitCode) => void): void
 }
 
-export { Command, CommanderError, Option }
+export { Command, CommanderError, Help, Option }
 
 /** Parses a whole-number option value, or throws a usage error naming the option. */
 export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) {

@@ -36,8 +36,16 @@ export function authenticate(ctx: ServerContext, kind: OptionsKind, body: Parsed
   }
   const signature = (body.value as Record<string, unknown>).signature
   const r = ctx.deps.verifyOptions(kind, message, String(signature), { domain: { name: ctx.config.domainName, chainId: ctx.config.chainId } })
-  if (!r.ok) return refusal(ctx, null)
+  if (!r.ok) return explained(ctx, body, wallet, refusal(ctx, null))
   if (wallet === null) return { ok: true, signer: r.signer, owner: r.signer }
   if (authorizedFor(ctx, r.signer, wallet)) return { ok: true, signer: r.signer, owner: wallet }
-  return refusal(ctx, r.signer)
+  return explained(ctx, body, wallet, refusal(ctx, r.signer))
+}
+
+/** With `--explain` on, the refusal body also says why (agent operations have no wallet to check against). */
+function explained<R extends { reply: Reply }>(ctx: ServerContext, body: ParsedBodyOk, wallet: string | null, refused: R): R {
+  const diagnose = ctx.deps.explainRefusal
+  if (!diagnose || wallet === null) return refused
+  const explain = diagnose(body, wallet, { authorized: (a) => authorizedFor(ctx, a, wallet), known: (a) => ctx.known(a) })
+  return { ...refused, reply: { ...refused.reply, body: { ...(refused.reply.body as object), explain } } }
 }

@@ -4,7 +4,7 @@
  * dependency (a verifier that ignores the chain ID, a nonce store that forgets, a limiter that
  * counts a batch once, a reply filter that drops a header) instead of forking the server.
  */
-import { parseBody, type Signing } from '../signing/index.ts'
+import { parseBody, type ParsedBodyOk, type Signing } from '../signing/index.ts'
 import type { Clock } from './clock.ts'
 import { systemClock } from './clock.ts'
 import { createRateLimiter, type RateLimiter } from './limits.ts'
@@ -50,6 +50,8 @@ export interface ServerDeps {
   logger: (entry: RequestLog) => void
   /** Last look at every reply before it is written (identity by default). */
   transformReply: (reply: Reply, context: ReplyContext) => Reply
+  /** Development only (`oec serve --explain`): a diagnosis added to signature refusals as `explain`. */
+  explainRefusal?: (body: ParsedBodyOk, wallet: string, context: { authorized(address: string): boolean; known(address: string): boolean }) => unknown
 }
 
 /** The default seams; signature checks are the contract's own (`signingFor(contract)`). */

@@ -24,7 +24,11 @@ describe('check ids are typed', () => {
   it('a misspelled check id or selector is a compile error, a real one is not', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'oec-check-ids-')), 'fixture.mts')
     writeFileSync(file, `${lines.join('\n')}\n`)
-    const config = ts.getParsedCommandLineOfConfigFile(fileURLToPath(new URL('../../tsconfig.json', import.meta.url)), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!
+    const config = ts.getParsedCommandLineOfConfigFile(
+      fileURLToPath(new URL('../../tsconfig.json', import.meta.url)),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+    )!
     const program = ts.createProgram([file], { ...config.options, noEmit: true })
     const failing = ts
       .getPreEmitDiagnostics(program)

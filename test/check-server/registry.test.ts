@@ -15,11 +15,18 @@ const CHECKS_DIR = fileURLToPath(new URL('../../src/check/server/checks/', impor
 const spec = shippedContract()
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : []))
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? walk(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : [],
+  )
 }
 
-const isCheck = (v: unknown): v is Check => typeof v === 'object' && v !== null && typeof (v as Check).id === 'string' && typeof (v as Check).run === 'function'
-const isFamily = (v: unknown): v is CheckFamily<string> => typeof v === 'object' && v !== null && typeof (v as CheckFamily<string>).family === 'string' && typeof (v as CheckFamily<string>).expand === 'function'
+const isCheck = (v: unknown): v is Check =>
+  typeof v === 'object' && v !== null && typeof (v as Check).id === 'string' && typeof (v as Check).run === 'function'
+const isFamily = (v: unknown): v is CheckFamily<string> =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as CheckFamily<string>).family === 'string' &&
+  typeof (v as CheckFamily<string>).expand === 'function'
 
 /** The check ids a module exports: single checks, families (expanded for the shipped spec), arrays of checks. */
 function exportedIds(mod: Record<string, unknown>): { ids: string[]; constants: string[] } {
@@ -61,7 +68,7 @@ describe('the server check registry', () => {
     expect([...registry].sort()).toEqual([...owner.keys()].sort())
   })
 
-  it('runs the checks over the whole run\'s responses last', () => {
+  it("runs the checks over the whole run's responses last", () => {
     const ids = allChecks({ spec }).map((c) => c.id)
     expect(ids.slice(-2)).toEqual(['err.body-shape', 'err.catalog-codes'])
   })

@@ -12,7 +12,21 @@ import type { Wallet } from './wallets.ts'
 import { brief } from './context.ts'
 import { call } from './operations.ts'
 import type { KnownErrorCode } from '../../contract/generated/errors.ts'
-import type { AgentChange, CancelResult, OrderResult, PerpResponse, Route, Side, Tif } from '../../contract/generated/types.ts'
+import type {
+  AgentChange,
+  ApproveAgentRequest,
+  CancelOrderByClientIdRequest,
+  CancelOrderRequest,
+  CancelResult,
+  OperationId,
+  OrderResult,
+  PerpResponse,
+  PlaceOrderRequest,
+  RevokeAgentRequest,
+  Route,
+  Side,
+  Tif,
+} from '../../contract/generated/types.ts'
 
 let clientCounter = 0
 /** A client order id unique within the process. */
@@ -21,13 +35,19 @@ export function newClientId(prefix = 'oec'): string {
   return `${prefix}-${Date.now().toString(36)}-${clientCounter}`
 }
 
-/** Body property order of a request schema, read from the spec (signature last). */
-export function bodyOrder(ctx: CheckContext, schemaName: string): string[] {
-  const components = ctx.spec.doc.components
-  const schemas = isObject(components) && isObject(components.schemas) ? components.schemas : {}
-  const schema = deref(ctx.spec.doc, schemas[schemaName])
-  const props = isObject(schema) && isObject(schema.properties) ? Object.keys(schema.properties) : []
-  return props
+/** Body property order of an operation's request schema, read from the spec (signature last). */
+export function bodyOrder(ctx: CheckContext, id: OperationId): string[] {
+  const op = ctx.spec.operations.find((o) => o.operationId === id)
+  const schema = op?.requestSchema ? deref(ctx.spec.doc, op.requestSchema) : undefined
+  return isObject(schema) && isObject(schema.properties) ? Object.keys(schema.properties) : []
+}
+
+/** Body values by the field names of a request type of the spec (a misspelled field does not compile). */
+type Fields<T> = { [K in keyof T & string]?: BodyValue }
+
+/** Body entries named by the fields of a request type of the spec. */
+function entries<T>(list: [keyof T & string, BodyValue][]): BodyEntries {
+  return list
 }
 
 export interface OrderParams {
@@ -48,7 +68,7 @@ export interface OrderParams {
 
 /** A resting order by default: a small buy far below any ask, so it never trades. */
 export function orderEntries(ctx: CheckContext, p: OrderParams): BodyEntries {
-  const values: Record<string, BodyValue | undefined> = {
+  const values: Fields<PlaceOrderRequest> = {
     wallet: p.wallet.address,
     symbol: p.symbol ?? ctx.target.symbols[0] ?? '',
     side: p.side ?? ('Buy' satisfies Side),
@@ -59,9 +79,10 @@ export function orderEntries(ctx: CheckContext, p: OrderParams): BodyEntries {
     client_id: p.clientId ?? newClientId(),
     nonce: p.nonce ?? ctx.nonce(p.wallet),
   }
-  const order = bodyOrder(ctx, 'PlaceOrderRequest').filter((k) => k !== 'signature')
+  const order = bodyOrder(ctx, 'placeOrder').filter((k) => k !== 'signature')
   const keys = order.length ? order : Object.keys(values)
-  return keys.filter((k) => values[k] !== undefined).map((k) => [k, values[k] as BodyValue])
+  const byName: Readonly<Record<string, BodyValue | undefined>> = values
+  return keys.filter((k) => byName[k] !== undefined).map((k) => [k, byName[k] as BodyValue])
 }
 
 function signerOf(s: Wallet | Signer): Signer {
@@ -86,6 +107,11 @@ export async function orderBody(ctx: CheckContext, p: OrderParams, options: Sign
   return signed(ctx, 'PlaceOrder', orderEntries(ctx, p), p.signer ?? p.wallet, options)
 }
 
+/** A value of a signed order body as sent, by its field name in the spec's PlaceOrderRequest. */
+export function orderField(body: SignedBody, field: keyof PlaceOrderRequest & string): BodyValue | undefined {
+  return body.entries.find(([k]) => k === field)?.[1]
+}
+
 export async function placeOrder(ctx: CheckContext, p: OrderParams, options: SignOptions = {}): Promise<{ e: Exchange; body: SignedBody }> {
   const body = await orderBody(ctx, p, options)
   return { e: await call(ctx, 'placeOrder', body.text), body }
@@ -101,14 +127,14 @@ export async function withState(ctx: CheckContext, w: Wallet, what = 'set-up ord
 export async function cancelBody(ctx: CheckContext, wallet: Wallet, by: { orderId: string } | { clientId: string }, options: SignOptions & { signer?: Wallet; nonce?: bigint } = {}): Promise<SignedBody> {
   const nonce = options.nonce ?? ctx.nonce(wallet)
   if ('orderId' in by) {
-    return signed(ctx, 'CancelOrder', [['wallet', wallet.address], ['order_id', by.orderId], ['nonce', nonce]], options.signer ?? wallet, options)
+    return signed(ctx, 'CancelOrder', entries<CancelOrderRequest>([['wallet', wallet.address], ['order_id', by.orderId], ['nonce', nonce]]), options.signer ?? wallet, options)
   }
-  return signed(ctx, 'CancelOrderByClientId', [['wallet', wallet.address], ['client_id', by.clientId], ['nonce', nonce]], options.signer ?? wallet, options)
+  return signed(ctx, 'CancelOrderByClientId', entries<CancelOrderByClientIdRequest>([['wallet', wallet.address], ['client_id', by.clientId], ['nonce', nonce]]), options.signer ?? wallet, options)
 }
 
 export async function agentBody(ctx: CheckContext, kind: OptionsKind, owner: Wallet, agent: string, options: SignOptions & { nonce?: bigint } = {}): Promise<SignedBody> {
   const nonce = options.nonce ?? ctx.nonce(owner)
-  return signed(ctx, kind, [['agent', agent], ['nonce', nonce]], owner, options)
+  return signed(ctx, kind, entries<ApproveAgentRequest & RevokeAgentRequest>([['agent', agent], ['nonce', nonce]]), owner, options)
 }
 
 export async function approveAgent(ctx: CheckContext, owner: Wallet, agent: string, options: SignOptions & { nonce?: bigint } = {}): Promise<Exchange> {

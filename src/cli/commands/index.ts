@@ -16,4 +16,5 @@ export const commands: readonly LazyCommand[] = [
   { name: 'generate', load: async () => (await import('./generate.ts')).generateCommand },
   { name: 'diff', load: async () => (await import('./diff.ts')).diffCommand },
   { name: 'lint', load: async () => (await import('./lint.ts')).lintCommand },
+  { name: 'explain', load: async () => (await import('./explain.ts')).explainCommand },
 ]

@@ -15,6 +15,7 @@ interface ServeOptions extends ContractFlags {
   perpChainId?: number
   testnet?: boolean
   log?: boolean
+  explain?: boolean
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value]
@@ -35,6 +36,7 @@ export const serveCommand: CommandModule = {
       .option('--perp-chain-id <n>', 'chain ID of the perp domain (default 1337)', intOption('--perp-chain-id', 1))
       .option('--testnet', 'perp Agent source "b" instead of mainnet "a"')
       .option('--log', 'one JSON line per request on stderr')
+      .option('--explain', 'development: add the diagnosis of a refused signature to the refusal body (field "explain"); never on by default')
       .addHelpText(
         'after',
         '\nPrints "oec serve: listening on URL" once ready; stops cleanly on SIGINT/SIGTERM.\nExit codes: 0 stopped by a signal, 2 bad flag or config, port in use.',
@@ -61,7 +63,8 @@ export const serveCommand: CommandModule = {
           log: opts.log,
         }
         config = checkConfig(mergeConfig(config, flags, 'flags'), spec, 'flags')
-        const server = await startServer({ spec, config, host: opts.host, port: opts.port })
+        const explain = opts.explain ? (await import('../../explain/server-hook.ts')).refusalExplainer(spec, { domain: { name: config.domainName, chainId: config.chainId } }) : undefined
+        const server = await startServer({ spec, config, host: opts.host, port: opts.port, ...(explain ? { deps: { explainRefusal: explain } } : {}) })
         io.stdout.write(`oec serve: listening on ${server.url}\n`)
         const signal = await new Promise<string>((resolve) => {
           process.once('SIGINT', () => resolve('SIGINT'))

@@ -4,7 +4,18 @@
  */
 import { RATE_LIMIT_HEADERS, type Tier } from '../../../contract/index.ts'
 import { brief } from '../context.ts'
-import { expectSuccess, jsonOf, placeOrder, rateHeaders, statusOf, succeeded, type RateHeaders } from '../helpers.ts'
+import {
+  expectSuccess,
+  hasCode,
+  isCode,
+  jsonOf,
+  orderField,
+  placeOrder,
+  type RateHeaders,
+  rateHeaders,
+  statusOf,
+  succeeded,
+} from '../helpers.ts'
 import type { Exchange } from '../http.ts'
 import type { CheckId } from '../registry.ts'
 import type { CheckContext } from '../types.ts'
@@ -27,27 +38,41 @@ export async function restingOrder(ctx: CheckContext, w: Wallet): Promise<{ orde
   const { e, body } = await placeOrder(ctx, { wallet: w })
   expectSuccess(ctx, e, 'set-up order')
   const orderId = jsonOf(e)?.order_id
-  if (typeof orderId !== 'string') ctx.fail('an ACKED order result carries no order_id (needed to cancel it)', { level: 'assumed', rules: ['EP-9'], exchange: e })
-  const clientId = String(body.entries.find(([k]) => k === 'client_id')?.[1] ?? '')
+  if (typeof orderId !== 'string')
+    ctx.fail('an ACKED order result carries no order_id (needed to cancel it)', { level: 'assumed', rules: ['EP-9'], exchange: e })
+  const clientId = String(orderField(body, 'client_id') ?? '')
   return { orderId, clientId }
 }
 
 /** All three headers present, integers, consistent; Retry-After only on a 429. */
 export function checkHeaders(ctx: CheckContext, e: Exchange, what: string, category: string): RateHeaders {
   const h = rateHeaders(e)
-  if (h.missing.length) ctx.fail(`${what}: ${h.missing.join(', ')} missing (${brief(e)})`, { exchange: e, expected: 'X-RateLimit-Limit, -Remaining and -Reset as integers', rules: ['RL-6'] })
-  if (h.remaining! > h.limit!) ctx.fail(`${what}: X-RateLimit-Remaining ${h.remaining} exceeds X-RateLimit-Limit ${h.limit}`, { exchange: e, rules: ['RL-7'] })
+  if (h.missing.length)
+    ctx.fail(`${what}: ${h.missing.join(', ')} missing (${brief(e)})`, {
+      exchange: e,
+      expected: 'X-RateLimit-Limit, -Remaining and -Reset as integers',
+      rules: ['RL-6'],
+    })
+  if (h.remaining! > h.limit!)
+    ctx.fail(`${what}: X-RateLimit-Remaining ${h.remaining} exceeds X-RateLimit-Limit ${h.limit}`, { exchange: e, rules: ['RL-7'] })
   const nowS = ctx.target.now() / 1000
   const window = ctx.spec.rateLimits.windowSeconds
   if (!(h.reset! > nowS - 5 && h.reset! <= nowS + window + 5)) {
-    ctx.fail(`${what}: X-RateLimit-Reset ${h.reset} is not a Unix time within the current ${window} s window (now ${Math.floor(nowS)})`, { exchange: e, rules: ['RL-9'] })
+    ctx.fail(`${what}: X-RateLimit-Reset ${h.reset} is not a Unix time within the current ${window} s window (now ${Math.floor(nowS)})`, {
+      exchange: e,
+      rules: ['RL-9'],
+    })
   }
   if (statusOf(e) !== 429 && e.response?.headers[RATE_LIMIT_HEADERS.retryAfter.toLowerCase()] !== undefined) {
     ctx.fail(`${what}: Retry-After on a ${statusOf(e)} response (it belongs to 429 only)`, { exchange: e, rules: ['RL-8'] })
   }
   const expected = categoryLimit(ctx, category)
   if (h.limit !== expected) {
-    ctx.warn(`${what}: X-RateLimit-Limit ${h.limit}, expected the Default tier's ${category} limit ${expected}`, { exchange: e, level: 'assumed', rules: ['RL-11', 'RL-2'] })
+    ctx.warn(`${what}: X-RateLimit-Limit ${h.limit}, expected the Default tier's ${category} limit ${expected}`, {
+      exchange: e,
+      level: 'assumed',
+      rules: ['RL-11', 'RL-2'],
+    })
   }
   return h
 }
@@ -81,4 +106,32 @@ export async function freshWindow(ctx: CheckContext): Promise<void> {
   const window = ctx.spec.rateLimits.windowSeconds
   const left = window - (nowS % window)
   if (left < 15) await ctx.target.waitUntil(Math.ceil(nowS + left))
+}
+
+/**
+ * An order beyond a cap was refused as the seed states: never a 5xx, `limit_exceeded` in a 4xx
+ * body's `error`, the cap itself in the message (or a REJECTED order's reason); 422 is assumed.
+ */
+export function expectCapRefusal(ctx: CheckContext, e: Exchange, cap: number, what: 'cap' | 'positions-cap'): void {
+  const s = statusOf(e)
+  const body = jsonOf(e) ?? {}
+  if (s >= 500) ctx.fail(`server error ${brief(e)}`, { exchange: e })
+  const text = String(s === 200 ? (body.reason ?? '') : (body.message ?? ''))
+  if (s >= 400 && !isCode(body.error, 'limit_exceeded')) {
+    ctx.fail(`the ${what} refusal has error ${JSON.stringify(body.error)}, not "limit_exceeded"`, {
+      exchange: e,
+      expected: `{"error":"limit_exceeded","message":"… ${cap} …"}`,
+    })
+  }
+  if (!new RegExp(`(^|\\D)${cap}(\\D|$)`).test(text))
+    ctx.fail(`the ${what} refusal message ${JSON.stringify(text)} does not state the cap ${cap}`, {
+      exchange: e,
+      rules: ['CAP-3', 'ERR-8'],
+    })
+  if (s !== 422 && !hasCode(e, 'limit_exceeded'))
+    ctx.warn(`${what} refusal answered ${brief(e)}; the reference answers 422 limit_exceeded`, {
+      exchange: e,
+      level: 'assumed',
+      rules: ['CAP-5'],
+    })
 }

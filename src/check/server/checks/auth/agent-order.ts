@@ -27,9 +27,14 @@ export const authAgentOrder: Check<typeof AUTH_AGENT_ORDER> = {
       ctx.warn('the ACKED order result carries no order_id, so the agent cancel was not tried', { level: 'assumed', rules: ['EP-9'] })
     }
     const list = await call(ctx, 'listAuthorizedAgents', undefined, { wallet: owner.address })
-    if (statusOf(list) !== 200) ctx.fail(`${label(ctx, 'listAuthorizedAgents')}: expected 200, got ${brief(list)}`, { rules: ['AGENT-4'], exchange: list })
+    if (statusOf(list) !== 200)
+      ctx.fail(`${label(ctx, 'listAuthorizedAgents')}: expected 200, got ${brief(list)}`, { rules: ['AGENT-4'], exchange: list })
     if (!list.response?.body.toLowerCase().includes(agent.address.toLowerCase().slice(2))) {
-      ctx.warn(`${label(ctx, 'listAuthorizedAgents')} does not list the approved agent (shape assumed: {agents: [{agent}]})`, { exchange: list, level: 'assumed', rules: ['AGENT-4', 'EP-9'] })
+      ctx.warn(`${label(ctx, 'listAuthorizedAgents')} does not list the approved agent (shape assumed: {agents: [{agent}]})`, {
+        exchange: list,
+        level: 'assumed',
+        rules: ['AGENT-4', 'EP-9'],
+      })
     }
   },
 }

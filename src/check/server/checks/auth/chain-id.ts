@@ -12,7 +12,9 @@ export const authChainId: Check<typeof AUTH_CHAIN_ID> = {
   level: 'stated',
   async run(ctx) {
     const w = await withState(ctx, ctx.wallet())
-    const ids = [1, ctx.target.chainId - 1, ctx.target.perpChainId].filter((id, i, all) => id !== ctx.target.chainId && all.indexOf(id) === i)
+    const ids = [1, ctx.target.chainId - 1, ctx.target.perpChainId].filter(
+      (id, i, all) => id !== ctx.target.chainId && all.indexOf(id) === i,
+    )
     for (const chainId of ids) {
       await ctx.case(`chain-${chainId}`, `PlaceOrder signed under chainId ${chainId}`, async (c) => {
         const { e } = await placeOrder(c, { wallet: w }, { domain: { chainId } })

@@ -16,16 +16,31 @@ export const authDomain: Check<typeof AUTH_DOMAIN> = {
     const perpName = ctx.spec.typedData.domains.perps?.name ?? 'Exchange'
     const variants: [string, string, Record<string, unknown>, RuleId[]][] = [
       ['name-perp', `domain name ${perpName} (the perp domain) on an options order`, { name: perpName }, ['DOM-1', 'PERP-3']],
-      ['name-lowercase', `domain name ${name.toLowerCase() === name ? name.toUpperCase() : name.toLowerCase()} (case changed)`, { name: name.toLowerCase() === name ? name.toUpperCase() : name.toLowerCase() }, ['DOM-1']],
+      [
+        'name-lowercase',
+        `domain name ${name.toLowerCase() === name ? name.toUpperCase() : name.toLowerCase()} (case changed)`,
+        { name: name.toLowerCase() === name ? name.toUpperCase() : name.toLowerCase() },
+        ['DOM-1'],
+      ],
       ['name-other', 'domain name "Other"', { name: 'Other' }, ['DOM-1']],
       ['version-2', 'domain version "2"', { version: '2' }, ['DOM-2', 'VER-1']],
-      ['verifying-contract', 'a non-zero verifyingContract', { verifyingContract: '0x000000000000000000000000000000000000dEaD' }, ['DOM-4']],
+      [
+        'verifying-contract',
+        'a non-zero verifyingContract',
+        { verifyingContract: '0x000000000000000000000000000000000000dEaD' },
+        ['DOM-4'],
+      ],
     ]
     for (const [id, title, domain, rules] of variants) {
-      await ctx.case(id, title, async (c) => {
-        const { e } = await placeOrder(c, { wallet: w }, { domain })
-        expectAuthRefused(c, e, title)
-      }, { rules: [...rules, 'SIGFAIL-4'] })
+      await ctx.case(
+        id,
+        title,
+        async (c) => {
+          const { e } = await placeOrder(c, { wallet: w }, { domain })
+          expectAuthRefused(c, e, title)
+        },
+        { rules: [...rules, 'SIGFAIL-4'] },
+      )
     }
   },
 }

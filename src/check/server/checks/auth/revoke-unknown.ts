@@ -15,7 +15,11 @@ export const authRevokeUnknown: Check<typeof AUTH_REVOKE_UNKNOWN> = {
     const r = await revokeAgent(ctx, w, ctx.wallet().address)
     const s = statusOf(r)
     if (s === 200 || (s === 404 && hasCode(r, 'not_found'))) return
-    if (s >= 500) ctx.fail(`revoke of an unknown agent gave a server error ${brief(r)}`, { level: 'stated', rules: ['ERR-15'], exchange: r })
-    ctx.fail(`revoke of an unknown agent: expected 404 not_found or 200, got ${brief(r)}`, { expected: 'HTTP 404 not_found or HTTP 200', exchange: r })
+    if (s >= 500)
+      ctx.fail(`revoke of an unknown agent gave a server error ${brief(r)}`, { level: 'stated', rules: ['ERR-15'], exchange: r })
+    ctx.fail(`revoke of an unknown agent: expected 404 not_found or 200, got ${brief(r)}`, {
+      expected: 'HTTP 404 not_found or HTTP 200',
+      exchange: r,
+    })
   },
 }

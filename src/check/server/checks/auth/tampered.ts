@@ -27,15 +27,25 @@ export const authTampered: Check<typeof AUTH_TAMPERED> = {
       ['wallet', { wallet: other.address }, ['AUTH-2']],
     ]
     for (const [field, after, rules] of tampers) {
-      await ctx.case(field, `${field} changed after signing`, async (c) => {
-        const { e } = await placeOrder(c, { wallet: w }, { after: after as Record<string, string> })
-        expectAuthRefused(c, e, `${field} changed after signing`)
-      }, { rules: [...rules, 'AUTH-1'] })
+      await ctx.case(
+        field,
+        `${field} changed after signing`,
+        async (c) => {
+          const { e } = await placeOrder(c, { wallet: w }, { after: after as Record<string, string> })
+          expectAuthRefused(c, e, `${field} changed after signing`)
+        },
+        { rules: [...rules, 'AUTH-1'] },
+      )
     }
-    await ctx.case('nonce-plus-one', 'nonce N signed, N+1 sent', async (c) => {
-      const n = c.nonce(w)
-      const { e } = await placeOrder(c, { wallet: w, nonce: n }, { after: { nonce: n + 1n } })
-      expectAuthRefused(c, e, 'nonce N signed, N+1 sent')
-    }, { rules: ['SIGFAIL-3'] })
+    await ctx.case(
+      'nonce-plus-one',
+      'nonce N signed, N+1 sent',
+      async (c) => {
+        const n = c.nonce(w)
+        const { e } = await placeOrder(c, { wallet: w, nonce: n }, { after: { nonce: n + 1n } })
+        expectAuthRefused(c, e, 'nonce N signed, N+1 sent')
+      },
+      { rules: ['SIGFAIL-3'] },
+    )
   },
 }

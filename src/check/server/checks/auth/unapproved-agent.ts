@@ -20,7 +20,12 @@ export const authUnapprovedAgent: Check<typeof AUTH_UNAPPROVED_AGENT> = {
       const victim = await withState(c, c.wallet())
       const { e } = await placeOrder(c, { wallet: victim, signer })
       expectAuthRefused(c, e, 'order signed by a known but unauthorized key')
-      if (statusOf(e) === 401) c.warn('a known signer was refused with 401; the reference answers 403 unauthorized', { level: 'assumed', rules: ['AUTH-6'], exchange: e })
+      if (statusOf(e) === 401)
+        c.warn('a known signer was refused with 401; the reference answers 403 unauthorized', {
+          level: 'assumed',
+          rules: ['AUTH-6'],
+          exchange: e,
+        })
     })
     await ctx.case('agent-of-other-wallet', 'an agent approved by wallet A signs for wallet B', async (c) => {
       const a = c.wallet()
@@ -31,14 +36,19 @@ export const authUnapprovedAgent: Check<typeof AUTH_UNAPPROVED_AGENT> = {
       const { e } = await placeOrder(c, { wallet: b, signer: agent })
       expectAuthRefused(c, e, "order for B signed by A's agent")
     })
-    await ctx.case('unapproved-cancel', 'a stranger cancels an order of another wallet', async (c) => {
-      const w = c.wallet()
-      const { e } = await placeOrder(c, { wallet: w })
-      expectSuccess(c, e, 'set-up order')
-      const id = jsonOf(e)?.order_id
-      if (typeof id !== 'string') return c.skip('the order result has no order_id')
-      const cancel = await cancelBody(c, w, { orderId: id }, { signer: c.wallet() })
-      expectAuthRefused(c, await call(c, 'cancelOrder', cancel.text), 'cancel signed by a stranger')
-    }, { rules: ['AUTH-1', 'AUTH-2', 'EP-2'] })
+    await ctx.case(
+      'unapproved-cancel',
+      'a stranger cancels an order of another wallet',
+      async (c) => {
+        const w = c.wallet()
+        const { e } = await placeOrder(c, { wallet: w })
+        expectSuccess(c, e, 'set-up order')
+        const id = jsonOf(e)?.order_id
+        if (typeof id !== 'string') return c.skip('the order result has no order_id')
+        const cancel = await cancelBody(c, w, { orderId: id }, { signer: c.wallet() })
+        expectAuthRefused(c, await call(c, 'cancelOrder', cancel.text), 'cancel signed by a stranger')
+      },
+      { rules: ['AUTH-1', 'AUTH-2', 'EP-2'] },
+    )
   },
 }

@@ -16,7 +16,12 @@ export const bulkMaxBatch: Check<typeof BULK_MAX_BATCH> = {
     const w = ctx.wallet()
     const items = await Promise.all(Array.from({ length: max + 1 }, () => orderBody(ctx, { wallet: w })))
     const e = await call(ctx, 'placeOrders', bulkBody('orders', items))
-    if (succeeded(e)) ctx.fail(`a batch of ${max + 1} orders was accepted (the assumed maximum is ${max})`, { exchange: e, expected: 'HTTP 400 batch_too_large' })
-    if (statusOf(e) !== 400 || !hasCode(e, 'batch_too_large')) ctx.fail(`a batch of ${max + 1} orders: expected HTTP 400 batch_too_large, got ${brief(e)}`, { exchange: e })
+    if (succeeded(e))
+      ctx.fail(`a batch of ${max + 1} orders was accepted (the assumed maximum is ${max})`, {
+        exchange: e,
+        expected: 'HTTP 400 batch_too_large',
+      })
+    if (statusOf(e) !== 400 || !hasCode(e, 'batch_too_large'))
+      ctx.fail(`a batch of ${max + 1} orders: expected HTTP 400 batch_too_large, got ${brief(e)}`, { exchange: e })
   },
 }

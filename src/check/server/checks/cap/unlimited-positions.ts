@@ -27,7 +27,9 @@ export const capUnlimitedPositions: Check<typeof CAP_UNLIMITED_POSITIONS> = {
     const tiers = ctx.spec.rateLimits.tiers
     const unlimited = ctx.target.tierWallets.find((tw) => tiers[tw.tier]?.maxPositions === -1)
     if (!unlimited) return ctx.skip('needs a --config wallet of a tier with max positions -1 (e.g. market_maker)')
-    const finite = Object.values(tiers).map((t) => t.maxPositions).filter((n) => n > 0)
+    const finite = Object.values(tiers)
+      .map((t) => t.maxPositions)
+      .filter((n) => n > 0)
     const beyond = Math.min(...finite) + 1
     const symbols = ctx.target.symbols
     if (symbols.length < beyond) return ctx.skip(`needs ${beyond} listed instruments (have ${symbols.length})`)

@@ -20,7 +20,10 @@ export const errCatalogCodes: Check<typeof ERR_CATALOG_CODES> = {
       if (typeof code === 'string' && !known.has(code) && !unknown.has(code)) unknown.set(code, e)
     }
     if (unknown.size) {
-      ctx.fail(`codes outside the ${ctx.spec.catalogKey} catalog: ${[...unknown.keys()].join(', ')}`, { exchange: [...unknown.values()][0], expected: `one of ${[...known].join(', ')}` })
+      ctx.fail(`codes outside the ${ctx.spec.catalogKey} catalog: ${[...unknown.keys()].join(', ')}`, {
+        exchange: [...unknown.values()][0],
+        expected: `one of ${[...known].join(', ')}`,
+      })
     }
   },
 }

@@ -25,8 +25,13 @@ export const errHead: Check<typeof ERR_HEAD> = {
       const e = await ctx.send('HEAD', p)
       const raw = await rawHead(ctx.target.url, p)
       if ('error' in raw) return ctx.fail(`HEAD ${p}: ${raw.error}`, { exchange: e })
-      if (raw.trailing.length > 0) ctx.fail(`HEAD ${p} sent ${raw.trailing.length} bytes after the headers (a body): ${JSON.stringify(raw.trailing.slice(0, 80))}`, { exchange: e, expected: 'no body' })
-      if ((e.response?.body.length ?? 0) > 0) ctx.fail(`HEAD ${p} returned a body (${e.response!.body.length} bytes)`, { exchange: e, expected: 'no body' })
+      if (raw.trailing.length > 0)
+        ctx.fail(`HEAD ${p} sent ${raw.trailing.length} bytes after the headers (a body): ${JSON.stringify(raw.trailing.slice(0, 80))}`, {
+          exchange: e,
+          expected: 'no body',
+        })
+      if ((e.response?.body.length ?? 0) > 0)
+        ctx.fail(`HEAD ${p} returned a body (${e.response!.body.length} bytes)`, { exchange: e, expected: 'no body' })
       const codeHeader = Object.keys(raw.headers).find((h) => /error-?code|x-error/i.test(h))
       if (codeHeader) ctx.fail(`HEAD ${p} carries an error-code header ${codeHeader}`, { exchange: e, expected: 'the status alone' })
     }

@@ -35,7 +35,10 @@ export const errOrderbookMissing: Check<typeof ERR_ORDERBOOK_MISSING> = {
     const listed = await call(ctx, 'getOrderbook', undefined, { symbol: ctx.target.symbols[0] ?? '' })
     const lj = jsonOf(listed)
     if (statusOf(listed) !== 200 || lj?.jsonrpc !== '2.0' || lj.error !== null) {
-      ctx.fail(`${label(ctx, 'getOrderbook')} of the listed ${ctx.target.symbols[0]}: expected the envelope with error null, got ${brief(listed)}`, { exchange: listed, rules: ['EP-8'] })
+      ctx.fail(
+        `${label(ctx, 'getOrderbook')} of the listed ${ctx.target.symbols[0]}: expected the envelope with error null, got ${brief(listed)}`,
+        { exchange: listed, rules: ['EP-8'] },
+      )
     }
   },
 }

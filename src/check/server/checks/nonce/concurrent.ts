@@ -17,7 +17,8 @@ export const nonceConcurrent: Check<typeof NONCE_CONCURRENT> = {
     const bodies = await Promise.all(Array.from({ length: 6 }, () => orderBody(ctx, { wallet: w, nonce: n })))
     const results = await Promise.all(bodies.map((b) => call(ctx, 'placeOrder', b.text)))
     const ok = results.filter(succeeded)
-    if (ok.length > 1) ctx.fail(`${ok.length} of 6 concurrent orders with nonce ${n} were accepted`, { expected: 'at most one accepted', exchange: ok[1] })
+    if (ok.length > 1)
+      ctx.fail(`${ok.length} of 6 concurrent orders with nonce ${n} were accepted`, { expected: 'at most one accepted', exchange: ok[1] })
     for (const e of results) if (statusOf(e) >= 500) ctx.fail(`a concurrent request got a server error ${brief(e)}`, { exchange: e })
   },
 }

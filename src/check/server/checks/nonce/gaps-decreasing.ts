@@ -13,9 +13,14 @@ export const nonceGapsDecreasing: Check<typeof NONCE_GAPS_DECREASING> = {
     const w = ctx.wallet()
     const base = ctx.nonce(w)
     await acked(ctx, w, base + 1_000_000n, 'nonce N+1000000 (a gap)')
-    await ctx.case('decreasing', 'a lower, unused nonce after a higher one', async (c) => {
-      await acked(c, w, base + 5n, 'nonce N+5 after N+1000000')
-      await acked(c, w, base, 'nonce N after N+5')
-    }, { level: 'assumed', rules: ['NONCE-8'] })
+    await ctx.case(
+      'decreasing',
+      'a lower, unused nonce after a higher one',
+      async (c) => {
+        await acked(c, w, base + 5n, 'nonce N+5 after N+1000000')
+        await acked(c, w, base, 'nonce N after N+5')
+      },
+      { level: 'assumed', rules: ['NONCE-8'] },
+    )
   },
 }

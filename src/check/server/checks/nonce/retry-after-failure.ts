@@ -25,11 +25,16 @@ export const nonceRetryAfterFailure: Check<typeof NONCE_RETRY_AFTER_FAILURE> = {
       if (succeeded(e)) c.fail(`side "buy" was accepted (${brief(e)})`, { exchange: e, rules: ['PO-1'] })
       await acked(c, w, n, 'retry with the same nonce after an invalid field')
     })
-    await ctx.case('after-rejected', 'retry after a 200 REJECTED order (unknown instrument)', async (c) => {
-      const n = c.nonce(w)
-      const { e } = await placeOrder(c, { wallet: w, nonce: n, symbol: c.target.missingSymbol })
-      if (succeeded(e)) c.skip(`the target accepted an order for ${c.target.missingSymbol}; pass --missing-symbol`)
-      await acked(c, w, n, 'retry with the same nonce after a REJECTED order')
-    }, { level: 'assumed', rules: ['NONCE-7', 'NONCE-5'] })
+    await ctx.case(
+      'after-rejected',
+      'retry after a 200 REJECTED order (unknown instrument)',
+      async (c) => {
+        const n = c.nonce(w)
+        const { e } = await placeOrder(c, { wallet: w, nonce: n, symbol: c.target.missingSymbol })
+        if (succeeded(e)) c.skip(`the target accepted an order for ${c.target.missingSymbol}; pass --missing-symbol`)
+        await acked(c, w, n, 'retry with the same nonce after a REJECTED order')
+      },
+      { level: 'assumed', rules: ['NONCE-7', 'NONCE-5'] },
+    )
   },
 }

@@ -22,17 +22,27 @@ export const rlCategories: Check<typeof RL_CATEGORIES> = {
     if (!succeeded(c1)) ctx.fail(`cancel not accepted (${brief(c1)})`, { exchange: c1 })
     const hc = rateHeaders(c1)
     if (hc.remaining !== undefined && hc.limit !== undefined && hc.remaining !== hc.limit - 1) {
-      ctx.fail(`after 2 orders and 1 cancel, the cancel response shows ${hc.remaining} of ${hc.limit} left; cancels must not count orders`, { exchange: c1, expected: `X-RateLimit-Remaining: ${hc.limit - 1}` })
+      ctx.fail(
+        `after 2 orders and 1 cancel, the cancel response shows ${hc.remaining} of ${hc.limit} left; cancels must not count orders`,
+        { exchange: c1, expected: `X-RateLimit-Remaining: ${hc.limit - 1}` },
+      )
     }
     const { e: o3 } = await placeOrder(ctx, { wallet: w })
     const ho = rateHeaders(o3)
     if (ho.remaining !== undefined && ho.limit !== undefined && ho.remaining !== ho.limit - 3) {
-      ctx.fail(`after 3 orders and 1 cancel, the order response shows ${ho.remaining} of ${ho.limit} left; orders must not count cancels`, { exchange: o3, expected: `X-RateLimit-Remaining: ${ho.limit - 3}` })
+      ctx.fail(`after 3 orders and 1 cancel, the order response shows ${ho.remaining} of ${ho.limit} left; orders must not count cancels`, {
+        exchange: o3,
+        expected: `X-RateLimit-Remaining: ${ho.limit - 3}`,
+      })
     }
     // Exhaust the orders; a cancel must still go through.
     await orderLimitHit(ctx, w, tier.ordersPerMinute - 3)
     const c2 = await call(ctx, 'cancelOrder', (await cancelBody(ctx, w, { orderId: second.orderId })).text)
-    if (statusOf(c2) === 429) ctx.fail('a cancel was refused with 429 after the order limit (not the cancel limit) was used up', { exchange: c2, expected: 'the cancel accepted' })
+    if (statusOf(c2) === 429)
+      ctx.fail('a cancel was refused with 429 after the order limit (not the cancel limit) was used up', {
+        exchange: c2,
+        expected: 'the cancel accepted',
+      })
     if (!succeeded(c2)) ctx.fail(`a cancel after the order limit was used up: ${brief(c2)}`, { exchange: c2 })
   },
 }

@@ -1,6 +1,18 @@
 /** `rl.headers`: X-RateLimit-Limit/-Remaining/-Reset on success and error responses of every rate-limited endpoint. */
 import { brief } from '../../context.ts'
-import { agentBody, approveAgent, bulkBody, cancelBody, expectSuccess, jsonOf, orderBody, placeOrder, revokeAgent, statusOf, succeeded } from '../../helpers.ts'
+import {
+  agentBody,
+  approveAgent,
+  bulkBody,
+  cancelBody,
+  expectSuccess,
+  jsonOf,
+  orderBody,
+  placeOrder,
+  revokeAgent,
+  statusOf,
+  succeeded,
+} from '../../helpers.ts'
 import type { Exchange } from '../../http.ts'
 import { checkHeaders, restingOrder } from '../../steps/rate-limits.ts'
 import type { Check, CheckContext } from '../../types.ts'
@@ -37,7 +49,8 @@ const OP_PROBES: Partial<Record<OperationId, OpProbe>> = {
   },
   async replaceOrders(ctx, w) {
     const { orderId } = await restingOrder(ctx, w)
-    const item = async (opts = {}) => `{"cancel":${(await cancelBody(ctx, w, { orderId }, opts)).text},"order":${(await orderBody(ctx, { wallet: w }, opts)).text}}`
+    const item = async (opts = {}) =>
+      `{"cancel":${(await cancelBody(ctx, w, { orderId }, opts)).text},"order":${(await orderBody(ctx, { wallet: w }, opts)).text}}`
     const success = await call(ctx, 'replaceOrders', `{"replacements":[${await item()}]}`)
     const error = await call(ctx, 'replaceOrders', `{"replacements":[${await item(wrongChain(ctx))}]}`)
     return { success, error }
@@ -51,7 +64,11 @@ const OP_PROBES: Partial<Record<OperationId, OpProbe>> = {
   async cancelOrdersByClientId(ctx, w) {
     const a = await restingOrder(ctx, w)
     const success = await call(ctx, 'cancelOrdersByClientId', bulkBody('cancels', [await cancelBody(ctx, w, { clientId: a.clientId })]))
-    const error = await call(ctx, 'cancelOrdersByClientId', bulkBody('cancels', [await cancelBody(ctx, w, { clientId: a.clientId }, wrongChain(ctx))]))
+    const error = await call(
+      ctx,
+      'cancelOrdersByClientId',
+      bulkBody('cancels', [await cancelBody(ctx, w, { clientId: a.clientId }, wrongChain(ctx))]),
+    )
     return { success, error }
   },
   async approveAgent(ctx, w) {
@@ -87,17 +104,25 @@ export const rlHeaders: Check<typeof RL_HEADERS> = {
   async run(ctx) {
     for (const op of ctx.spec.operations.filter((o) => o.rateLimit)) {
       const probe = (OP_PROBES as Readonly<Record<string, OpProbe | undefined>>)[op.operationId]
-      await ctx.case(op.operationId, `${op.method} ${op.path}: headers on success and on error`, async (c) => {
-        if (!probe) c.skip(`no request builder for ${op.operationId}`)
-        const w = c.wallet()
-        const { success, error } = await probe!(c, w)
-        if (statusOf(success) === 404 && op.assumed) c.fail(`${op.method} ${op.path} is not served (${brief(success)})`, { level: 'assumed', exchange: success })
-        if (!succeeded(success)) c.fail(`${op.method} ${op.path}: the success probe was not accepted (${brief(success)})`, { exchange: success })
-        checkHeaders(c, success, `${op.method} ${op.path} success`, op.rateLimit!.category)
-        // The perp venue's envelope refuses with HTTP 200 {status: "err"}: an error response too.
-        if (statusOf(error) < 400 && jsonOf(error)?.status !== 'err') c.fail(`${op.method} ${op.path}: the error probe was not refused (${brief(error)})`, { exchange: error })
-        checkHeaders(c, error, `${op.method} ${op.path} error ${statusOf(error)}`, op.rateLimit!.category)
-      }, { level: op.assumed ? 'assumed' : 'stated' })
+      await ctx.case(
+        op.operationId,
+        `${op.method} ${op.path}: headers on success and on error`,
+        async (c) => {
+          if (!probe) c.skip(`no request builder for ${op.operationId}`)
+          const w = c.wallet()
+          const { success, error } = await probe!(c, w)
+          if (statusOf(success) === 404 && op.assumed)
+            c.fail(`${op.method} ${op.path} is not served (${brief(success)})`, { level: 'assumed', exchange: success })
+          if (!succeeded(success))
+            c.fail(`${op.method} ${op.path}: the success probe was not accepted (${brief(success)})`, { exchange: success })
+          checkHeaders(c, success, `${op.method} ${op.path} success`, op.rateLimit!.category)
+          // The perp venue's envelope refuses with HTTP 200 {status: "err"}: an error response too.
+          if (statusOf(error) < 400 && jsonOf(error)?.status !== 'err')
+            c.fail(`${op.method} ${op.path}: the error probe was not refused (${brief(error)})`, { exchange: error })
+          checkHeaders(c, error, `${op.method} ${op.path} error ${statusOf(error)}`, op.rateLimit!.category)
+        },
+        { level: op.assumed ? 'assumed' : 'stated' },
+      )
     }
   },
 }

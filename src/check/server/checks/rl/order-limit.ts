@@ -18,14 +18,19 @@ export const rlOrderLimit: Check<typeof RL_ORDER_LIMIT> = {
     const sent = await exhaustOrders(ctx, w, limit)
     const accepted = sent.filter(succeeded).length
     const last = sent[sent.length - 1]!
-    if (accepted > limit) ctx.fail(`${accepted} orders were accepted in one window; the Default tier allows ${limit}`, { exchange: last, expected: `HTTP 429 on order ${limit + 1}` })
+    if (accepted > limit)
+      ctx.fail(`${accepted} orders were accepted in one window; the Default tier allows ${limit}`, {
+        exchange: last,
+        expected: `HTTP 429 on order ${limit + 1}`,
+      })
     if (accepted < limit) ctx.fail(`order ${accepted + 1} of ${limit} allowed was not accepted: ${brief(last)}`, { exchange: last })
     if (statusOf(last) !== 429) ctx.fail(`order ${limit + 1}: expected HTTP 429, got ${brief(last)}`, { exchange: last })
     const body = jsonOf(last) ?? {}
     const problems: string[] = []
     if (!isCode(body.error, 'rate_limit_exceeded')) problems.push(`error is ${JSON.stringify(body.error)}, not "rate_limit_exceeded"`)
     if (typeof body.message !== 'string') problems.push('message missing')
-    if (!Number.isInteger(body.retry_after_secs)) problems.push(`retry_after_secs ${JSON.stringify(body.retry_after_secs)} is not an integer`)
+    if (!Number.isInteger(body.retry_after_secs))
+      problems.push(`retry_after_secs ${JSON.stringify(body.retry_after_secs)} is not an integer`)
     if (!Number.isInteger(body.limit)) problems.push(`limit ${JSON.stringify(body.limit)} is not an integer`)
     const h = rateHeaders(last)
     if (h.retryAfter === undefined) problems.push('Retry-After header missing')
@@ -34,15 +39,35 @@ export const rlOrderLimit: Check<typeof RL_ORDER_LIMIT> = {
     if (problems.length) {
       ctx.fail(`429 response: ${problems.join('; ')}`, {
         exchange: last,
-        expected: '{"error":"rate_limit_exceeded","message":…,"retry_after_secs":<int>,"limit":<int>} with Retry-After and X-RateLimit-Remaining: 0',
+        expected:
+          '{"error":"rate_limit_exceeded","message":…,"retry_after_secs":<int>,"limit":<int>} with Retry-After and X-RateLimit-Remaining: 0',
       })
     }
-    if (h.retryAfter !== body.retry_after_secs) ctx.warn(`Retry-After ${h.retryAfter} differs from retry_after_secs ${String(body.retry_after_secs)}`, { exchange: last, level: 'assumed', rules: ['RL-11'] })
-    if (!isCode(body.code, 'rate_limit_exceeded')) ctx.warn(`429 code is ${JSON.stringify(body.code)}; the reference uses rate_limit_exceeded`, { exchange: last, level: 'assumed', rules: ['ERR-15'] })
-    if (body.limit !== limit) ctx.warn(`429 limit is ${String(body.limit)}, the Default tier's order limit is ${limit}`, { exchange: last, level: 'assumed', rules: ['RL-11'] })
+    if (h.retryAfter !== body.retry_after_secs)
+      ctx.warn(`Retry-After ${h.retryAfter} differs from retry_after_secs ${String(body.retry_after_secs)}`, {
+        exchange: last,
+        level: 'assumed',
+        rules: ['RL-11'],
+      })
+    if (!isCode(body.code, 'rate_limit_exceeded'))
+      ctx.warn(`429 code is ${JSON.stringify(body.code)}; the reference uses rate_limit_exceeded`, {
+        exchange: last,
+        level: 'assumed',
+        rules: ['ERR-15'],
+      })
+    if (body.limit !== limit)
+      ctx.warn(`429 limit is ${String(body.limit)}, the Default tier's order limit is ${limit}`, {
+        exchange: last,
+        level: 'assumed',
+        rules: ['RL-11'],
+      })
     const wait = h.reset !== undefined ? h.reset - ctx.target.now() / 1000 : undefined
     if (wait !== undefined && typeof body.retry_after_secs === 'number' && Math.abs(body.retry_after_secs - wait) > 2) {
-      ctx.warn(`retry_after_secs ${body.retry_after_secs} does not match the ${Math.round(wait)} s left until X-RateLimit-Reset`, { exchange: last, level: 'assumed', rules: ['RL-11'] })
+      ctx.warn(`retry_after_secs ${body.retry_after_secs} does not match the ${Math.round(wait)} s left until X-RateLimit-Reset`, {
+        exchange: last,
+        level: 'assumed',
+        rules: ['RL-11'],
+      })
     }
   },
 }

@@ -21,10 +21,13 @@ export const rlReset: Check<typeof RL_RESET> = {
     if (reset === undefined) return ctx.fail('the 429 carries no X-RateLimit-Reset', { exchange: last })
     await ctx.target.waitUntil(reset)
     const { e } = await placeOrder(ctx, { wallet: w })
-    if (!succeeded(e)) ctx.fail(`an order at X-RateLimit-Reset (${reset}) was not accepted: ${brief(e)}`, { exchange: e, expected: 'ACKED: a new window' })
+    if (!succeeded(e))
+      ctx.fail(`an order at X-RateLimit-Reset (${reset}) was not accepted: ${brief(e)}`, { exchange: e, expected: 'ACKED: a new window' })
     const h = rateHeaders(e)
-    if (h.limit !== undefined && h.remaining !== h.limit - 1) ctx.fail(`the first order of the new window shows Remaining ${h.remaining}, expected ${h.limit - 1}`, { exchange: e })
+    if (h.limit !== undefined && h.remaining !== h.limit - 1)
+      ctx.fail(`the first order of the new window shows Remaining ${h.remaining}, expected ${h.limit - 1}`, { exchange: e })
     const window = ctx.spec.rateLimits.windowSeconds
-    if (h.reset !== undefined && h.reset !== reset + window) ctx.warn(`the new window ends at ${h.reset}, expected ${reset + window}`, { exchange: e, level: 'assumed', rules: ['RL-11'] })
+    if (h.reset !== undefined && h.reset !== reset + window)
+      ctx.warn(`the new window ends at ${h.reset}, expected ${reset + window}`, { exchange: e, level: 'assumed', rules: ['RL-11'] })
   },
 }

@@ -15,13 +15,21 @@ export const rlUnauthenticatedFree: Check<typeof RL_UNAUTHENTICATED_FREE> = {
     const first = (await placeOrder(ctx, { wallet: w })).e
     expectSuccess(ctx, first, 'first order')
     const stranger = (await placeOrder(ctx, { wallet: w, signer: ctx.wallet() })).e
-    if (succeeded(stranger)) ctx.fail(`an order signed by a stranger was accepted (${brief(stranger)})`, { exchange: stranger, level: 'stated', rules: ['AUTH-2'] })
+    if (succeeded(stranger))
+      ctx.fail(`an order signed by a stranger was accepted (${brief(stranger)})`, {
+        exchange: stranger,
+        level: 'stated',
+        rules: ['AUTH-2'],
+      })
     const second = (await placeOrder(ctx, { wallet: w })).e
     expectSuccess(ctx, second, 'second order')
     const a = rateHeaders(first).remaining
     const b = rateHeaders(second).remaining
     if (a !== undefined && b !== undefined && b !== a - 1) {
-      ctx.fail(`X-RateLimit-Remaining went from ${a} to ${b} across one accepted order and one refused stranger's order; expected ${a - 1}`, { exchange: second })
+      ctx.fail(
+        `X-RateLimit-Remaining went from ${a} to ${b} across one accepted order and one refused stranger's order; expected ${a - 1}`,
+        { exchange: second },
+      )
     }
   },
 }

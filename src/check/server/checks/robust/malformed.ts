@@ -23,8 +23,18 @@ const MALFORMED: readonly Malformed[] = [
   { id: 'null', title: 'the JSON value null', body: async () => 'null', codes: ['invalid_field', 'invalid_json'] },
   { id: 'array', title: 'a JSON array', body: async () => '[1,2,3]', codes: ['invalid_field', 'invalid_json'] },
   { id: 'number', title: 'a bare JSON number', body: async () => '12345678901234567890123', codes: ['invalid_field', 'invalid_json'] },
-  { id: 'deep', title: '5000 nested arrays', body: async () => `${'['.repeat(5000)}${']'.repeat(5000)}`, codes: ['invalid_field', 'invalid_json'] },
-  { id: 'deep-object', title: '2000 nested objects in a field', body: async () => `{"wallet":${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}}`, codes: ['invalid_field', 'invalid_json'] },
+  {
+    id: 'deep',
+    title: '5000 nested arrays',
+    body: async () => `${'['.repeat(5000)}${']'.repeat(5000)}`,
+    codes: ['invalid_field', 'invalid_json'],
+  },
+  {
+    id: 'deep-object',
+    title: '2000 nested objects in a field',
+    body: async () => `{"wallet":${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}}`,
+    codes: ['invalid_field', 'invalid_json'],
+  },
   {
     id: 'duplicate-key',
     title: 'a signed order with a duplicate "price" key',
@@ -34,10 +44,26 @@ const MALFORMED: readonly Malformed[] = [
     },
     codes: ['invalid_field'],
   },
-  { id: 'invalid-utf8', title: 'bytes that are not UTF-8', body: async () => new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]), codes: ['invalid_json', 'invalid_field'] },
-  { id: 'nul-bytes', title: 'NUL characters inside strings', body: async () => '{"wallet":"\\u0000\\u0000","nonce":1}', codes: ['invalid_field'] },
+  {
+    id: 'invalid-utf8',
+    title: 'bytes that are not UTF-8',
+    body: async () => new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
+    codes: ['invalid_json', 'invalid_field'],
+  },
+  {
+    id: 'nul-bytes',
+    title: 'NUL characters inside strings',
+    body: async () => '{"wallet":"\\u0000\\u0000","nonce":1}',
+    codes: ['invalid_field'],
+  },
   { id: 'oversize', title: 'a 70 KiB body', body: async () => `{"client_id":"${'x'.repeat(70 * 1024)}"}`, codes: ['payload_too_large'] },
-  { id: 'wrong-content-type', title: 'Content-Type text/plain', body: async () => '{"wallet":"0x0"}', codes: ['unsupported_media_type', 'invalid_field'], contentType: 'text/plain' },
+  {
+    id: 'wrong-content-type',
+    title: 'Content-Type text/plain',
+    body: async () => '{"wallet":"0x0"}',
+    codes: ['unsupported_media_type', 'invalid_field'],
+    contentType: 'text/plain',
+  },
 ]
 
 export const ROBUST_MALFORMED = 'robust.malformed'
@@ -57,15 +83,34 @@ export const robustMalformed: Check<typeof ROBUST_MALFORMED> = {
           if (m.contentType) headers['content-type'] = m.contentType
           const e = await c.sendRaw(op.method, op.path, typeof body === 'string' ? { body, headers } : { rawBody: body, headers })
           if (!e.response) c.fail(`${op.method} ${op.path}: no response to ${m.title} (${e.error})`, { exchange: e, expected: 'a 4xx' })
-          if (statusOf(e) >= 500) c.fail(`${op.method} ${op.path}: ${m.title} gave a server error ${brief(e)}`, { exchange: e, expected: `a 4xx (${m.codes.join(' or ')})` })
+          if (statusOf(e) >= 500)
+            c.fail(`${op.method} ${op.path}: ${m.title} gave a server error ${brief(e)}`, {
+              exchange: e,
+              expected: `a 4xx (${m.codes.join(' or ')})`,
+            })
           // The perp venue's envelope (HTTP 200 {status: "err"}) refuses a parsed body that breaks a field.
           if (statusOf(e) === 200 && jsonOf(e)?.status === 'err') {
-            if (!m.codes.includes('invalid_field')) c.warn(`${op.method} ${op.path}: ${m.title} answered ${brief(e)}; expected the HTTP error ${m.codes.join(' or ')}`, { exchange: e, level: 'assumed', rules: ['WIRE-3', 'WIRE-4'] })
+            if (!m.codes.includes('invalid_field')) {
+              c.warn(`${op.method} ${op.path}: ${m.title} answered ${brief(e)}; expected the HTTP error ${m.codes.join(' or ')}`, {
+                exchange: e,
+                level: 'assumed',
+                rules: ['WIRE-3', 'WIRE-4'],
+              })
+            }
             continue
           }
-          if (succeeded(e) || statusOf(e) < 400) c.fail(`${op.method} ${op.path}: ${m.title} was not refused (${brief(e)})`, { exchange: e, expected: `a 4xx (${m.codes.join(' or ')})` })
+          if (succeeded(e) || statusOf(e) < 400)
+            c.fail(`${op.method} ${op.path}: ${m.title} was not refused (${brief(e)})`, {
+              exchange: e,
+              expected: `a 4xx (${m.codes.join(' or ')})`,
+            })
           const code = codeOf(e)
-          if (!isCode(code, ...m.codes)) c.warn(`${op.method} ${op.path}: ${m.title} answered ${brief(e)}; expected ${m.codes.join(' or ')}`, { exchange: e, level: 'assumed', rules: ['WIRE-3', 'WIRE-4'] })
+          if (!isCode(code, ...m.codes))
+            c.warn(`${op.method} ${op.path}: ${m.title} answered ${brief(e)}; expected ${m.codes.join(' or ')}`, {
+              exchange: e,
+              level: 'assumed',
+              rules: ['WIRE-3', 'WIRE-4'],
+            })
         }
       })
     }

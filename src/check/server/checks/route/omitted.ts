@@ -1,6 +1,6 @@
 /** `route.omitted`: route omitted: the 8-field struct verifies, the order is best_execution with a deprecation notice (or 400 invalid_field if route is enforced). */
 import { brief } from '../../context.ts'
-import { hasCode, jsonOf, placeOrder, statusOf, succeeded } from '../../helpers.ts'
+import { hasCode, jsonOf, orderField, placeOrder, statusOf, succeeded } from '../../helpers.ts'
 import type { Check } from '../../types.ts'
 import { call } from '../../operations.ts'
 import type { HeaderName } from '../../../../contract/generated/contract.ts'
@@ -12,7 +12,8 @@ export const ROUTE_OMITTED = 'route.omitted'
 
 export const routeOmitted: Check<typeof ROUTE_OMITTED> = {
   id: ROUTE_OMITTED,
-  title: 'route omitted: the 8-field struct verifies, the order is best_execution with a deprecation notice (or 400 invalid_field if route is enforced)',
+  title:
+    'route omitted: the 8-field struct verifies, the order is best_execution with a deprecation notice (or 400 invalid_field if route is enforced)',
   rules: ['ROUTE-1', 'ROUTE-2', 'PO-6', 'SIG-2', 'ROUTE-4'],
   level: 'stated',
   async run(ctx) {
@@ -39,10 +40,16 @@ export const routeOmitted: Check<typeof ROUTE_OMITTED> = {
     const list = await call(ctx, 'listOrders', undefined, { wallet: w.address })
     const orders = jsonOf(list)?.orders
     if (Array.isArray(orders)) {
-      const clientId = body.entries.find(([k]) => k === 'client_id')?.[1]
-      const rec = orders.find((o) => (o as Record<string, unknown>).order_id === orderId || (o as Record<string, unknown>).client_id === clientId) as Record<string, unknown> | undefined
+      const clientId = orderField(body, 'client_id')
+      const rec = orders.find(
+        (o) => (o as Record<string, unknown>).order_id === orderId || (o as Record<string, unknown>).client_id === clientId,
+      ) as Record<string, unknown> | undefined
       if (rec && rec.route !== undefined && rec.route !== 'best_execution') {
-        ctx.fail(`the order placed without route is recorded with route ${JSON.stringify(rec.route)}`, { expected: 'route best_execution', exchange: list, rules: ['ROUTE-1'] })
+        ctx.fail(`the order placed without route is recorded with route ${JSON.stringify(rec.route)}`, {
+          expected: 'route best_execution',
+          exchange: list,
+          rules: ['ROUTE-1'],
+        })
       }
     }
   },

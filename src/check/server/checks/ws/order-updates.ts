@@ -48,7 +48,10 @@ export const wsOrderUpdates: Check<typeof WS_ORDER_UPDATES> = {
         expectSuccess(ctx, e, 'order placed after subscribing')
         last = e
         orderId = jsonOf(e)?.order_id
-        const found = () => messages.some((m) => isObject(m) && m.channel === 'orders' && isObject(m.data) && (orderId === undefined || m.data.order_id === orderId))
+        const found = () =>
+          messages.some(
+            (m) => isObject(m) && m.channel === 'orders' && isObject(m.data) && (orderId === undefined || m.data.order_id === orderId),
+          )
         const deadline = Date.now() + 2000
         while (!found() && Date.now() < deadline) {
           await new Promise<void>((r) => {
@@ -58,7 +61,10 @@ export const wsOrderUpdates: Check<typeof WS_ORDER_UPDATES> = {
         }
         if (found()) return
       }
-      ctx.fail(`no {"channel":"orders","data":{"order_id":${JSON.stringify(orderId)}}} message within 2 s of each of 3 orders (got ${messages.length} message(s): ${JSON.stringify(messages[0] ?? null).slice(0, 200)})`, { ...(last ? { exchange: last } : {}) })
+      ctx.fail(
+        `no {"channel":"orders","data":{"order_id":${JSON.stringify(orderId)}}} message within 2 s of each of 3 orders (got ${messages.length} message(s): ${JSON.stringify(messages[0] ?? null).slice(0, 200)})`,
+        { ...(last ? { exchange: last } : {}) },
+      )
     } finally {
       socket.terminate()
     }

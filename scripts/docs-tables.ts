@@ -1,0 +1,128 @@
+/**
+ * The rule and check tables of docs/ are generated from the registries, through the same JSON
+ * the CLI prints (`oec lint --list-rules --format json`, `oec check server --list --format json`,
+ * `oec diff --list-rules --format json`), between `<!-- generated:NAME -->` and
+ * `<!-- /generated:NAME -->` markers. `npm run docs` rewrites them; test/package/docs.test.ts
+ * fails when a page differs from what the registries give.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+import { main } from '../src/cli/main.ts'
+
+export const DOCS_DIR = fileURLToPath(new URL('../docs/', import.meta.url))
+
+export interface GeneratedBlock {
+  readonly file: string
+  readonly name: string
+  readonly args: readonly string[]
+  render(json: unknown): string
+}
+
+/** Runs `oec ARGS` in process; undefined when the command does not know these flags yet. */
+async function oecJson(args: readonly string[]): Promise<unknown> {
+  const stdout = new PassThrough()
+  const stderr = new PassThrough()
+  let out = ''
+  stdout.on('data', (d) => {
+    out += d
+  })
+  stderr.resume()
+  const stdin = new PassThrough()
+  stdin.end()
+  const code = await main(args, { stdout, stderr, stdin })
+  return code === 0 ? (JSON.parse(out) as unknown) : undefined
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+const code = (s: string) => `\`${s}\``
+
+function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join(
+    '\n',
+  )
+}
+
+interface LintRuleJson {
+  id: string
+  level: string
+  needs: string | null
+  doc: string
+}
+interface ServerCheckJson {
+  id: string
+  title: string
+  level: string
+  slow: boolean
+  rules: string[]
+}
+interface DiffRuleJson {
+  id: string
+  level?: string
+  severity?: string
+  doc?: string
+  description?: string
+}
+
+export const BLOCKS: readonly GeneratedBlock[] = [
+  {
+    file: 'lint.md',
+    name: 'lint-rules',
+    args: ['lint', '--list-rules', '--format', 'json'],
+    render: (json) =>
+      table(
+        ['rule', 'level', 'needs layer', 'what it checks'],
+        (json as LintRuleJson[]).map((r) => [code(r.id), r.level, r.needs ?? 'any OpenAPI document', r.doc]),
+      ),
+  },
+  {
+    file: 'check-server.md',
+    name: 'server-checks',
+    args: ['check', 'server', '--list', '--format', 'json'],
+    render: (json) =>
+      table(
+        ['check', 'level', 'slow', 'rules', 'what it checks'],
+        (json as { checks: ServerCheckJson[] }).checks.map((c) => [code(c.id), c.level, c.slow ? 'slow' : '', c.rules.join(', '), c.title]),
+      ),
+  },
+  {
+    file: 'diff.md',
+    name: 'diff-rules',
+    args: ['diff', '--list-rules', '--format', 'json'],
+    render: (json) => {
+      const rules = (Array.isArray(json) ? json : (json as { rules: DiffRuleJson[] }).rules) as DiffRuleJson[]
+      return table(
+        ['rule', 'level', 'what it reports'],
+        rules.map((r) => [code(r.id), r.level ?? r.severity ?? '', r.doc ?? r.description ?? '']),
+      )
+    },
+  },
+]
+
+const markers = (name: string) => [`<!-- generated:${name} -->`, `<!-- /generated:${name} -->`] as const
+
+export interface BlockState {
+  readonly block: GeneratedBlock
+  /** The page as it is. */
+  readonly current: string
+  /** The page with the block regenerated; undefined when the page has no markers or the CLI cannot list this registry yet. */
+  readonly expected: string | undefined
+}
+
+export async function blockStates(dir = DOCS_DIR): Promise<BlockState[]> {
+  const states: BlockState[] = []
+  for (const block of BLOCKS) {
+    const current = readFileSync(join(dir, block.file), 'utf8')
+    const [open, close] = markers(block.name)
+    const start = current.indexOf(open)
+    const end = current.indexOf(close)
+    const json = start >= 0 && end > start ? await oecJson(block.args) : undefined
+    const expected =
+      json === undefined
+        ? undefined
+        : `${current.slice(0, start + open.length)}\n<!-- npm run docs: from \`oec ${block.args.join(' ')}\` -->\n\n${block.render(json)}\n\n${current.slice(end)}`
+    states.push({ block, current, expected })
+  }
+  return states
+}
