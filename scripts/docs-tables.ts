@@ -17,11 +17,13 @@ export interface GeneratedBlock {
   readonly file: string
   readonly name: string
   readonly args: readonly string[]
-  render(json: unknown): string
+  /** How the command prints its list: JSON, or tab-separated lines. Default JSON. */
+  readonly output?: 'json' | 'tsv'
+  render(list: unknown): string
 }
 
 /** Runs `oec ARGS` in process; undefined when the command does not know these flags yet. */
-async function oecJson(args: readonly string[]): Promise<unknown> {
+async function oecList(args: readonly string[], output: 'json' | 'tsv'): Promise<unknown> {
   const stdout = new PassThrough()
   const stderr = new PassThrough()
   let out = ''
@@ -32,7 +34,13 @@ async function oecJson(args: readonly string[]): Promise<unknown> {
   const stdin = new PassThrough()
   stdin.end()
   const code = await main(args, { stdout, stderr, stdin })
-  return code === 0 ? (JSON.parse(out) as unknown) : undefined
+  if (code !== 0) return undefined
+  if (output === 'tsv')
+    return out
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => l.split('\t'))
+  return JSON.parse(out) as unknown
 }
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
@@ -57,14 +65,6 @@ interface ServerCheckJson {
   slow: boolean
   rules: string[]
 }
-interface DiffRuleJson {
-  id: string
-  level?: string
-  severity?: string
-  doc?: string
-  description?: string
-}
-
 export const BLOCKS: readonly GeneratedBlock[] = [
   {
     file: 'lint.md',
@@ -87,16 +87,15 @@ export const BLOCKS: readonly GeneratedBlock[] = [
       ),
   },
   {
-    file: 'diff.md',
+    file: 'diff-rules.md',
     name: 'diff-rules',
-    args: ['diff', '--list-rules', '--format', 'json'],
-    render: (json) => {
-      const rules = (Array.isArray(json) ? json : (json as { rules: DiffRuleJson[] }).rules) as DiffRuleJson[]
-      return table(
-        ['rule', 'level', 'what it reports'],
-        rules.map((r) => [code(r.id), r.level ?? r.severity ?? '', r.doc ?? r.description ?? '']),
-      )
-    },
+    args: ['diff', '--list-rules'],
+    output: 'tsv',
+    render: (rows) =>
+      table(
+        ['rule', 'default level', 'direction', 'what it reports'],
+        (rows as string[][]).map(([id = '', level = '', direction = '', meaning = '']) => [code(id), level, direction, meaning]),
+      ),
   },
 ]
 
@@ -117,7 +116,7 @@ export async function blockStates(dir = DOCS_DIR): Promise<BlockState[]> {
     const [open, close] = markers(block.name)
     const start = current.indexOf(open)
     const end = current.indexOf(close)
-    const json = start >= 0 && end > start ? await oecJson(block.args) : undefined
+    const json = start >= 0 && end > start ? await oecList(block.args, block.output ?? 'json') : undefined
     const expected =
       json === undefined
         ? undefined

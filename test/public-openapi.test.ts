@@ -106,3 +106,22 @@ describe('commands that implement a layer refuse a document without it: one line
     expect(readdirSync(tmp.dir)).toEqual([])
   })
 })
+
+describe('oec diff between two public documents (no toolkit layer on either side)', () => {
+  const petstore = join(FIXTURES, 'petstore.yaml')
+  const expanded = join(FIXTURES, 'petstore-expanded.yaml')
+  it('reports the OpenAPI findings of the revision, exit 1 on breaking ones', async () => {
+    const r = await runMain(['diff', petstore, expanded, '--format', 'json'])
+    expect(r.code).toBe(1)
+    const findings = JSON.parse(r.stdout) as { id: string; severity: string; pointer: string }[]
+    expect(findings).toContainEqual(expect.objectContaining({ id: 'endpoint-added', pointer: '/paths/~1pets~1{id}/delete' }))
+    expect(findings).toContainEqual(expect.objectContaining({ id: 'api-operation-id-removed', severity: 'breaking' }))
+    // No layer on either side: no catalog, EIP-712, limit or layer finding.
+    expect(findings.filter((f) => /^(layer-|error-code-|eip712-|rate-limit-)/.test(f.id))).toEqual([])
+  })
+  it('a document against itself is clean, exit 0', async () => {
+    const r = await runMain(['diff', expanded, expanded])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/0 breaking, 0 warning, 0 info/)
+  })
+})

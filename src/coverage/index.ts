@@ -7,7 +7,10 @@
  */
 import type { Level } from '../report/model.ts'
 import { serverCheckCatalog } from '../check/server/catalog.ts'
-import { loadVectorCases } from '../vectors/load.ts'
+import { contractFor, type Contract } from '../contract/load.ts'
+import { generateVectors } from '../vectors/generate.ts'
+import { casesOf, loadVectorCases, type LoadedCase } from '../vectors/load.ts'
+import type { VectorFile } from '../vectors/model.ts'
 import { DEFAULT_VECTORS_DIR } from '../vectors/paths.ts'
 import { loadRules, type Rule } from '../contract/rules.ts'
 
@@ -57,18 +60,47 @@ export interface CoverageReport {
 export type ServerCatalogLoader = () => Promise<CheckRef[] | undefined>
 
 /** The server runner's checks, from its registry. (A loader that gives undefined stands for a build without them.) */
-export const loadServerCatalog: ServerCatalogLoader = async () => serverCheckCatalog().map((c) => ({ source: 'server' as const, id: c.id, title: c.title, rules: c.rules, level: c.level }))
+const serverCatalogOf =
+  (spec?: Contract): ServerCatalogLoader =>
+  async () =>
+    serverCheckCatalog(spec).map((c) => ({ source: 'server' as const, id: c.id, title: c.title, rules: c.rules, level: c.level }))
 
-export async function buildCoverage(opts: { vectorsDir?: string; rulesPath?: string; serverCatalog?: ServerCatalogLoader } = {}): Promise<CoverageReport> {
-  const rules = loadRules(opts.rulesPath).filter((r) => !r.retired)
-  const vectorChecks: CheckRef[] = loadVectorCases(opts.vectorsDir ?? DEFAULT_VECTORS_DIR).map((c) => ({
+export const loadServerCatalog: ServerCatalogLoader = serverCatalogOf()
+
+export interface CoverageOptions {
+  readonly vectorsDir?: string
+  readonly rulesPath?: string
+  /**
+   * Another contract (a path or a compiled one): its rules (rules.yaml beside it, unless
+   * `rulesPath`), the vectors generated from it and the server checks it gets.
+   */
+  readonly spec?: Contract | string
+  readonly serverCatalog?: ServerCatalogLoader
+}
+
+/** The vector cases, the server catalog and the rules a coverage run reads, for the shipped contract or `spec`. */
+async function sourcesOf(opts: CoverageOptions): Promise<{ rules: readonly Rule[]; cases: LoadedCase[]; server: ServerCatalogLoader }> {
+  if (opts.spec === undefined) return { rules: loadRules(opts.rulesPath), cases: loadVectorCases(opts.vectorsDir ?? DEFAULT_VECTORS_DIR), server: opts.serverCatalog ?? loadServerCatalog }
+  const contract = contractFor(opts.spec, ['catalog', 'typedData', 'rateLimits', 'websocket'], 'oec coverage')
+  const files = [...(await generateVectors(contract)).values()].map((text) => JSON.parse(text) as VectorFile)
+  return {
+    rules: opts.rulesPath !== undefined ? loadRules(opts.rulesPath) : (contract.rules ?? loadRules()),
+    cases: opts.vectorsDir !== undefined ? loadVectorCases(opts.vectorsDir) : casesOf(files),
+    server: opts.serverCatalog ?? serverCatalogOf(contract),
+  }
+}
+
+export async function buildCoverage(opts: CoverageOptions = {}): Promise<CoverageReport> {
+  const sources = await sourcesOf(opts)
+  const rules = sources.rules.filter((r) => !r.retired)
+  const vectorChecks: CheckRef[] = sources.cases.map((c) => ({
     source: 'vectors',
     id: c.id,
     title: c.case.comment,
     rules: c.case.rules,
     level: c.case.level,
   }))
-  const server = await (opts.serverCatalog ?? loadServerCatalog)()
+  const server = await sources.server()
   const checks = [...vectorChecks, ...(server ?? []), ...LINT_CHECKS]
   const byRule = new Map<string, CheckRef[]>(rules.map((r) => [r.id, []]))
   const unknownRefs: { id: string; by: string }[] = []

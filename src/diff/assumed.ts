@@ -8,10 +8,10 @@
  * entries are paired by code, not position. Where one side is a `$ref` and the other inline,
  * the ref's target stands in for it, so an inline ⇄ `$ref` refactor is not a change.
  */
-import type { FullContract } from '../contract/load.ts'
+import type { DiffSpec } from './input.ts'
 import { isObject, type ErrorCodeEntry, type JsonObject } from '../contract/model.ts'
 import type { Collector } from './collect.ts'
-import { esc, resolve } from './schema.ts'
+import { esc, resolve } from './refs.ts'
 
 const FLAG = /^x-assumed(-[a-z][a-z0-9-]*)?$/
 
@@ -31,7 +31,7 @@ function toPtr(path: readonly string[]): string {
   return out
 }
 
-export function diffAssumed(base: FullContract, head: FullContract, c: Collector): void {
+export function diffAssumed(base: DiffSpec, head: DiffSpec, c: Collector): void {
   const catalogKey = head.catalogKey
 
   const compareFlags = (b: JsonObject, h: JsonObject, path: readonly string[]) => {
@@ -53,6 +53,8 @@ export function diffAssumed(base: FullContract, head: FullContract, c: Collector
 
   // `path` is a stack of tokens, joined only when a finding needs it (during the same call).
   const walk = (b: unknown, h: unknown, path: string[]): void => {
+    // One object in both documents (parse-once shares unchanged text): the same flags throughout.
+    if (b === h) return
     if (Array.isArray(b) && Array.isArray(h)) {
       const n = Math.min(b.length, h.length)
       for (let i = 0; i < n; i++) {
@@ -89,7 +91,7 @@ export function diffAssumed(base: FullContract, head: FullContract, c: Collector
 
   const rawB = base.doc[base.catalogKey]
   const rawH = head.doc[catalogKey]
-  if (!Array.isArray(rawB) || !Array.isArray(rawH)) return
+  if (!Array.isArray(rawB) || !Array.isArray(rawH) || !base.catalog || !head.catalog) return
   const byKey = new Map<string, ErrorCodeEntry>(base.catalog.map((e) => [`${e.surface}:${String(e.code)}`, e]))
   for (const e of head.catalog) {
     const b = byKey.get(`${e.surface}:${String(e.code)}`)

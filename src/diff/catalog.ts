@@ -3,15 +3,15 @@
  * surface and code, never by position, so reordering the list is not a change and a rename is
  * a removal plus an addition.
  */
-import type { FullContract } from '../contract/load.ts'
+import type { DiffSpec, WithLayer } from './input.ts'
 import type { ErrorCodeEntry } from '../contract/model.ts'
 import type { Collector } from './collect.ts'
 
 const keyOf = (e: ErrorCodeEntry) => `${e.surface}:${String(e.code)}`
 const sameSet = (a: readonly number[], b: readonly number[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join()
 
-export function diffCatalog(base: FullContract, head: FullContract, c: Collector): void {
-  const at = (spec: FullContract, e: ErrorCodeEntry) => `/${spec.catalogKey}/${e.index}`
+export function diffCatalog(base: WithLayer<'catalog'>, head: WithLayer<'catalog'>, c: Collector): void {
+  const at = (spec: DiffSpec, e: ErrorCodeEntry) => `/${spec.catalogKey}/${e.index}`
   const hByKey = new Map(head.catalog.map((e) => [keyOf(e), e]))
   const bByKey = new Map(base.catalog.map((e) => [keyOf(e), e]))
   const removed = base.catalog.filter((e) => !hByKey.has(keyOf(e)))

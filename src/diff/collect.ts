@@ -3,7 +3,8 @@
  * operations (a shared component) becomes one finding that lists the operations, so a changed
  * `Route` enum is reported once, not once per endpoint that uses it.
  */
-import { RULES, SEVERITY_RANK, type DiffFinding, type DiffLevel, type DiffSeverity } from './model.ts'
+import { SEVERITY_RANK, type DiffFinding, type DiffLevel, type DiffSeverity } from './model.ts'
+import { isRuleId, RULES, type DiffRuleId } from './registry.ts'
 
 export interface ChangeExtra {
   readonly before?: unknown
@@ -28,13 +29,13 @@ const MAX_WHERE = 4
 
 /** Where comparers put changes: the collector itself, or a recorder that replays them later. */
 export interface ChangeSink {
-  add(id: string, pointer: string, text: string, extra?: ChangeExtra): void
+  add(id: DiffRuleId, pointer: string, text: string, extra?: ChangeExtra): void
 }
 
 /** Records changes so that a comparison shared by many operations runs once and is replayed. */
 export class Recorder implements ChangeSink {
-  readonly calls: [string, string, string, ChangeExtra][] = []
-  add(id: string, pointer: string, text: string, extra: ChangeExtra = {}): void {
+  readonly calls: [DiffRuleId, string, string, ChangeExtra][] = []
+  add(id: DiffRuleId, pointer: string, text: string, extra: ChangeExtra = {}): void {
     this.calls.push([id, pointer, text, extra])
   }
   /** Replays into `sink`, as seen from `where`. */
@@ -47,8 +48,8 @@ export class Collector implements ChangeSink {
   private readonly entries = new Map<string, Entry>()
 
   /** `text` is the sentence without a final period and without the operations. */
-  add(id: string, pointer: string, text: string, extra: ChangeExtra = {}): void {
-    if (!(id in RULES)) throw new Error(`diff: unregistered rule ${id}`)
+  add(id: DiffRuleId, pointer: string, text: string, extra: ChangeExtra = {}): void {
+    if (!isRuleId(id)) throw new Error(`diff: unregistered rule ${id}`)
     const key = `${id}\u0000${pointer}\u0000${extra.detail ?? ''}`
     let entry = this.entries.get(key)
     if (!entry) {

@@ -1,13 +1,13 @@
 /** Renders findings: text (default), a changelog-ready markdown section, JSON, or GitHub workflow annotations. */
-import type { FullContract } from '../contract/load.ts'
+import type { DiffSpec } from './input.ts'
 import { SEVERITY_RANK, type DiffFinding, type DiffSeverity } from './model.ts'
 
 export type DiffFormat = 'text' | 'markdown' | 'json' | 'github'
 export const DIFF_FORMATS: readonly DiffFormat[] = ['text', 'markdown', 'json', 'github']
 
 export interface FormatContext {
-  readonly base: FullContract
-  readonly head: FullContract
+  readonly base: DiffSpec
+  readonly head: DiffSpec
   /** File path that github annotations point at (the head spec). */
   readonly headPath: string
 }

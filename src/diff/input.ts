@@ -6,11 +6,10 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { InputError } from '../errors.ts'
-import { contractFromSource, LAYER_NAMES, requireLayers, type LoadOptions, type FullContract } from '../contract/load.ts'
-
-const specFromSource = (source: SpecSource, options: LoadOptions): FullContract => requireLayers(contractFromSource(source, { rules: false, ...options }), LAYER_NAMES, 'oec diff')
+import { contractFromSource, type Contract, type LoadOptions } from '../contract/load.ts'
 import { isObject } from '../contract/model.ts'
 import { parseSpecText, readSpecFile, type SpecSource } from '../contract/source.ts'
+import { indexChunks, parseFromChunks, type ChunkCache } from './chunks.ts'
 
 interface JsYaml {
   load(text: string, options: { schema: unknown; filename?: string }): unknown
@@ -29,7 +28,7 @@ const ALIAS = /(^|[\s[{,:-])\*[A-Za-z0-9_-]+\s*($|[,\]}\n])/m
  * with a line number for a broken file, and the line numbers of github annotations, built
  * only when a finding needs one.
  */
-export function diffSource(text: string, file: string): SpecSource {
+export function diffSource(text: string, file: string, chunks?: ChunkCache): SpecSource {
   let doc: unknown
   if (/^\s*\{/.test(text)) {
     // JSON (a subset of YAML) parses faster still; duplicate keys keep the last value, as in JSON.parse.
@@ -41,10 +40,14 @@ export function diffSource(text: string, file: string): SpecSource {
   }
   if (doc === undefined) {
     if (ALIAS.test(text)) return parseSpecText(text, file)
-    try {
-      doc = jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA, filename: file })
-    } catch {
-      return parseSpecText(text, file)
+    if (chunks) doc = parseFromChunks(text, chunks)
+    if (doc === undefined) {
+      try {
+        doc = jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA, filename: file })
+      } catch {
+        return parseSpecText(text, file)
+      }
+      if (chunks && chunks.size === 0 && isObject(doc)) indexChunks(text, doc, chunks)
     }
   }
   if (!isObject(doc)) return parseSpecText(text, file)
@@ -61,8 +64,32 @@ function readText(path: string): string {
   }
 }
 
+/**
+ * What `oec diff` needs of a document: the parsed source, its version, and the toolkit layers it
+ * carries. Each layer is optional, so any OpenAPI 3.0/3.1 document diffs. (A loaded `Spec` from
+ * src/spec fits this shape; when src/spec gains optional layers, `diffSpecFromSource` can give
+ * way to its loader.)
+ */
+/** What `oec diff` compares: a contract whose layers are all optional. */
+export type DiffSpec = Contract
+
+/** A document that carries layer `K`: what a layer's comparer is handed. */
+export type WithLayer<K extends 'catalog' | 'typedData' | 'rateLimits'> = Contract<K>
+
+/** The one `x-<word>-error-codes` list's word, when the document has exactly one. */
+function serviceWordOf(doc: Record<string, unknown>): string | undefined {
+  const found = Object.keys(doc).filter((k) => /^x-.+-error-codes$/.test(k) && Array.isArray(doc[k]))
+  return found.length === 1 ? found[0]!.slice(2, -'-error-codes'.length) : undefined
+}
+
+/** Any OpenAPI 3.0/3.1 document as a contract; without `--service`, the catalog it has is read. */
+export function diffSpecFromSource(source: SpecSource, options: LoadOptions = {}): DiffSpec {
+  const service = options.service ?? serviceWordOf(source.doc)
+  return contractFromSource(source, { ...options, ...(service !== undefined ? { service } : {}), rules: false })
+}
+
 export interface SpecArg {
-  readonly spec: FullContract
+  readonly spec: DiffSpec
   /** The file path for annotations: the path itself, or the path inside the git ref. */
   readonly path: string
 }
@@ -85,8 +112,14 @@ export function readGitFile(ref: string, path: string, cwd: string = process.cwd
   }
 }
 
-export function readSpecArg(arg: string, options: LoadOptions = {}, cwd?: string): SpecArg {
+export function readSpecArg(arg: string, options: LoadOptions = {}, cwd?: string, chunks?: ChunkCache): SpecArg {
   const git = parseGitArg(arg)
-  if (git) return { spec: specFromSource(diffSource(readGitFile(git.ref, git.path, cwd), arg), options), path: git.path.replace(/^\.\//, '') }
-  return { spec: specFromSource(diffSource(readText(arg), arg), options), path: arg }
+  if (git) return { spec: diffSpecFromSource(diffSource(readGitFile(git.ref, git.path, cwd), arg, chunks), options), path: git.path.replace(/^\.\//, '') }
+  return { spec: diffSpecFromSource(diffSource(readText(arg), arg, chunks), options), path: arg }
+}
+
+/** Both sides of a diff, read with one chunk cache: what the two texts share is parsed once. */
+export function readSpecPair(baseArg: string, headArg: string, options: LoadOptions = {}, cwd?: string): [SpecArg, SpecArg] {
+  const chunks: ChunkCache = new Map()
+  return [readSpecArg(baseArg, options, cwd, chunks), readSpecArg(headArg, options, cwd, chunks)]
 }

@@ -3,19 +3,19 @@
  * tier and the batch size. A lowered limit makes a client that was within budget get 429s, so
  * it is a warning; -1 (the spec's `unlimited` value) counts as infinity.
  */
-import type { FullContract } from '../contract/load.ts'
+import type { DiffSpec, WithLayer } from './input.ts'
 import { isObject, type Tier } from '../contract/model.ts'
 import type { Collector } from './collect.ts'
-import { esc } from './schema.ts'
+import { esc } from './refs.ts'
 
 const FIELDS = ['ordersPerMinute', 'cancelsPerMinute', 'apiRequestsPerMinute', 'maxOpenOrders', 'maxPositions'] as const satisfies readonly (keyof Tier)[]
 
-function unlimitedOf(spec: FullContract): number {
+function unlimitedOf(spec: DiffSpec): number {
   const ext = spec.doc['x-rate-limits']
   return isObject(ext) && typeof ext.unlimited === 'number' ? ext.unlimited : -1
 }
 
-export function diffLimits(base: FullContract, head: FullContract, c: Collector): void {
+export function diffLimits(base: WithLayer<'rateLimits'>, head: WithLayer<'rateLimits'>, c: Collector): void {
   const lb = base.rateLimits
   const lh = head.rateLimits
   const ub = unlimitedOf(base)

@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { InputError } from '../errors.ts'
-import { RULES, type DiffLevel } from './model.ts'
+import type { DiffLevel } from './model.ts'
+import { isRuleId } from './registry.ts'
 
 const LEVELS: Readonly<Record<string, DiffLevel>> = {
   breaking: 'breaking',
@@ -25,7 +26,7 @@ export function parseSeverityText(text: string, file: string): Map<string, DiffL
     const parts = line.split(/\s+/)
     if (parts.length !== 2) throw new InputError(`${where}: expected "rule-id breaking|warning|info|none", got "${line}"`)
     const [id, level] = parts as [string, string]
-    if (!(id in RULES)) throw new InputError(`${where}: unknown rule id "${id}"`)
+    if (!isRuleId(id)) throw new InputError(`${where}: unknown rule id "${id}"`)
     const lv = LEVELS[level.toLowerCase()]
     if (!lv) throw new InputError(`${where}: unknown level "${level}" for ${id} (use breaking, warning, info or none)`)
     out.set(id, lv)

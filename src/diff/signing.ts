@@ -4,10 +4,10 @@
  * verify. So every such change is breaking and shows the old and new type strings and hashes.
  */
 import { keccak256 } from '../signing/crypto.ts'
-import type { FullContract } from '../contract/load.ts'
+import type { DiffSpec, WithLayer } from './input.ts'
 import { isObject, readSignedSchema, type SignedMessage, type TypedField } from '../contract/model.ts'
-import type { Collector } from './collect.ts'
-import { esc } from './schema.ts'
+import type { ChangeSink, Collector } from './collect.ts'
+import { esc } from './refs.ts'
 
 /** EIP-712 encodeType: `Name(type name,...)` followed by the referenced struct types, sorted. */
 export function encodeType(primaryType: string, fields: readonly { name: string; type: string }[], structs: ReadonlyMap<string, readonly { name: string; type: string }[]> = new Map()): string {
@@ -32,7 +32,7 @@ export function typeHash(encoded: string): `0x${string}` {
 }
 
 /** Struct types other messages of the same domain define (unambiguous primary types only). */
-function structsOf(spec: FullContract, domain: string): Map<string, readonly TypedField[]> {
+function structsOf(spec: WithLayer<'typedData'>, domain: string): Map<string, readonly TypedField[]> {
   const byName = new Map<string, readonly TypedField[] | null>()
   for (const m of Object.values(spec.typedData.messages)) {
     if (m.domain !== domain) continue
@@ -43,11 +43,11 @@ function structsOf(spec: FullContract, domain: string): Map<string, readonly Typ
   return out
 }
 
-export function messageTypeString(spec: FullContract, m: SignedMessage): string {
+export function messageTypeString(spec: WithLayer<'typedData'>, m: SignedMessage): string {
   return encodeType(m.primaryType, m.fields, structsOf(spec, m.domain))
 }
 
-function rawDomains(spec: FullContract): Record<string, Record<string, unknown>> {
+function rawDomains(spec: DiffSpec): Record<string, Record<string, unknown>> {
   const ext = spec.doc['x-eip712']
   const out: Record<string, Record<string, unknown>> = {}
   if (isObject(ext) && isObject(ext.domains)) for (const [k, v] of Object.entries(ext.domains)) if (isObject(v)) out[k] = v
@@ -65,7 +65,7 @@ function domainValues(d: Record<string, unknown>): Map<string, string> {
   return out
 }
 
-export function diffSigning(base: FullContract, head: FullContract, c: Collector): void {
+export function diffSigning(base: WithLayer<'typedData'>, head: WithLayer<'typedData'>, c: Collector): void {
   const dtb = encodeType('EIP712Domain', base.typedData.domainType)
   const dth = encodeType('EIP712Domain', head.typedData.domainType)
   if (dtb !== dth) {
@@ -133,7 +133,6 @@ export function diffSigning(base: FullContract, head: FullContract, c: Collector
   for (const id of Object.keys(mh).sort()) {
     if (!(id in mb)) c.add('eip712-message-added', `/x-eip712/messages/${esc(id)}`, `the signed message ${id} was added`)
   }
-  diffSignedBodies(base, head, c)
 }
 
 /** How a body is signed, as one comparable line: the signature property and each variant's rule. */
@@ -148,19 +147,23 @@ function signedBodyShape(schema: unknown): string | undefined {
  * A request body that is signed differently (another message, another variant rule, another
  * signature property) makes every existing client's signature fail, even with identical types.
  */
-function diffSignedBodies(base: FullContract, head: FullContract, c: Collector): void {
-  const schemas = (spec: FullContract) => {
+export function diffSignedBodies(base: DiffSpec, head: DiffSpec, c: Collector): void {
+  const schemas = (spec: DiffSpec) => {
     const comps = spec.doc.components
     return isObject(comps) && isObject(comps.schemas) ? comps.schemas : {}
   }
   const sb = schemas(base)
   const sh = schemas(head)
   for (const name of Object.keys(sb).sort()) {
-    const before = signedBodyShape(sb[name])
-    if (before === undefined || !(name in sh)) continue
-    const after = signedBodyShape(sh[name])
-    if (before === after) continue
-    const p = `/components/schemas/${esc(name)}/x-eip712-signed`
-    c.add('signed-body-message-changed', p, `the request body ${name} is now ${after ?? 'not signed'} (was: ${before}), so existing clients' signatures no longer verify`, { before, after: after ?? null })
+    if (name in sh) diffSignedSchema(c, sb[name], sh[name], `/components/schemas/${esc(name)}`, `the request body ${name}`)
   }
+}
+
+/** One signed schema against its new version (a component, or an inline request body at `where`). */
+export function diffSignedSchema(c: ChangeSink, b: unknown, h: unknown, pointer: string, what: string, where?: string): void {
+  const before = signedBodyShape(b)
+  if (before === undefined) return
+  const after = signedBodyShape(h)
+  if (before === after) return
+  c.add('signed-body-message-changed', `${pointer}/x-eip712-signed`, `${what} is now ${after ?? 'not signed'} (was: ${before}), so existing clients' signatures no longer verify`, { before, after: after ?? null, ...(where ? { where } : {}) })
 }

@@ -4,10 +4,10 @@
  * and servers can tell the two signing schemes apart). Judged after the severity policy, so a
  * rule a project silenced or lowered does not demand a bump.
  */
-import type { FullContract } from '../contract/load.ts'
+import type { DiffSpec } from './input.ts'
 import type { Collector } from './collect.ts'
 import type { DiffFinding } from './model.ts'
-import { esc } from './schema.ts'
+import { esc } from './refs.ts'
 
 /** Numeric release parts of a version string (`v2.1.0-rc1` → [2, 1, 0]); empty when none. */
 export function versionParts(v: string): number[] {
@@ -25,7 +25,7 @@ function compareVersions(a: number[], b: number[]): number {
 
 const SIGNING_RULES = new Set(['eip712-type-hash-changed', 'eip712-primary-type-renamed', 'eip712-message-domain-changed', 'eip712-message-removed', 'eip712-domain-changed'])
 
-export function diffVersions(base: FullContract, head: FullContract, findings: readonly DiffFinding[], c: Collector): void {
+export function diffVersions(base: DiffSpec, head: DiffSpec, findings: readonly DiffFinding[], c: Collector): void {
   const vb = versionParts(base.version)
   const vh = versionParts(head.version)
   const breaking = findings.filter((f) => f.severity === 'breaking')
@@ -50,17 +50,17 @@ export function diffVersions(base: FullContract, head: FullContract, findings: r
     const dom = /^\/x-eip712\/domains\/([^/]+)\/([^/]+)$/.exec(f.pointer)
     if (msg) {
       const id = msg[1]!.replace(/~1/g, '/').replace(/~0/g, '~')
-      const domain = head.typedData.messages[id]?.domain ?? base.typedData.messages[id]?.domain
+      const domain = head.typedData?.messages[id]?.domain ?? base.typedData?.messages[id]?.domain
       if (domain) note(domain, `message ${id}`)
     } else if (dom && dom[2] !== 'version') {
       note(dom[1]!.replace(/~1/g, '/').replace(/~0/g, '~'), `domain ${dom[2]}`)
     } else if (f.pointer === '/x-eip712/domainType') {
-      for (const d of Object.keys(head.typedData.domains)) note(d, 'domain type')
+      for (const d of Object.keys(head.typedData?.domains ?? {})) note(d, 'domain type')
     }
   }
   for (const [domain, why] of [...touched].sort()) {
-    const b = base.typedData.domains[domain]
-    const h = head.typedData.domains[domain]
+    const b = base.typedData?.domains[domain]
+    const h = head.typedData?.domains[domain]
     if (!b || !h || b.version !== h.version) continue
     c.add('eip712-domain-version-not-bumped', `/x-eip712/domains/${esc(domain)}/version`, `the ${domain} signing domain changed (${[...new Set(why)].join(', ')}) but its EIP-712 version is still ${h.version}; bump it so old and new signatures cannot be confused`, {
       before: b.version,

@@ -1,9 +1,12 @@
 /**
  * Reporters shared by the conformance runners: `pretty` (progress line + a summary a newcomer
- * can read), `json` (one document) and `junit` (JUnit XML for CI). A reporter receives results
+ * can read), `json` (one document), `junit` (JUnit XML for CI) and `html` (one self-contained
+ * page, src/report/html). A reporter receives results
  * as they arrive (`onResult`) and the whole run at the end (`finish`).
  */
 import junitModule, { type Builder } from 'junit-report-builder'
+import { loadRules } from '../contract/rules.ts'
+import { renderRunHtml, type RunReportMeta } from './html/run.ts'
 import { countOutcomes, exitCodeFor, type CaseResult, type Outcome, type RunSummary } from './model.ts'
 
 export * from './model.ts'
@@ -12,8 +15,8 @@ export { exitCodeFor }
 // The package is CommonJS whose module.exports is the builder; its typings describe `.default`.
 const junit = ((junitModule as unknown as { default?: Builder }).default ?? junitModule) as unknown as Builder
 
-export type ReporterName = 'pretty' | 'json' | 'junit'
-export const REPORTER_NAMES: readonly ReporterName[] = ['pretty', 'json', 'junit']
+export type ReporterName = 'pretty' | 'json' | 'junit' | 'html'
+export const REPORTER_NAMES: readonly ReporterName[] = ['pretty', 'json', 'junit', 'html']
 
 export interface Reporter {
   onResult(r: CaseResult): void
@@ -25,6 +28,8 @@ export interface ReporterOptions {
   color?: boolean
   /** Number of cases expected, for the progress line. */
   total?: number
+  /** html: the rule texts, seed and versions the page shows (rules default to the shipped catalog). */
+  html?: Partial<RunReportMeta>
 }
 
 export function createReporter(name: ReporterName, out: NodeJS.WritableStream, opts: ReporterOptions = {}): Reporter {
@@ -35,6 +40,8 @@ export function createReporter(name: ReporterName, out: NodeJS.WritableStream, o
       return jsonReporter(out)
     case 'junit':
       return junitReporter(out)
+    case 'html':
+      return htmlReporter(out, opts.html ?? {})
   }
 }
 
@@ -188,6 +195,17 @@ function junitReporter(out: NodeJS.WritableStream): Reporter {
         else if (r.outcome === 'warn') tc.standardOutput(`warning: ${detail}`)
       }
       out.write(builder.build() + '\n')
+    },
+  }
+}
+
+// ---------------------------------------------------------------- html
+
+function htmlReporter(out: NodeJS.WritableStream, meta: Partial<RunReportMeta>): Reporter {
+  return {
+    onResult() {},
+    finish(s) {
+      out.write(renderRunHtml({ ...s, results: s.results.map(redactResult) }, { ...meta, rules: meta.rules ?? loadRules() }))
     },
   }
 }

@@ -150,8 +150,49 @@ describe('oec diff CLI (in-process main)', () => {
     const [ok, missing] = await Promise.all([oec(['diff', acmeBase, acmeHead, '--service', 'acme', '--format', 'json']), oec(['diff', acmeBase, acmeHead])])
     expect(ok.code).toBe(1)
     expect((JSON.parse(ok.stdout) as { pointer: string }[]).map((f) => f.pointer)).toContain('/x-acme-error-codes/10/http_status')
-    expect(missing.code).toBe(2)
-    expect(missing.stderr).toBe(`oec: ${acmeBase}: no x-service-error-codes extension: the error-code catalog is missing (found x-acme-error-codes: pass --service acme)\n`)
+    // Without --service the one x-<word>-error-codes list the document has is the catalog.
+    expect(missing.code).toBe(1)
+    expect(missing.stdout).toContain('/x-acme-error-codes/10/http_status')
+    // Naming another word than the one the document uses is a forgotten or mistyped --service.
+    const other = await oec(['diff', acmeBase, acmeHead, '--service', 'other', '--format', 'json'])
+    expect(other.code).toBe(2)
+    expect(other.stderr).toMatch(/no x-other-error-codes extension.*found x-acme-error-codes: pass --service acme/)
+  })
+
+  it('diffs plain OpenAPI 3.0 documents with no toolkit extension', async () => {
+    const doc = (enumValues: string) =>
+      `openapi: 3.0.3\ninfo: {title: plain, version: '1.0'}\npaths:\n  /pets/{id}:\n    get:\n      parameters:\n        - {name: id, in: path, required: true, schema: {type: string}}\n        - {name: kind, in: query, schema: {type: string, enum: [${enumValues}]}}\n      responses:\n        '200': {description: ok}\n`
+    const a = write('plain-a.yaml', doc('cat, dog'))
+    const b = write('plain-b.yaml', doc('cat').replace('/pets/{id}', '/pets/{petId}').replace('name: id', 'name: petId'))
+    const r = await oec(['diff', a, b, '--format', 'json'])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(1)
+    // The renamed path parameter is the same operation: only the enum value is reported.
+    expect((JSON.parse(r.stdout) as { id: string }[]).map((f) => f.id).sort()).toEqual(['api-version-not-bumped', 'request-parameter-enum-value-removed'])
+    const swagger = write('swagger.yaml', 'swagger: "2.0"\ninfo: {title: s, version: "1"}\npaths: {}\n')
+    const refused = await oec(['diff', swagger, a])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toBe(`oec: ${swagger}: a Swagger 2.0 document; oec reads OpenAPI 3.0 and 3.1 (convert it first)\n`)
+  })
+
+  it('--list-rules prints the registry; <head> defaults to --spec, else the shipped spec; no spec is a usage error', async () => {
+    const r = await oec(['diff', '--list-rules'])
+    expect(r.code).toBe(0)
+    const lines = r.stdout.trim().split('\n')
+    expect(lines.length).toBeGreaterThan(300)
+    expect(lines).toContain('api-path-removed-without-deprecation\tbreaking\tnone\ta path was removed without being deprecated first')
+    expect(lines.every((l) => l.split('\t').length === 4)).toBe(true)
+    const againstShipped = await oec(['diff', write('same.yaml', original)])
+    expect(againstShipped.code).toBe(0)
+    expect(againstShipped.stdout).toMatch(/0 breaking, 0 warning, 0 info/)
+    const againstSpec = await oec(['diff', write('same2.yaml', original), '--spec', write('edited.yaml', statusEdit.text), '--format', 'json'])
+    expect(againstSpec.code).toBe(1)
+    const usage = await oec(['diff'])
+    expect(usage.code).toBe(2)
+    expect(usage.stderr).toMatch(/^oec: diff: expected <base>/)
+    const both = await oec(['diff', base, base, '--spec', base])
+    expect(both.code).toBe(2)
+    expect(both.stderr).toBe('oec: diff: give the new spec as <head> or as --spec, not both\n')
   })
 
   it('unreadable input exits 2 with one line', async () => {

@@ -1,16 +1,17 @@
 /** Fixture pairs for `oec diff`: the shipped spec as base, and a copy with one small edit as head. */
-import { contractFromSource, LAYER_NAMES, requireLayers, shippedContract, type FullContract } from '../../src/contract/load.ts'
+import { diffSpecFromSource, type DiffSpec } from '../../src/diff/index.ts'
+import { shippedContract } from '../../src/contract/load.ts'
 import { getPointer } from '../../src/contract/model.ts'
 
 export type Doc = Record<string, any>
 
-export const base = (): FullContract => shippedContract()
+export const base = (): DiffSpec => shippedContract()
 
-/** A spec built from a deep copy of the shipped document after `edit` (no YAML round trip). */
-export function edited(edit: (doc: Doc) => void, from: FullContract = shippedContract(), file = 'head.yaml'): FullContract {
+/** A spec built from a deep copy of the shipped document after `edit` (no YAML round trip), loaded as `oec diff` loads it. */
+export function edited(edit: (doc: Doc) => void, from: DiffSpec = shippedContract(), file = 'head.yaml'): DiffSpec {
   const doc = structuredClone(from.doc) as Doc
   edit(doc)
-  return requireLayers(contractFromSource({ file, text: '', doc, lineOf: () => 1 }, { rules: false }), LAYER_NAMES, 'test')
+  return diffSpecFromSource({ file, text: '', doc, lineOf: () => 1 })
 }
 
 /** The node at a JSON pointer of a document under edit; fails loudly when absent. */

@@ -3,10 +3,11 @@
  * with the finding the edit must produce (id, severity, pointer) and the only other rule ids
  * it may produce, so a rule that fires too widely fails too.
  */
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { diffSpecs } from '../../src/diff/index.ts'
 import { DIFF_RULES } from '../../src/diff/index.ts'
-import type { DiffSeverity } from '../../src/diff/index.ts'
+import type { DiffRuleId, DiffSeverity } from '../../src/diff/index.ts'
 import { at, base, codeIndex, edited, type Doc } from './helpers.ts'
 
 interface Case {
@@ -159,6 +160,14 @@ const cases: Case[] = [
     pointer: '/components/schemas/PlaceOrderRequest/x-eip712-signed',
   },
   {
+    name: 'inline request body signed as another message',
+    baseEdit: (d) => (d.paths['/order'].delete.requestBody.content['application/json'].schema = structuredClone(d.components.schemas.CancelOrderRequest)),
+    edit: (d) => (d.paths['/order'].delete.requestBody.content['application/json'].schema['x-eip712-signed'].variants[0].message = 'CancelOrderByClientId'),
+    id: 'signed-body-message-changed',
+    severity: 'breaking',
+    pointer: '/paths/~1order/delete/requestBody/content/application~1json/schema/x-eip712-signed',
+  },
+  {
     name: 'signed type changed without a domain version bump',
     edit: (d) => (msg(d, 'Agent').fields[0].type = 'bytes1'),
     id: 'eip712-domain-version-not-bumped',
@@ -167,12 +176,12 @@ const cases: Case[] = [
     also: ['eip712-type-hash-changed'],
   },
   // ---------------------------------------------------------------- operations
-  { name: 'operation removed', edit: (d) => delete d.paths['/bulk_order_cloid'], id: 'api-removed-without-deprecation', severity: 'breaking', pointer: '/paths/~1bulk_order_cloid/delete' },
+  { name: 'operation removed', edit: (d) => delete d.paths['/bulk_order_cloid'], id: 'api-path-removed-without-deprecation', severity: 'breaking', pointer: '/paths/~1bulk_order_cloid/delete' },
   {
     name: 'deprecated operation removed before its sunset',
     baseEdit: (d) => Object.assign(d.paths['/health'].get, { deprecated: true, 'x-sunset': '2999-01-01' }),
     edit: (d) => delete d.paths['/health'],
-    id: 'api-removed-before-sunset',
+    id: 'api-path-removed-before-sunset',
     severity: 'breaking',
     pointer: '/paths/~1health/get',
   },
@@ -215,10 +224,9 @@ const cases: Case[] = [
   {
     name: 'request const changed',
     edit: (d) => (at(d, '/components/schemas/PerpOrderAction/properties/type').const = 'place'),
-    id: 'request-property-enum-value-removed',
+    id: 'request-property-const-changed',
     severity: 'breaking',
     pointer: '/components/schemas/PerpOrderAction/properties/type/const',
-    also: ['request-property-enum-value-added'],
   },
   {
     name: 'required response property removed',
@@ -274,15 +282,16 @@ const cases: Case[] = [
     severity: 'breaking',
     pointer: '/components/schemas/AgentChange/properties/status/type',
   },
-  { name: 'request pattern added', edit: (d) => (at(d, '/components/schemas/ClientId').pattern = '^[0-9a-f]*$'), id: 'request-property-pattern-added', severity: 'breaking', pointer: '/components/schemas/ClientId/pattern' },
+  { name: 'request pattern added', edit: (d) => (at(d, '/components/schemas/ClientId').pattern = '^[0-9a-f]*$'), id: 'request-property-pattern-added', severity: 'breaking', pointer: '/components/schemas/ClientId/pattern', also: ['response-property-pattern-added'] },
   {
     name: 'request pattern changed',
     edit: (d) => (at(d, '/components/schemas/Decimal').pattern = '^[0-9]+(\\.[0-9]{1,8})?$'),
     id: 'request-property-pattern-changed',
     severity: 'warning',
     pointer: '/components/schemas/Decimal/pattern',
+    also: ['response-property-pattern-changed'],
   },
-  { name: 'maxLength added', edit: (d) => (at(d, '/components/schemas/OrderId').maxLength = 64), id: 'request-property-max-length-decreased', severity: 'breaking', pointer: '/components/schemas/OrderId/maxLength' },
+  { name: 'maxLength added', edit: (d) => (at(d, '/components/schemas/OrderId').maxLength = 64), id: 'request-property-max-length-set', severity: 'warning', pointer: '/components/schemas/OrderId/maxLength' },
   { name: 'minLength raised', edit: (d) => (at(d, '/components/schemas/OrderId').minLength = 8), id: 'request-property-min-length-increased', severity: 'breaking', pointer: '/components/schemas/OrderId/minLength' },
   {
     name: 'minimum raised',
@@ -313,7 +322,7 @@ const cases: Case[] = [
     pointer: '/components/schemas/PerpOrder/properties/a/minimum',
   },
   { name: 'success status removed', edit: (d) => delete d.paths['/approve-agent'].post.responses['200'], id: 'response-success-status-removed', severity: 'breaking', pointer: '/paths/~1approve-agent/post/responses/200' },
-  { name: 'error status removed', edit: (d) => delete d.paths['/order'].post.responses['409'], id: 'response-non-success-status-removed', severity: 'warning', pointer: '/paths/~1order/post/responses/409' },
+  { name: 'error status removed', edit: (d) => delete d.paths['/order'].post.responses['409'], id: 'response-non-success-status-removed', severity: 'info', pointer: '/paths/~1order/post/responses/409' },
   {
     name: 'rate-limit header removed',
     edit: (d) => delete d.paths['/order'].post.responses['200'].headers['X-RateLimit-Remaining'],
@@ -329,7 +338,7 @@ const cases: Case[] = [
     pointer: '/components/headers/X-RateLimit-Reset/required',
     check: (f) => expect(f.message).toMatch(/and \d+ more operations/),
   },
-  { name: 'query parameter removed', edit: (d) => d.paths['/orders'].get.parameters.splice(1, 1), id: 'request-parameter-removed', severity: 'breaking', pointer: '/paths/~1orders/get/parameters/1' },
+  { name: 'query parameter removed', edit: (d) => d.paths['/orders'].get.parameters.splice(1, 1), id: 'request-parameter-removed', severity: 'warning', pointer: '/paths/~1orders/get/parameters/1' },
   {
     name: 'query parameter made required',
     edit: (d) => (d.paths['/orders'].get.parameters[1].required = true),
@@ -368,6 +377,7 @@ const cases: Case[] = [
     },
     id: 'request-body-media-type-removed',
     severity: 'breaking',
+    also: ['request-body-media-type-added'],
     pointer: '/paths/~1approve-agent/post/requestBody/content/application~1json',
   },
   {
@@ -432,7 +442,7 @@ const cases: Case[] = [
     id: 'api-version-not-bumped',
     severity: 'breaking',
     pointer: '/info/version',
-    also: ['api-removed-without-deprecation'],
+    also: ['api-path-removed-without-deprecation'],
   },
   {
     name: 'breaking change, minor bump only',
@@ -443,7 +453,7 @@ const cases: Case[] = [
     id: 'api-major-version-not-bumped',
     severity: 'breaking',
     pointer: '/info/version',
-    also: ['api-removed-without-deprecation'],
+    also: ['api-path-removed-without-deprecation'],
   },
   {
     name: 'version went down',
@@ -457,7 +467,7 @@ const cases: Case[] = [
     name: 'deprecated operation removed after its sunset',
     baseEdit: (d) => Object.assign(d.paths['/health'].get, { deprecated: true, 'x-sunset': '2026-01-01' }),
     edit: (d) => delete d.paths['/health'],
-    id: 'endpoint-removed',
+    id: 'api-path-removed-with-deprecation',
     severity: 'info',
     pointer: '/paths/~1health/get',
   },
@@ -523,6 +533,7 @@ const cases: Case[] = [
     },
     id: 'response-media-type-removed',
     severity: 'breaking',
+    also: ['response-media-type-added'],
     pointer: '/paths/~1health/get/responses/200/content/application~1json',
   },
   {
@@ -560,8 +571,8 @@ const cases: Case[] = [
     name: 'response may take a new oneOf shape',
     edit: (d) => at(d, '/components/schemas/PerpResponse/properties/response/oneOf').push({ type: 'integer' }),
     id: 'response-property-one-of-added',
-    severity: 'warning',
-    pointer: '/components/schemas/PerpResponse/properties/response/oneOf',
+    severity: 'breaking',
+    pointer: '/components/schemas/PerpResponse/properties/response/oneOf/2',
   },
   {
     name: 'optional response header removed',
@@ -609,6 +620,66 @@ const cases: Case[] = [
   { name: 'window changed', edit: (d) => (d['x-rate-limits'].windowSeconds = 30), id: 'rate-limit-window-changed', severity: 'warning', pointer: '/x-rate-limits/windowSeconds' },
   { name: 'default tier changed', edit: (d) => (d['x-rate-limits'].defaultTier = 'tier1'), id: 'rate-limit-default-tier-changed', severity: 'warning', pointer: '/x-rate-limits/defaultTier' },
   { name: 'max batch raised', edit: (d) => (d['x-rate-limits'].maxBatch = 100), id: 'max-batch-increased', severity: 'info', pointer: '/x-rate-limits/maxBatch' },
+  {
+    name: 'operation removed, path kept',
+    edit: (d) => delete d.paths['/order'].delete,
+    id: 'api-removed-without-deprecation',
+    severity: 'breaking',
+    pointer: '/paths/~1order/delete',
+  },
+  {
+    name: 'deprecated operation removed before its sunset, path kept',
+    baseEdit: (d) => Object.assign(d.paths['/order'].delete, { deprecated: true, 'x-sunset': '2999-01-01' }),
+    edit: (d) => delete d.paths['/order'].delete,
+    id: 'api-removed-before-sunset',
+    severity: 'breaking',
+    pointer: '/paths/~1order/delete',
+  },
+  {
+    name: 'operationId added',
+    baseEdit: (d) => delete d.paths['/health'].get.operationId,
+    edit: (d) => (d.paths['/health'].get.operationId = 'getHealth'),
+    id: 'api-operation-id-added',
+    severity: 'info',
+    pointer: '/paths/~1health/get/operationId',
+  },
+  {
+    name: 'path parameter added',
+    edit: (d) => (d.paths['/health/{region}'].get.parameters = [{ name: 'region', in: 'path', required: true, schema: { type: 'string' } }]),
+    baseEdit: (d) => {
+      d.paths['/health/{region}'] = d.paths['/health']
+      delete d.paths['/health']
+    },
+    id: 'new-request-path-parameter',
+    severity: 'breaking',
+    pointer: '/paths/~1health~1{region}/get/parameters/0',
+  },
+  { name: 'layer removed', edit: (d) => delete d['x-rate-limits'], id: 'layer-removed', severity: 'breaking', pointer: '/x-rate-limits' },
+  { name: 'layer added', baseEdit: (d) => delete d['x-websocket'], edit: (d) => (d['x-websocket'] = structuredClone(base().doc['x-websocket'])), id: 'layer-added', severity: 'info', pointer: '/x-websocket' },
+  { name: 'WebSocket endpoint moved', edit: (d) => (d['x-websocket'].path = '/stream'), id: 'websocket-path-changed', severity: 'breaking', pointer: '/x-websocket/path' },
+  { name: 'WebSocket channel removed', edit: (d) => delete d['x-websocket'].channels.orders, id: 'websocket-channel-removed', severity: 'breaking', pointer: '/x-websocket/channels/orders' },
+  {
+    name: 'WebSocket channel added',
+    edit: (d) => (d['x-websocket'].channels.fills = { message: { $ref: '#/components/schemas/WsOrderUpdate' } }),
+    id: 'websocket-channel-added',
+    severity: 'info',
+    pointer: '/x-websocket/channels/fills',
+  },
+  { name: 'WebSocket message removed', edit: (d) => delete d['x-websocket'].channels.orders.subscribe, id: 'websocket-message-removed', severity: 'breaking', pointer: '/x-websocket/channels/orders/subscribe' },
+  {
+    name: 'WebSocket message added',
+    edit: (d) => (d['x-websocket'].channels.orders.unsubscribe = { $ref: '#/components/schemas/WsSubscribe' }),
+    id: 'websocket-message-added',
+    severity: 'info',
+    pointer: '/x-websocket/channels/orders/unsubscribe',
+  },
+  {
+    name: 'WebSocket pushed message narrowed: judged like a response',
+    edit: (d) => (at(d, '/components/schemas/WsOrderUpdate').properties.extra = { type: 'string' }),
+    id: 'response-optional-property-added',
+    severity: 'info',
+    pointer: '/components/schemas/WsOrderUpdate/properties/extra',
+  },
 ]
 
 /**
@@ -676,9 +747,26 @@ describe('oec diff rules: one fixture pair per rule', () => {
     c.check?.(hit!)
   })
 
-  it('has a fixture pair for every registered rule', () => {
-    const tested = new Set(cases.map((c) => c.id))
-    expect(Object.keys(DIFF_RULES).filter((id) => !tested.has(id))).toEqual([])
+  it('rule ids are a closed union: a misspelt id does not compile', () => {
+    const known: DiffRuleId = 'request-body-if-added'
+    // @ts-expect-error 'request-body-iff-added' is not a rule id (tsc --noEmit checks this line)
+    const typo: DiffRuleId = 'request-body-iff-added'
+    expect(DIFF_RULES[known]).toBeDefined()
+    expect(DIFF_RULES[typo]).toBeUndefined()
+  })
+
+  // A rule is exercised by a fixture pair here or by a row of the oasdiff corpus; a schema
+  // keyword family (one change named at body, property, parameter and header) by at least one site.
+  it('has a fixture pair or a corpus row for every registered rule', () => {
+    const corpus = JSON.parse(readFileSync(new URL('./oasdiff-corpus/table.json', import.meta.url), 'utf8')) as { rows: { id: string; skip?: string }[] }
+    // plain.test.ts: rows `['<suffix>', {before}, {after}]` and cases ending in `'<rule-id>']`.
+    const plain = readFileSync(new URL('./plain.test.ts', import.meta.url), 'utf8')
+    const plainFamilies = [...plain.matchAll(/^\s*\['([a-z-]+)', \{/gm)].map((m) => m[1]!)
+    const plainRules = [...plain.matchAll(/, '([a-z-]+)'\],$/gm)].map((m) => m[1]!)
+    const tested = new Set([...cases.map((c) => c.id), ...corpus.rows.filter((r) => !r.skip).map((r) => r.id), ...plainRules])
+    const families = new Set([...[...tested].map((id) => DIFF_RULES[id]?.family), ...plainFamilies].filter(Boolean))
+    const untested = Object.entries(DIFF_RULES).filter(([id, r]) => !tested.has(id) && !(r.family && families.has(r.family)))
+    expect(untested.map(([id]) => id)).toEqual([])
   })
 
   it('covers every registered rule id that the issue lists', () => {

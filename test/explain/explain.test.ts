@@ -105,7 +105,7 @@ describe('oec explain: other signers, agents, perps', () => {
 describe('oec explain: bounded', () => {
   it('an unexplainable request is unknown within the time bound', async () => {
     // A symbol changed after signing: no axis of the search touches the symbol.
-    const body = (await placeOrder()).replace('BTC-20261231-100000-C', 'ETH-20261231-3000-C')
+    const body = (await placeOrder()).replace('BTC-20261225-100000-C', 'ETH-20261225-4000-C')
     const started = performance.now()
     const e = explainRequest(contract, body)
     const ms = performance.now() - started

@@ -171,14 +171,14 @@ export async function placeOrder(mistakes: readonly Mistake[] = [], opts: { key?
   const signer = opts.key ? privateKeyToAccount(opts.key) : account
   const nonce = opts.nonce ?? 1_763_900_000_000n + counter++
   const price = opts.price ?? '100.5'
-  const values: Record<string, string | bigint> = { wallet: account.address, symbol: 'BTC-20261231-100000-C', side: 'Buy', size: '2', price, tif: 'gtc', route: 'book_only', clientId: 'c-1', nonce }
+  const values: Record<string, string | bigint> = { wallet: account.address, symbol: 'BTC-20261225-100000-C', side: 'Buy', size: '2', price, tif: 'gtc', route: 'book_only', clientId: 'c-1', nonce }
   const d: Draft = {
     domain: { ...OPTIONS_DOMAIN },
     fields: PLACE_WITH_ROUTE,
     signed: { ...values },
     sent: [
       ['wallet', JSON.stringify(account.address)],
-      ['symbol', '"BTC-20261231-100000-C"'],
+      ['symbol', '"BTC-20261225-100000-C"'],
       ['side', '"Buy"'],
       ['size', '"2"'],
       ['price', JSON.stringify(price)],

@@ -7,10 +7,11 @@
  */
 import type { CaseResult, RunSummary } from '../../report/model.ts'
 import { stringifyExact } from '../../vectors/exact-json.ts'
-import type { Contract } from '../../contract/index.ts'
+import { contractFor, type Contract } from '../../contract/index.ts'
+import { explainNote } from '../../explain/note.ts'
 import { generateVectors } from '../../vectors/generate.ts'
 import { casesOf, loadVectorCases, type LoadedCase } from '../../vectors/load.ts'
-import type { VectorFile } from '../../vectors/model.ts'
+import type { VectorCase, VectorFile } from '../../vectors/model.ts'
 import { DEFAULT_VECTORS_DIR } from '../../vectors/paths.ts'
 import { applyExpectedFailures, matchesEntry, type ExpectedFailures } from '../expected-failures.ts'
 import { signProblems, verifyProblems } from './compare.ts'
@@ -78,11 +79,12 @@ function shown(line: string): string {
   return line.replace(/"privateKey":"0x[0-9a-fA-F]*"/, '"privateKey":"<redacted>"')
 }
 
-function judge(c: LoadedCase, reqs: PendingRequest[], answers: Map<string, Answer>, durationMs: number): CaseResult {
+function judge(c: LoadedCase, reqs: PendingRequest[], answers: Map<string, Answer>, durationMs: number, note?: (v: VectorCase, answer: Record<string, unknown>) => string | null): CaseResult {
   const v = c.case
   const problems: string[] = []
   let tooLenient = false
   const responses: string[] = []
+  let why: string | null = null
   for (const r of reqs) {
     const a = answers.get(r.id) ?? { ok: false as const, problem: 'no answer' }
     const op = r.id.endsWith('#sign') ? 'sign' : 'verify'
@@ -91,8 +93,12 @@ function judge(c: LoadedCase, reqs: PendingRequest[], answers: Map<string, Answe
       continue
     }
     responses.push(a.raw.length > 600 ? a.raw.slice(0, 597) + '...' : a.raw)
-    if (op === 'sign') problems.push(...signProblems(v, a.value))
-    else {
+    if (op === 'sign') {
+      const p = signProblems(v, a.value)
+      // Why the testee's signature differs: the digest and signature lines only say that it does.
+      if (p.length > 0 && note) why = note(v, a.value)
+      problems.push(...p)
+    } else {
       const j = verifyProblems(v, a.value)
       problems.push(...j.problems)
       tooLenient ||= j.tooLenient
@@ -105,13 +111,25 @@ function judge(c: LoadedCase, reqs: PendingRequest[], answers: Map<string, Answe
     ...base,
     // Accepting what must be refused is a failure whatever the level.
     outcome: v.level === 'assumed' && !tooLenient ? 'warn' : 'fail',
-    message: problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (+${problems.length - 3} more)` : ''),
+    message: problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (+${problems.length - 3} more)` : '') + (why ? `; ${why}` : ''),
     details: {
       request: reqs.map((r) => shown(r.line)).join('\n'),
       response: responses.join('\n') || '(none)',
       expected: expected.join('\n'),
       flags: v.flags.join(', '),
     },
+  }
+}
+
+/** Diagnoses of a valid case's wrong signature, default domain only, for the first few failures (each costs a search). */
+function explainer(spec: ClientRunOptions['spec']): (v: VectorCase, answer: Record<string, unknown>) => string | null {
+  let left = 20
+  let contract: Contract<'typedData'> | undefined
+  return (v, answer) => {
+    if (left <= 0 || v.kind === 'Agent' || v.result !== 'valid' || v.sign?.domain !== undefined || typeof answer.body !== 'string') return null
+    left--
+    contract ??= contractFor(spec, ['typedData'], 'oec check client')
+    return explainNote(contract, answer.body, { signer: v.signer })
   }
 }
 
@@ -128,8 +146,9 @@ export async function runClientCheck(opts: ClientRunOptions): Promise<ClientRun>
   const results: CaseResult[] = []
   const answers = new Map<string, Answer>()
   const done = new Set<string>()
+  const note = explainer(opts.spec)
   const emit = (entry: { c: LoadedCase; reqs: PendingRequest[]; first: number }) => {
-    const r = judge(entry.c, entry.reqs, answers, Math.max(0, Date.now() - (entry.first || t0)))
+    const r = judge(entry.c, entry.reqs, answers, Math.max(0, Date.now() - (entry.first || t0)), note)
     done.add(entry.c.id)
     results.push(r)
     opts.onResult?.(opts.expectedFailures ? applyExpectedFailures([r], opts.expectedFailures).results[0]! : r)

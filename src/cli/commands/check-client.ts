@@ -8,6 +8,7 @@ import { createReporter, exitCodeFor, REPORTER_NAMES, type ReporterName } from '
 import { Option, intOption, type CommandModule } from '../program.ts'
 import { DEFAULT_VECTORS_DIR } from '../../vectors/paths.ts'
 import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
+import { shippedContract } from '../../contract/index.ts'
 import { loadExpectedFailures, writeExpectedFailures } from '../../check/expected-failures.ts'
 import { clientCasesFor, runClientCheck } from '../../check/client/runner.ts'
 
@@ -60,7 +61,9 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
         if (total === 0) throw new InputError(`check client: no case matches --only ${opts.only ?? ''}`)
         const list = opts.expectedFailures && !opts.fix ? loadExpectedFailures(opts.expectedFailures) : undefined
         const out = opts.out ? createWriteStream(opts.out) : io.stdout
-        const reporter = createReporter(opts.reporter, out, { total, ...(opts.out ? { color: false } : {}) })
+        // Only the html page shows the spec's version and rule texts; the shipped spec is compiled for it alone.
+        const shown = opts.reporter === 'html' ? (spec ?? shippedContract()) : undefined
+        const reporter = createReporter(opts.reporter, out, { total, ...(opts.out ? { color: false } : {}), ...(shown ? { html: { specVersion: shown.version, ...(shown.rules ? { rules: shown.rules } : {}) } } : {}) })
         const run = await runClientCheck({ command, timeoutMs: opts.timeout, startupMs: opts.startupTimeout, only, vectorsDir, ...(spec ? { spec } : {}), ...(list ? { expectedFailures: list } : {}), onResult: (r) => reporter.onResult(r) })
         reporter.finish(run.summary)
         if (opts.out) await new Promise<void>((r) => (out as NodeJS.WritableStream).end(r))

@@ -85,7 +85,10 @@ export const checkServerCommand: CommandModule = {
         const symbols = opts.symbol.length ? opts.symbol : cfg.symbols
         if (opts.target && !symbols?.length) throw new InputError('with --target, name at least one listed instrument: --symbol SYM (or "symbols" in --config)')
         const out = opts.out ? createWriteStream(opts.out) : io.stdout
-        const reporter = createReporter(opts.reporter, out, { color: opts.out ? false : undefined })
+        const reporter = createReporter(opts.reporter, out, {
+          color: opts.out ? false : undefined,
+          html: { seed: opts.seed, specVersion: spec.version, ...(spec.rules ? { rules: spec.rules } : {}) },
+        })
         let summary
         try {
           const run = await runServerChecks({

@@ -1,7 +1,13 @@
+import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { InputError } from '../../errors.ts'
+import { renderCoverageHtml } from '../../report/html/coverage.ts'
 import { buildCoverage, coverageExitCode, coverageJson, formatCoverageText } from '../../coverage/index.ts'
 import { DEFAULT_VECTORS_DIR } from '../../vectors/paths.ts'
-import { Option, type CommandModule } from '../program.ts'
+import { Option, type Command, type CommandModule } from '../program.ts'
+
+const FORMATS = ['text', 'json', 'html'] as const
+type Format = (typeof FORMATS)[number]
 
 export const coverageCommand: CommandModule = {
   register(program, io, done) {
@@ -11,11 +17,22 @@ export const coverageCommand: CommandModule = {
       .option('--vectors <dir>', 'vector directory', DEFAULT_VECTORS_DIR)
       .option('--rules <file>', 'rule catalog (default: the shipped spec/rules.yaml)')
       .option('-v, --verbose', 'list the checks behind each rule')
-      .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+      .addOption(new Option('--format <format>', 'output format').choices([...FORMATS]).default('text'))
+      .addOption(new Option('--reporter <name>', 'same as --format (the name the check commands use), e.g. --reporter html --out coverage.html').choices([...FORMATS]))
+      .option('--out <file>', 'write the output to a file instead of stdout')
       .addHelpText('after', '\nExit codes: 0 every stated rule has a check, 1 a stated rule has none (or a check names an unknown rule), 2 unreadable input.')
-      .action(async (opts: { vectors: string; rules?: string; verbose?: boolean; format: 'text' | 'json' }) => {
+      .action(async (opts: { vectors: string; rules?: string; verbose?: boolean; format: Format; reporter?: Format; out?: string }, cmd: Command) => {
+        if (opts.reporter && cmd.getOptionValueSource('format') === 'cli' && opts.reporter !== opts.format) throw new InputError('coverage: --reporter and --format name the same thing; give one')
+        const format = opts.reporter ?? opts.format
         const report = await buildCoverage({ vectorsDir: resolve(opts.vectors), ...(opts.rules ? { rulesPath: resolve(opts.rules) } : {}) })
-        io.stdout.write(opts.format === 'json' ? JSON.stringify(coverageJson(report), null, 2) + '\n' : formatCoverageText(report, { verbose: opts.verbose === true }))
+        const text =
+          format === 'json'
+            ? JSON.stringify(coverageJson(report), null, 2) + '\n'
+            : format === 'html'
+              ? renderCoverageHtml(report, { rulesFile: opts.rules ?? 'spec/rules.yaml (shipped)', vectorsDir: opts.vectors })
+              : formatCoverageText(report, { verbose: opts.verbose === true })
+        if (opts.out) writeFileSync(opts.out, text)
+        else io.stdout.write(text)
         done(coverageExitCode(report))
       })
   },

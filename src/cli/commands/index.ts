@@ -17,4 +17,5 @@ export const commands: readonly LazyCommand[] = [
   { name: 'diff', load: async () => (await import('./diff.ts')).diffCommand },
   { name: 'lint', load: async () => (await import('./lint.ts')).lintCommand },
   { name: 'explain', load: async () => (await import('./explain.ts')).explainCommand },
+  { name: 'proxy', load: async () => (await import('./proxy.ts')).proxyCommand },
 ]

@@ -1,0 +1,81 @@
+/**
+ * `oec proxy`: a transparent reverse proxy in front of a server, for a client team's real client.
+ * Violations print live, attributed to the client or the server; `--reporter json|junit --out FILE`
+ * writes the session's report when the proxy stops (SIGINT/SIGTERM).
+ */
+import { createWriteStream } from 'node:fs'
+import { InputError } from '../../errors.ts'
+import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
+import { intOption, type CommandModule } from '../program.ts'
+import { LAYER_NAMES } from '../../contract/index.ts'
+
+interface ProxyFlags extends ContractFlags {
+  target?: string
+  port: number
+  host: string
+  reporter?: string
+  out?: string
+  domainName?: string
+  chainId?: number
+}
+
+export const proxyCommand: CommandModule = {
+  register(program, io, done) {
+    addContractOptions(program.command('proxy'))
+      .description('forward a client\'s traffic to a server unchanged and check every exchange against the contract (schema, signature, nonces, statuses, error codes, rate-limit headers)')
+      .option('--target <url>', 'the server to forward to, e.g. http://127.0.0.1:8080')
+      .option('--port <n>', 'TCP port to listen on (0: any free port)', intOption('--port', 0, 65535), 8081)
+      .option('--host <address>', 'address to listen on', '127.0.0.1')
+      .option('--reporter <name>', 'write the session report when the proxy stops: json or junit')
+      .option('--out <file>', 'file for --reporter (default stdout)')
+      .option('--domain-name <name>', 'the options domain name the target signs (default from the spec)')
+      .option('--chain-id <n>', 'the options chain ID the target signs (default from the spec: 999)', intOption('--chain-id', 0))
+      .addHelpText(
+        'after',
+        [
+          '',
+          'Prints "oec proxy: listening on URL -> TARGET", then one line per violation:',
+          '  [client] #3 POST /order SIGFAIL-4,DOM-3 FAIL: chain_id: you signed chainId 1; the service signs 999',
+          'Point the client at the proxy\'s URL; WebSocket upgrades pass through.',
+          'Exit codes: 0 stopped with no failure, 1 a stated rule was broken, 2 bad flags or port in use.',
+        ].join('\n'),
+      )
+      .action(async (opts: ProxyFlags) => {
+        if (!opts.target) throw new InputError('proxy: --target URL is required (the server to forward to)')
+        if (opts.reporter !== undefined && opts.reporter !== 'json' && opts.reporter !== 'junit') throw new InputError(`proxy: --reporter is json or junit, not ${JSON.stringify(opts.reporter)}`)
+        if (opts.out !== undefined && opts.reporter === undefined) throw new InputError('proxy: --out needs --reporter json|junit')
+        const { startProxy, violationLine } = await import('../../proxy/index.ts')
+        const { createReporter, exitCodeFor } = await import('../../report/index.ts')
+        const spec = contractFromFlags(opts, LAYER_NAMES, 'oec proxy')
+        const proxy = await startProxy({
+          target: opts.target,
+          port: opts.port,
+          host: opts.host,
+          spec,
+          domain: { ...(opts.domainName !== undefined ? { name: opts.domainName } : {}), ...(opts.chainId !== undefined ? { chainId: opts.chainId } : {}) },
+          onViolation: (v) => io.stdout.write(`${violationLine(v)}\n`),
+          onError: (m) => io.stderr.write(`oec proxy: ${m}\n`),
+        })
+        io.stdout.write(`oec proxy: listening on ${proxy.url} -> ${opts.target.replace(/\/$/, '')}\n`)
+        const signal = await new Promise<string>((resolve) => {
+          process.once('SIGINT', () => resolve('SIGINT'))
+          process.once('SIGTERM', () => resolve('SIGTERM'))
+        })
+        const force = () => process.exit(130)
+        process.once('SIGINT', force)
+        process.once('SIGTERM', force)
+        await proxy.idle()
+        await proxy.close()
+        const summary = proxy.summary()
+        if (opts.reporter === 'json' || opts.reporter === 'junit') {
+          const out = opts.out ? createWriteStream(opts.out) : io.stdout
+          createReporter(opts.reporter, out).finish(summary)
+          if (opts.out) await new Promise<void>((resolve) => (out as NodeJS.WritableStream).end(resolve))
+        }
+        io.stderr.write(`oec proxy: ${signal}, stopped after ${proxy.exchanges()} exchange(s), ${proxy.violations().length} violation(s)${opts.out ? `; report in ${opts.out}` : ''}\n`)
+        process.off('SIGINT', force)
+        process.off('SIGTERM', force)
+        done(exitCodeFor(summary.results))
+      })
+  },
+}

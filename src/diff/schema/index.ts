@@ -1,0 +1,175 @@
+/**
+ * Compares two JSON Schemas with `$ref`s resolved, so moving a schema inline or into a component
+ * is not a change. What counts as breaking depends on the direction: a request schema must not
+ * reject what it accepted; a response schema must not send what clients could not expect. The
+ * keyword families live one per file beside this walker; each names its change by a suffix
+ * (`max-length-decreased`) and the site turns it into a rule id (`request-body-…`,
+ * `response-property-…`, `request-parameter-…`), whose registry entry gives the level.
+ */
+import { isObject, type JsonObject } from '../../contract/model.ts'
+import type { ChangeExtra, ChangeSink } from '../collect.ts'
+import { resolve } from '../refs.ts'
+import type { Sameness } from '../same.ts'
+import { isRuleId, type DiffRuleId, type SchemaSuffix } from '../registry.ts'
+import { compareAlternatives } from './alternatives.ts'
+import { compareApplicators } from './applicators.ts'
+import { compareBounds } from './bounds.ts'
+import { compareProperties } from './properties.ts'
+import { compareTypes } from './types.ts'
+import { compareValues } from './values.ts'
+
+export type Direction = 'request' | 'response'
+/** Where the schema sits: it decides the rule id family (`header`: a response header). */
+export type Site = 'body' | 'parameter' | 'header-parameter' | 'header'
+
+/**
+ * A change found inside a schema, relative to the schema it was found from: `rel` is the
+ * property path below it, and `text` builds the sentence from the element's name. Records are
+ * memoized per schema pair, so a shared component is compared once, however many operations
+ * use it, and each operation still names the element by its own path (`orders[].route`).
+ */
+export interface SchemaChange {
+  /**
+   * A keyword change, named by the site (a list: the first the site has a rule for); or a rule
+   * that is the same at every site.
+   */
+  readonly rule: SchemaSuffix | readonly SchemaSuffix[] | { readonly id: DiffRuleId }
+  readonly pointer: string
+  readonly rel: string
+  readonly text: (noun: string) => string
+  readonly extra: Omit<ChangeExtra, 'where'>
+}
+
+export type SchemaMemo = Map<string, readonly SchemaChange[]>
+
+export interface SchemaContext {
+  readonly c: ChangeSink
+  /** Shared by every comparison between the same two documents. */
+  readonly memo: SchemaMemo
+  /** Pairs that parse-once shares between the documents: nothing to compare. */
+  readonly same: Sameness
+  readonly baseDoc: unknown
+  readonly headDoc: unknown
+  readonly dir: Direction
+  readonly site: Site
+  /** Names the element in a sentence: `label` is the property path, '' for the root. */
+  readonly noun: (label: string) => string
+  /** Operation (and status) the schema belongs to, e.g. `POST /order`. */
+  readonly where: string
+}
+
+/** `orders[]` + `route` → `orders[].route`. */
+export function joinLabel(prefix: string, rel: string): string {
+  if (!prefix) return rel
+  if (!rel) return prefix
+  return rel.startsWith('[') || rel.startsWith('{') ? `${prefix}${rel}` : `${prefix}.${rel}`
+}
+
+type Rule = SchemaChange['rule']
+const isFixed = (rule: Rule): rule is { readonly id: DiffRuleId } => typeof rule === 'object' && !Array.isArray(rule)
+
+/** The rule id of a keyword change at a site, or undefined where no rule names it. */
+export function ruleAt(site: Site, dir: Direction, rule: Rule, rel: string): DiffRuleId | undefined {
+  if (isFixed(rule)) return rule.id
+  const suffixes: readonly SchemaSuffix[] = typeof rule === 'string' ? [rule] : rule
+  for (const suffix of suffixes) {
+    const id = namesAt(site, dir, suffix, rel).find(isRuleId)
+    if (id) return id
+  }
+  return undefined
+}
+
+/** The ids a keyword change may have at a site, most particular first (oasdiff lacks some). */
+function namesAt(site: Site, dir: Direction, suffix: SchemaSuffix, rel: string): string[] {
+  if (site === 'parameter' || site === 'header-parameter') {
+    if (!rel) return [`request-parameter-${suffix}`]
+    const inHeader = site === 'header-parameter' ? [`request-header-property-${suffix}`] : []
+    return [...inHeader, `request-parameter-property-${suffix}`, `request-parameter-${suffix}`]
+  }
+  if (site === 'header') return [`response-header-${suffix}`, `response-property-${suffix}`]
+  if (rel) return [`${dir}-property-${suffix}`]
+  return dir === 'response' ? [`response-body-${suffix}`, `response-mediatype-${suffix}`, `response-property-${suffix}`] : [`request-body-${suffix}`, `request-property-${suffix}`]
+}
+
+/** Compares two schemas from an operation and adds what changed to the collector. */
+export function compareSchemas(ctx: SchemaContext, b: unknown, bPtr: string, h: unknown, hPtr: string): void {
+  for (const r of diffSchema(ctx, b, bPtr, h, hPtr)) {
+    const id = ruleAt(ctx.site, ctx.dir, r.rule, r.rel)
+    if (id) ctx.c.add(id, r.pointer, r.text(ctx.noun(r.rel)), { ...r.extra, where: ctx.where })
+  }
+}
+
+/**
+ * The changes between the schemas at `b`/`h` (either may be a `$ref`), relative to them.
+ * A pair already on the stack is a recursive schema: its changes are reported where it started.
+ */
+export function diffSchema(ctx: SchemaContext, b: unknown, bPtr: string, h: unknown, hPtr: string, stack = new Set<string>()): readonly SchemaChange[] {
+  const rb = resolve(ctx.baseDoc, b, bPtr)
+  const rh = resolve(ctx.headDoc, h, hPtr)
+  const bs = rb.node
+  const hs = rh.node
+  if (!bs || !hs || ctx.same.same(bs, hs)) return []
+  // Only a pair reached through a `$ref` can recur or be shared: inline pairs are unique.
+  if (rb.ptr === bPtr && rh.ptr === hPtr) {
+    const out: SchemaChange[] = []
+    compareNode(ctx, bs, rb.ptr, hs, rh.ptr, out, stack)
+    return out
+  }
+  const key = `${ctx.dir}|${rb.merged ? `${bPtr}>` : ''}${rb.ptr}|${rh.merged ? `${hPtr}>` : ''}${rh.ptr}`
+  const known = ctx.memo.get(key)
+  if (known) return known
+  if (stack.has(key)) return []
+  stack.add(key)
+  const out: SchemaChange[] = []
+  try {
+    compareNode(ctx, bs, rb.ptr, hs, rh.ptr, out, stack)
+  } finally {
+    stack.delete(key)
+  }
+  ctx.memo.set(key, out)
+  return out
+}
+
+// Module-level helpers rather than per-call closures: this runs for every schema node of big specs.
+export function push(out: SchemaChange[], rule: SchemaChange['rule'], pointer: string, text: (noun: string) => string, extra: SchemaChange['extra'] = {}, rel = ''): void {
+  out.push({ rule, pointer, rel, text, extra })
+}
+
+/** Adds a child comparison's changes under the child's relative path. */
+export function nest(out: SchemaChange[], rel: string, changes: readonly SchemaChange[]): void {
+  for (const c of changes) out.push(rel ? { ...c, rel: joinLabel(rel, c.rel) } : c)
+}
+
+/** One pair of nodes, both resolved; `stack` carries the `$ref` pairs being compared. */
+export interface NodePair {
+  readonly ctx: SchemaContext
+  readonly bs: JsonObject
+  readonly bPtr: string
+  readonly hs: JsonObject
+  readonly hPtr: string
+  readonly out: SchemaChange[]
+  readonly stack: Set<string>
+}
+
+function compareNode(ctx: SchemaContext, bs: JsonObject, bPtr: string, hs: JsonObject, hPtr: string, out: SchemaChange[], stack: Set<string>): void {
+  const pair: NodePair = { ctx, bs, bPtr, hs, hPtr, out, stack }
+  // A schema wrapped in a oneOf is judged as one change, not as every keyword that moved.
+  if (compareAlternatives(pair) === 'wrapped') return
+  compareTypes(pair)
+  compareValues(pair)
+  compareBounds(pair)
+  compareProperties(pair)
+  compareApplicators(pair)
+}
+
+/** Recurses into a subschema both sides have, at `key` (a keyword path such as `items`). */
+export function descend(p: NodePair, key: string, rel: string, b: unknown = getPath(p.bs, key), h: unknown = getPath(p.hs, key)): void {
+  if (!isObject(b) || !isObject(h)) return
+  nest(p.out, rel, diffSchema(p.ctx, b, `${p.bPtr}/${key}`, h, `${p.hPtr}/${key}`, p.stack))
+}
+
+function getPath(node: JsonObject, key: string): unknown {
+  let cur: unknown = node
+  for (const t of key.split('/')) cur = isObject(cur) ? cur[t.replace(/~1/g, '/').replace(/~0/g, '~')] : Array.isArray(cur) ? cur[Number(t)] : undefined
+  return cur
+}
