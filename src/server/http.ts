@@ -137,6 +137,7 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
       const parsed = deps.parseBody(text)
       if (!parsed.ok) {
         const message = parsed.field !== null && parsed.code === 'invalid_field' && !parsed.message.includes(parsed.field) ? `invalid field "${parsed.field}": ${parsed.message}` : parsed.message
+        if (parsed.code === 'invalid_field' && handler.refuseBody) return send(res, withRate(handler.refuseBody(message)), rc, false, started, state)
         return send(res, withRate(catalog.reply(parsed.code, message)), rc, false, started, state)
       }
       body = parsed

@@ -35,12 +35,16 @@ export interface AgentStore {
   revoke(owner: string, agent: string): boolean
   isApproved(owner: string, agent: string): boolean
   list(owner: string): AgentRecord[]
+  /** The wallets that currently approve `agent`, as they were written when approving. */
+  owners(agent: string): string[]
   /** The address took part in an approval or a revocation, as owner or agent. */
   knows(address: string): boolean
 }
 
 export function createAgentStore(): AgentStore {
   const byOwner = new Map<string, Map<string, AgentRecord>>()
+  // The reverse index answers "whom does this agent act for" without scanning every owner.
+  const byAgent = new Map<string, Map<string, string>>()
   const known = new Set<string>()
   return {
     approve(owner, agent, atMs) {
@@ -48,15 +52,20 @@ export function createAgentStore(): AgentStore {
       let agents = byOwner.get(o)
       if (!agents) byOwner.set(o, (agents = new Map()))
       agents.set(agent.toLowerCase(), { agent, approvedAtMs: atMs })
+      let owners = byAgent.get(agent.toLowerCase())
+      if (!owners) byAgent.set(agent.toLowerCase(), (owners = new Map()))
+      owners.set(o, owner)
       known.add(o).add(agent.toLowerCase())
     },
     revoke(owner, agent) {
       const removed = byOwner.get(owner.toLowerCase())?.delete(agent.toLowerCase()) ?? false
+      byAgent.get(agent.toLowerCase())?.delete(owner.toLowerCase())
       if (removed) known.add(owner.toLowerCase()).add(agent.toLowerCase())
       return removed
     },
     isApproved: (owner, agent) => byOwner.get(owner.toLowerCase())?.has(agent.toLowerCase()) ?? false,
     list: (owner) => [...(byOwner.get(owner.toLowerCase())?.values() ?? [])],
+    owners: (agent) => [...(byAgent.get(agent.toLowerCase())?.values() ?? [])],
     knows: (address) => known.has(address.toLowerCase()),
   }
 }

@@ -25,6 +25,9 @@ function prepare(v: unknown, path: string): unknown {
   if (v === null || typeof v === 'boolean' || typeof v === 'string' || v instanceof Uint8Array) return v
   if (typeof v === 'bigint') return integer(v, path)
   if (typeof v === 'number') {
+    if (Number.isInteger(v) && !Number.isSafeInteger(v)) {
+      throw new SigningInputError(`${path}: ${v} is past 2^53 as a JS number and may have lost digits; pass it as a bigint`, path)
+    }
     if (!Number.isSafeInteger(v)) {
       throw new SigningInputError(`${path}: ${v} is not an integer; the venue's encoding has no floats (send prices and sizes as strings)`, path)
     }

@@ -15,7 +15,8 @@ import { recoverDigest, splitSignature } from './signature.ts'
 import { SigningInputError, UINT64_MAX, type DomainOverrides, type Hex, type Signer, type VerifyResult } from './types.ts'
 
 export interface PerpSignInput {
-  action: Record<string, unknown>
+  /** Any value the venue's msgpack hashes: an action object, or an array such as the multi-signature inner form. */
+  action: unknown
   nonce: bigint
   vaultAddress?: Hex | null
   expiresAfter?: bigint | null
@@ -30,9 +31,7 @@ function u64(v: unknown, name: string): bigint {
 }
 
 function connectionIdBytes(input: Omit<PerpSignInput, 'isMainnet'>): Buffer {
-  if (input.action === null || typeof input.action !== 'object' || Array.isArray(input.action)) {
-    throw new SigningInputError(`action must be an object, got ${typeOf(input.action)}`, 'action')
-  }
+  if (input.action === undefined) throw new SigningInputError('action is missing', 'action')
   const packed = packb(input.action)
   const nonce = u64(input.nonce, 'nonce')
   const vault = input.vaultAddress ?? null

@@ -113,12 +113,13 @@ function perpInputOf(raw: unknown): PerpSignInput {
   for (const k of Object.keys(m)) {
     if (!['action', 'nonce', 'vaultAddress', 'expiresAfter', 'isMainnet'].includes(k)) fail(`Agent message has no field ${k} (action, nonce, vaultAddress, expiresAfter, isMainnet)`)
   }
-  if (!isObject(m.action as never)) fail(`message.action must be an object, got ${typeOf(m.action)}`)
+  // Any msgpack value is signable (the multi-signature inner action is an array); msgpack refuses the rest.
+  if (m.action === undefined) fail('message.action is missing')
   if (typeof m.isMainnet !== 'boolean') fail(`message.isMainnet must be a boolean, got ${typeOf(m.isMainnet)}`)
   const vault = m.vaultAddress
   if (vault !== undefined && vault !== null && typeof vault !== 'string') fail(`message.vaultAddress must be an address or null, got ${typeOf(vault)}`)
   return {
-    action: actionValue(m.action) as Record<string, unknown>,
+    action: actionValue(m.action),
     nonce: integerOf(m.nonce, 'message.nonce'),
     vaultAddress: (vault ?? null) as Hex | null,
     expiresAfter: m.expiresAfter === undefined || m.expiresAfter === null ? null : integerOf(m.expiresAfter, 'message.expiresAfter'),

@@ -7,6 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { contractFor, type Contract } from '../contract/index.ts'
 import type { VectorsContract } from './model.ts'
+import { stringifyExact } from './exact-json.ts'
 import { mailFamily } from './families/mail.ts'
 import { perpFamily } from './families/perp.ts'
 import { domainMismatch, nonceFamily, placeOrderValid, stringFormat, structMismatch } from './families/place-order.ts'
@@ -37,7 +38,7 @@ export function fileNameOf(family: string): string {
 
 /** The exact text written for a file (2-space JSON, trailing newline). */
 export function serializeVectorFile(file: VectorFile): string {
-  return JSON.stringify(file, null, 2) + '\n'
+  return stringifyExact(file, 2) + '\n'
 }
 
 export async function generateVectors(specArg?: Contract | string): Promise<Map<string, string>> {

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import AjvModule from 'ajv'
 import { InputError } from '../errors.ts'
+import { parseExact } from './exact-json.ts'
 import { DEFAULT_VECTORS_DIR } from './paths.ts'
 import { caseId, type VectorCase, type VectorFile } from './model.ts'
 
@@ -56,7 +57,7 @@ export function loadVectorFiles(dir: string = DEFAULT_VECTORS_DIR): LoadedFile[]
     const text = readFileSync(join(dir, name), 'utf8')
     let doc: unknown
     try {
-      doc = JSON.parse(text)
+      doc = parseExact(text)
     } catch {
       throw new InputError(`${join(dir, name)}: not JSON`)
     }

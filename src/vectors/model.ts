@@ -76,7 +76,8 @@ export interface HttpRequest {
 }
 
 export interface PerpInput {
-  action: Record<string, unknown>
+  /** Any msgpack value; integers past 2^53 are bigints (plain JSON integers on disk). */
+  action: unknown
   nonce: string
   vaultAddress?: Hex
   expiresAfter?: string

@@ -20,6 +20,7 @@ import {
 import { contractFor, type Contract } from '../contract/index.ts'
 import { loadRules } from '../contract/rules.ts'
 import { digestTyped, recoverAddressLoose } from './build.ts'
+import { parseExact, stringifyExact } from './exact-json.ts'
 import { MAIL_PUBLISHED } from './families/mail.ts'
 import { generateVectors } from './generate.ts'
 import { schemaErrors, vectorFileNames } from './load.ts'
@@ -106,15 +107,15 @@ async function checkCase(signing: Signing, c: VectorCase, ruleIds: Set<string>, 
 /** First difference between two serialized vector files, as one line. */
 function firstDifference(expected: string, actual: string): { tcId?: number; message: string } {
   try {
-    const a = JSON.parse(actual) as VectorFile
-    const e = JSON.parse(expected) as VectorFile
+    const a = parseExact(actual) as VectorFile
+    const e = parseExact(expected) as VectorFile
     const at = new Map(a.testGroups.flatMap((g) => g.tests).map((t) => [t.tcId, t]))
     for (const t of e.testGroups.flatMap((g) => g.tests)) {
       const mine = at.get(t.tcId)
       if (!mine) return { tcId: t.tcId, message: 'case missing from the file (regenerate)' }
       for (const k of new Set([...Object.keys(t), ...Object.keys(mine)])) {
-        const x = JSON.stringify((t as unknown as Record<string, unknown>)[k])
-        const y = JSON.stringify((mine as unknown as Record<string, unknown>)[k])
+        const x = stringifyExact((t as unknown as Record<string, unknown>)[k])
+        const y = stringifyExact((mine as unknown as Record<string, unknown>)[k])
         if (x !== y) return { tcId: t.tcId, message: `${k} differs from what the code generates: file ${clip(y)}, code ${clip(x)}` }
       }
     }
@@ -142,7 +143,7 @@ export async function verifyVectors(dir: string = DEFAULT_VECTORS_DIR, specArg?:
     const text = readFileSync(join(dir, name), 'utf8')
     let file: VectorFile
     try {
-      file = JSON.parse(text) as VectorFile
+      file = parseExact(text) as VectorFile
     } catch {
       findings.push({ file: name, message: 'not JSON' })
       continue

@@ -475,6 +475,71 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     start: () => reference({}, { recoverPerpSigner: (input, sig, opts = {}) => recoverPerpSigner(input, sig, { ...opts, domain: { ...opts.domain, chainId: 999 } }) }),
   },
   {
+    name: 'perp signatures cached',
+    how: 'a perp signature that once recovered is trusted again for any message (a cache keyed by r and s)',
+    caughtBy: 'perp.replay',
+    only: ['perp.replay', 'perp.order-accepted'],
+    start: () => {
+      const seen = new Map<string, ReturnType<typeof recoverPerpSigner>>()
+      return reference({}, {
+        recoverPerpSigner: (input, sig, opts) => {
+          const key = `${sig.r}:${sig.s}`
+          const hit = seen.get(key)
+          if (hit) return hit
+          const r = recoverPerpSigner(input, sig, opts)
+          if (r.ok) seen.set(key, r)
+          return r
+        },
+      })
+    },
+  },
+  {
+    name: 'perp refusals as HTTP errors',
+    how: 'POST /exchange refuses with HTTP 401 {code, message} instead of the venue envelope, so the venue SDKs see a transport failure',
+    caughtBy: 'perp.chain-id-999',
+    outcome: 'warn',
+    only: ['perp.chain-id-999'],
+    start: () =>
+      reference({}, {
+        transformReply: (reply, rc) => {
+          const body = reply.body as { status?: unknown; response?: unknown } | undefined
+          if (rc.path !== '/exchange' || body?.status !== 'err') return reply
+          return { ...reply, status: 401, body: { code: 'signature_verification_failed', message: body.response } }
+        },
+      }),
+  },
+  {
+    name: 'perp agent books to itself',
+    how: "an approved agent's perp order without vaultAddress is booked to the agent, not to the wallet that approved it",
+    caughtBy: 'perp.agent-account',
+    outcome: 'warn',
+    only: ['perp.agent-account'],
+    start: () => {
+      const agents = createAgentStore()
+      return reference({}, { agents: { ...agents, owners: () => [] } })
+    },
+  },
+  {
+    name: 'perp integers as doubles',
+    how: 'action integers go through a JS number before hashing, so o = 2^53+1 hashes as 2^53',
+    caughtBy: 'perp.exact-integers',
+    outcome: 'warn',
+    only: ['perp.exact-integers'],
+    start: () => {
+      const rounded = (v: unknown): unknown =>
+        typeof v === 'bigint' ? (BigInt(Number(v)) === v ? v : BigInt(Number(v))) : Array.isArray(v) ? v.map(rounded) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rounded(x)])) : v
+      return reference({}, { recoverPerpSigner: (input, sig, opts) => recoverPerpSigner({ ...input, action: rounded(input.action) }, sig, opts) })
+    },
+  },
+  {
+    name: 'no POST /info',
+    how: 'POST /info answers every request with an empty object, so an SDK cannot map a name to an asset index',
+    caughtBy: 'perp.info-meta',
+    outcome: 'warn',
+    only: ['perp.info-meta'],
+    start: () => reference({}, { transformReply: (reply, rc) => (rc.path === '/info' ? { ...reply, status: 200, body: {} } : reply) }),
+  },
+  {
     name: 'high-s accepted',
     how: 'malleable (high-s) signatures are accepted',
     caughtBy: 'auth.signature-encoding',

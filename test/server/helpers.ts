@@ -1,6 +1,7 @@
 /** Shared helpers of the reference-server tests: keys, signed bodies, HTTP over loopback. */
 import { SimulatedClock, startServer, type RunningServer, type ServerConfig, type ServerDeps } from '../../src/server/index.ts'
 import { addressOf, type DomainOverrides, type Hex, type OptionsKind } from '../../src/signing/index.ts'
+import type { OrderWire } from '../../src/server/perp/actions.ts'
 import { buildRequest, signPerpAction } from '../helpers/shipped.ts'
 
 /** Deterministic test keys (never real funds): key(i) = 32-byte big-endian i + 1 + offset. */
@@ -107,15 +108,7 @@ export async function giveState(s: { url: string }, w: Wallet): Promise<void> {
   if (r.status !== 200 || r.json.status !== 'ACKED') throw new Error(`giveState: ${r.status} ${r.text}`)
 }
 
-export interface PerpOrder {
-  a: number
-  b: boolean
-  p: string
-  s: string
-  r: boolean
-  t: { limit: { tif: string } }
-  c?: string
-}
+export type PerpOrder = OrderWire<number>
 
 export function perpOrderAction(orders: PerpOrder[]): Record<string, unknown> {
   return { type: 'order', orders, grouping: 'na' }

@@ -81,8 +81,8 @@ describe('perp orders', () => {
     const stranger = wallet()
     await giveState(s, stranger)
     const refused = await post(s, '/exchange', await signedPerp(perpOrderAction([order()]), stranger.key, { vaultAddress: owner.address }))
-    expect(refused.status).toBe(403)
-    expect(refused.json.code).toBe('unauthorized')
+    expect(refused.status).toBe(200)
+    expect(refused.json).toEqual({ status: 'err', response: 'Unauthorized: signer not authorized for wallet' })
     expect(refused.headers.get('x-ratelimit-limit')).toBe('60')
   })
 
@@ -92,8 +92,9 @@ describe('perp orders', () => {
     const n = nonce()
     expect((await placeOrder(s, w, { nonce: n })).json.status).toBe('ACKED')
     const r = await post(s, '/exchange', await signedPerp(perpOrderAction([order()]), w.key, { nonce: n }))
-    expect(r.status).toBe(409)
-    expect(r.json.code).toBe('nonce_reused')
+    expect(r.status).toBe(200)
+    expect(r.json.status).toBe('err')
+    expect(r.json.response).toContain(`${n} was already used`)
   })
 
   it('an expired request (expiresAfter in the past) is an err envelope', async () => {
@@ -103,14 +104,18 @@ describe('perp orders', () => {
     expect(r.json.status).toBe('err')
     const ok = await post(s, '/exchange', await signedPerp(perpOrderAction([order()]), w.key, { expiresAfter: BigInt(s.clock.now() + 60_000) }))
     expect(ok.json.status).toBe('ok')
+    // The venue's Python SDK sends both optional fields as null when unset.
+    const nulls = (await signedPerp(perpOrderAction([order()]), w.key)).replace(/\}$/, ',"vaultAddress":null,"expiresAfter":null}')
+    expect((await post(s, '/exchange', nulls)).json.status).toBe('ok')
   })
 })
 
 describe('perp refusals', () => {
+  // The venue's envelope: its SDKs raise their API error on HTTP 200 {status: "err"}, not on an HTTP error.
   const refusedWith401 = async (body: string) => {
     const r = await post(s, '/exchange', body)
-    expect(r.status).toBe(401)
-    expect(r.json).toEqual({ code: 'signature_verification_failed', message: 'Signature verification failed' })
+    expect(r.status).toBe(200)
+    expect(r.json).toEqual({ status: 'err', response: 'Signature verification failed' })
   }
 
   it('a signer the server has never seen is refused', async () => {
@@ -161,18 +166,75 @@ describe('perp refusals', () => {
     const victim = wallet()
     const withVault = JSON.stringify({ ...JSON.parse(good), vaultAddress: victim.address }).replace(/"nonce":\d+/, `"nonce":${/"nonce":(\d+)/.exec(good)![1]}`)
     const r = await post(s, '/exchange', withVault)
-    expect([401, 403]).toContain(r.status)
+    expect(r.json.status).toBe('err')
     // The untouched request is still accepted: the refusals consumed nothing.
     expect((await post(s, '/exchange', good)).json.status).toBe('ok')
   })
 
-  it('a malformed perp body: 400 invalid_field naming the field', async () => {
+  it('a malformed perp body: an err envelope naming the field; only a body that is not JSON keeps the HTTP error', async () => {
     const w = wallet()
     const good = await signedPerp(perpOrderAction([order()]), w.key)
     const r = await post(s, '/exchange', good.replace('"p":"1"', '"p":1'))
-    expect(r.status).toBe(400)
-    expect(r.json.message).toContain('action.orders[0].p')
+    expect(r.status).toBe(200)
+    expect(r.json.status).toBe('err')
+    expect(r.json.response).toContain('action.orders[0].p')
     const t = await post(s, '/exchange', good.replace('"Gtc"', '"gtc"'))
-    expect(t.json.message).toContain('tif')
+    expect(t.json.response).toContain('tif')
+    const fractional = await post(s, '/exchange', good.replace('"a":3', '"a":3.5'))
+    expect(fractional.json.status).toBe('err')
+    const exponent = await post(s, '/exchange', good.replace('"a":3', '"a":3e0'))
+    expect(exponent.json.response).toContain('action.orders[0].a')
+    const duplicate = await post(s, '/exchange', good.replace('"type":"order"', '"type":"order","type":"order"'))
+    expect(duplicate.status).toBe(200)
+    expect(duplicate.json.status).toBe('err')
+    const notJson = await post(s, '/exchange', good.slice(0, -1))
+    expect(notJson.status).toBe(400)
+    expect(notJson.json.code).toBe('invalid_json')
+  })
+
+  it('an action type the server does not execute: an err envelope naming the supported types', async () => {
+    const w = wallet()
+    await giveState(s, w)
+    const r = await post(s, '/exchange', await signedPerp({ type: 'scheduleCancel', time: 1 }, w.key))
+    expect(r.status).toBe(200)
+    expect(r.json.status).toBe('err')
+    for (const t of ['order', 'cancel', 'cancelByCloid']) expect(r.json.response).toContain(t)
+  })
+})
+
+describe('perp account resolution', () => {
+  it('an approved agent that also trades options for itself books perp orders to its owner, or to itself with vaultAddress = itself', async () => {
+    const owner = wallet()
+    const agent = wallet()
+    await post(s, '/approve-agent', await signed('ApproveAgent', { agent: agent.address, nonce: nonce() }, owner.key))
+    await giveState(s, agent)
+    expect((await post(s, '/exchange', await signedPerp(perpOrderAction([order({ p: '3' })]), agent.key))).json.status).toBe('ok')
+    expect((await post(s, '/exchange', await signedPerp(perpOrderAction([order({ p: '5' })]), agent.key, { vaultAddress: agent.address }))).json.status).toBe('ok')
+    const prices = async (w: { address: string }) => ((await call(s, 'GET', `/orders?wallet=${w.address}`)).json.orders as { symbol: string; price: string }[]).filter((o) => o.symbol === 'ETH-20261225-4000-C').map((o) => o.price)
+    expect(await prices(owner)).toEqual(['3'])
+    expect(await prices(agent)).toEqual(['5'])
+  })
+
+  it('an agent whose approval was revoked acts for nobody else: its order is its own', async () => {
+    const owner = wallet()
+    const agent = wallet()
+    await post(s, '/approve-agent', await signed('ApproveAgent', { agent: agent.address, nonce: nonce() }, owner.key))
+    await post(s, '/revoke-agent', await signed('RevokeAgent', { agent: agent.address, nonce: nonce() }, owner.key))
+    expect((await post(s, '/exchange', await signedPerp(perpOrderAction([order()]), agent.key))).json.status).toBe('ok')
+    expect((await call(s, 'GET', `/orders?wallet=${owner.address}`)).json.orders).toEqual([])
+    expect((await call(s, 'GET', `/orders?wallet=${agent.address}`)).json.orders).toHaveLength(1)
+  })
+})
+
+describe('POST /info', () => {
+  it('meta lists the instruments in order; other types and other dexes are 400 invalid_field', async () => {
+    const meta = await post(s, '/info', '{"type":"meta"}')
+    expect(meta.json.universe.map((u: { name: string }) => u.name)).toEqual(s.config.instruments)
+    expect((await post(s, '/info', '{"type":"meta","dex":""}')).status).toBe(200)
+    for (const body of ['{"type":"allMids"}', '{"type":"meta","dex":"xyz"}', '{}', '{"type":"meta","user":"0x0"}']) {
+      const r = await post(s, '/info', body)
+      expect(r.status, body).toBe(400)
+      expect(r.json.code, body).toBe('invalid_field')
+    }
   })
 })

@@ -47,7 +47,7 @@ describe('ServerDeps seams', () => {
   })
 
   it('agents: a store that approves everyone lets any known signer act for any wallet', async () => {
-    const s = await start({}, { agents: { approve() {}, revoke: () => true, isApproved: () => true, list: () => [], knows: () => true } })
+    const s = await start({}, { agents: { approve() {}, revoke: () => true, isApproved: () => true, list: () => [], owners: () => [], knows: () => true } })
     try {
       const owner = wallet()
       const stranger = wallet()

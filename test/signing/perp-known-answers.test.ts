@@ -9,8 +9,10 @@ import fc from 'fast-check'
 import { hashTypedData, type TypedDataDefinition } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
+import { createL1ActionHash } from '@nktkas/hyperliquid/signing'
 import { addressOf, perpActionHash, type Hex } from '../../src/signing/index.ts'
 import { perpTypedData, recoverPerpSigner, signPerpAction } from '../helpers/shipped.ts'
+import { runOec } from '../helpers/cli.ts'
 import { forEachBackend } from './backends.ts'
 
 // Python SDK: eth_account key used by every signing test there.
@@ -142,6 +144,16 @@ const TS_CASES = [
   },
 ] as const
 
+// TS SDK, multi-signature: each inner signer signs the array [multiSigUser, outerSigner, action]
+// (addresses lower-cased) as an L1 action; these are the inner signatures its fixture publishes
+// for TS_KEY, whose address is the outer signer.
+const MULTI_SIG_INNER = {
+  action: ['0x1234567890123456789012345678901234567890', '0xe5ca49fb3bd9a581f0d1ef9cb5d7177da08bf901', { type: 'scheduleCancel', time: 1234567890 }],
+  nonce: 1234567890n,
+  mainnet: { r: '0x29f311b52c9e240f515c65eded550375aa64c847a03362c6f79429b21f349b54', s: '0x4838140a3d4c0887a49eac5e618aca790878572da9840ee05a70ee39effc8542', v: 27 },
+  testnet: { r: '0x6335259aaa20d922e8544187a10d796b6e79e514ec1aaedfa1e990bdafd5000b', s: '0x73f50780ed5f436d5853c4592bc2189fde08b776f62f953f7271ff5385894d94', v: 28 },
+} as const
+
 /** The Python SDK prints r and s through to_hex(int): compare as numbers. */
 const num = (h: string) => BigInt(h)
 
@@ -164,6 +176,15 @@ forEachBackend((backend) => {
           expect(rec.ok && rec.signer).toBe(addressOf(PY_KEY))
         })
       }
+    }
+
+    for (const net of ['mainnet', 'testnet'] as const) {
+      it(`ts sdk multi-signature inner action (an array) (${net})`, async () => {
+        const input = { action: MULTI_SIG_INNER.action, nonce: MULTI_SIG_INNER.nonce, isMainnet: net === 'mainnet' }
+        const sig = await signPerpAction(input, TS_KEY)
+        expect({ r: sig.r, s: sig.s, v: sig.v }).toEqual(MULTI_SIG_INNER[net])
+        expect(recoverPerpSigner(input, MULTI_SIG_INNER[net])).toMatchObject({ ok: true, signer: addressOf(TS_KEY) })
+      })
     }
 
     for (const c of TS_CASES) {
@@ -217,5 +238,45 @@ describe('perp Agent signatures vs viem and ethers on random actions', () => {
       }),
       { numRuns: 60, seed: 20261123 },
     )
+  })
+})
+
+/** One JSON-lines request per published answer, so `oec sign` itself is held to them. */
+function knownAnswerRequests(): { line: string; want: { r: string; s: string; v: number } }[] {
+  const out: { line: string; want: { r: string; s: string; v: number } }[] = []
+  const add = (key: Hex, action: unknown, nonce: bigint, net: 'mainnet' | 'testnet', want: { r: string; s: string; v: number }, extra: { vault?: Hex | null; expires?: bigint | null } = {}) => {
+    const message = { action, nonce: `@@${nonce}@@`, isMainnet: net === 'mainnet', ...(extra.vault ? { vaultAddress: extra.vault } : {}), ...(extra.expires != null ? { expiresAfter: `@@${extra.expires}@@` } : {}) }
+    const line = JSON.stringify({ id: out.length, op: 'sign', kind: 'Agent', privateKey: key, message }).replace(/"@@(\d+)@@"/g, '$1')
+    out.push({ line, want })
+  }
+  for (const c of PY_CASES) for (const net of ['mainnet', 'testnet'] as const) add(PY_KEY, c.action, 0n, net, c[net], { vault: c.vault })
+  for (const c of TS_CASES) for (const net of ['mainnet', 'testnet'] as const) add(TS_KEY, TS_ACTION, TS_NONCE, net, c[net], { vault: c.vault, expires: c.expires })
+  for (const net of ['mainnet', 'testnet'] as const) add(TS_KEY, MULTI_SIG_INNER.action, MULTI_SIG_INNER.nonce, net, MULTI_SIG_INNER[net])
+  return out
+}
+
+describe('oec sign reproduces the published known answers', () => {
+  it('every case, the multi-signature inner array included, through the real binary (--jsonl)', async () => {
+    const reqs = knownAnswerRequests()
+    const r = await runOec(['sign', '--jsonl'], { input: reqs.map((q) => q.line).join('\n') + '\n', timeoutMs: 60_000 })
+    expect(r.code, r.stderr).toBe(0)
+    const answers = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; r: string; s: string; v: number; error?: string })
+    expect(answers).toHaveLength(reqs.length)
+    for (const a of answers) {
+      const want = reqs[a.id]!.want
+      expect([num(a.r), num(a.s), a.v], `${reqs[a.id]!.line.slice(0, 120)} ${a.error ?? ''}`).toEqual([num(want.r), num(want.s), want.v])
+    }
+  }, 90_000)
+})
+
+describe('integers past 2^53 hash as the venue SDK hashes them', () => {
+  it('o = 2^53+1, a = 2^32, nonce 2^64-1: the same connectionId as @nktkas/hyperliquid createL1ActionHash', () => {
+    for (const o of [2n ** 53n + 1n, 2n ** 63n, 2n ** 64n - 1n]) {
+      const action = { type: 'cancel', cancels: [{ a: 2n ** 32n, o }] }
+      // The SDK's own encoder (@std/msgpack) writes bigints as uint64: an implementation independent of ours.
+      expect(perpActionHash({ action, nonce: 2n ** 64n - 1n })).toBe(createL1ActionHash({ action, nonce: 2n ** 64n - 1n } as never))
+    }
+    // A JS number past 2^53 may already be rounded (2 ** 53 + 1 is 2 ** 53): refused, never hashed.
+    expect(() => perpActionHash({ action: { type: 'cancel', cancels: [{ a: 0, o: 2 ** 53 + 1 }] }, nonce: 1n })).toThrow(/past 2\^53/)
   })
 })

@@ -6,6 +6,7 @@
  * out-of-grammar decimal) is a warning.
  */
 import type { CaseResult, RunSummary } from '../../report/model.ts'
+import { stringifyExact } from '../../vectors/exact-json.ts'
 import { contractFor, type Contract } from '../../contract/index.ts'
 import { explainNote } from '../../explain/note.ts'
 import { generateVectors } from '../../vectors/generate.ts'
@@ -46,7 +47,7 @@ export function requestLine(req: Record<string, unknown>): string {
   const marked = message
     ? { ...req, message: Object.fromEntries(Object.entries(message).map(([k, v]) => [k, INT_KEYS.has(k) && typeof v === 'string' && /^[0-9]+$/.test(v) ? `\u0000int:${v}` : v])) }
     : req
-  return JSON.stringify(marked).replace(/"\\u0000int:([0-9]+)"/g, '$1')
+  return stringifyExact(marked).replace(/"\\u0000int:([0-9]+)"/g, '$1')
 }
 
 /** The cases a client can be asked about: those with a sign or a verify request. */

@@ -333,3 +333,34 @@ export function expectAuthRefused(ctx: CheckContext, e: Exchange, what: string, 
     // Not an auth status; expectRefused already warned about the code.
   }
 }
+
+/** The auth code a perp `{status: "err"}` envelope stands for, by the stated message it carries. */
+export function envelopeAuthCode(ctx: CheckContext, e: Exchange): string | undefined {
+  const j = jsonOf(e)
+  if (statusOf(e) !== 200 || j?.status !== 'err' || typeof j.response !== 'string') return undefined
+  for (const [code, message] of authMessages(ctx)) if (j.response === message) return code
+  return undefined
+}
+
+/**
+ * A perp request must be refused (stated: never accepted, never a 5xx). The venue answers a
+ * refusal with HTTP 200 `{status: "err", response}`, which its SDKs turn into their API error;
+ * an HTTP 4xx instead (assumed envelope) or, for `auth`, another message only warns.
+ */
+export function expectPerpRefused(ctx: CheckContext, e: Exchange, what: string, o: FailOptions & { auth?: boolean } = {}): void {
+  const s = statusOf(e)
+  const expected = o.expected ?? 'HTTP 200 {"status":"err","response":...}'
+  if (s >= 500) return ctx.fail(`${what}: expected a refusal, got a server error ${brief(e)}`, { ...o, expected, exchange: e })
+  if (s === 200 && jsonOf(e)?.status === 'err') {
+    if (o.auth && !envelopeAuthCode(ctx, e)) {
+      const stated = [...authMessages(ctx).values()].map((m) => JSON.stringify(m)).join(' or ')
+      ctx.warn(`${what}: refused with ${brief(e)}; expected the stated message ${stated}`, { ...o, expected, exchange: e, level: 'assumed', rules: ['SIGFAIL-6', 'AUTH-4'] })
+    }
+    return
+  }
+  if (succeeded(e)) return ctx.fail(`${what}: expected a refusal, but it was accepted (${brief(e)})`, { ...o, expected, exchange: e })
+  if (s >= 400 && s < 500) {
+    return ctx.warn(`${what}: refused with ${brief(e)}; the venue's SDKs raise their API error only on HTTP 200 {"status":"err"}`, { ...o, expected, exchange: e, level: 'assumed' })
+  }
+  ctx.fail(`${what}: expected a refusal, got ${brief(e)}`, { ...o, expected, exchange: e })
+}

@@ -5,6 +5,7 @@
  */
 import type { Check, CheckFamily, FamilyInput } from './types.ts'
 import { perpChecks } from './checks/perp/orders.ts'
+import { perpVenueChecks } from './checks/perp/venue.ts'
 import { mutateFamilies } from './checks/mutate/signed-schemas.ts'
 import { vectorFamilies } from './checks/vectors/families.ts'
 import { authAgentCannotApproveForOwner } from './checks/auth/agent-cannot-approve-for-owner.ts'
@@ -51,7 +52,7 @@ import { routeOmitted } from './checks/route/omitted.ts'
 import { wsOrderUpdates } from './checks/ws/order-updates.ts'
 
 /** The perp checks, until they are one per file like the rest (their ids all start with `perp.`). */
-const perpOrders: CheckFamily<'perp'> = { family: 'perp', expand: () => perpChecks as Check<`perp.${string}`>[] }
+const perpOrders: CheckFamily<'perp'> = { family: 'perp', expand: () => [...perpChecks, ...perpVenueChecks] as Check<`perp.${string}`>[] }
 
 const REGISTRY = [
   authDirectOrder,

@@ -181,6 +181,7 @@ function helpText(): string {
     'Protocol (--jsonl, one request per line, one answer per line in order, id echoed):',
     '  {"id":1,"op":"sign","kind":"PlaceOrder","privateKey":"0x..","message":{...,"nonce":1}} -> {"id":1,"digest","signature","body"}',
     '  {"id":2,"op":"sign","kind":"Agent","privateKey":"0x..","message":{"action":{...},"nonce":1,"isMainnet":true}} -> {"id":2,"connectionId","digest","signature","r","s","v"}',
+    '    action: any value the venue hashes (an object, nested maps, an array such as [multiSigUser, outerSigner, action]); integers exact up to 2^64-1',
     '  {"id":3,"op":"verify","kind":"PlaceOrder","message":{...},"signature":"0x.."} -> {"id":3,"digest","signer"}',
     '  a bad line -> {"id"?,"error"} and the stream goes on. "domain" replaces the default domain whole.',
     '',

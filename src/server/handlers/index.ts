@@ -2,7 +2,8 @@
 import { approveAgent, listAuthorizedAgents, revokeAgent } from './agents.ts'
 import { cancelOrders, cancelOrdersByClientId, placeOrders, replaceOrders } from './bulk.ts'
 import { cancelOrder, placeOrder } from './order.ts'
-import { perpExchange } from './perp.ts'
+import { perpExchange } from '../perp/exchange.ts'
+import { perpInfo } from '../perp/info.ts'
 import { getHealth, getOrderbook, listOrders } from './read.ts'
 import type { HandlerFactory } from './types.ts'
 
@@ -20,4 +21,5 @@ export const handlers: Readonly<Record<string, HandlerFactory>> = {
   getOrderbook,
   getHealth,
   perpExchange,
+  perpInfo,
 }

@@ -12,7 +12,10 @@ export interface Request {
   readonly state: RequestState
 }
 
-export type Handler = (req: Request) => Reply
+export type Handler = ((req: Request) => Reply) & {
+  /** Answers a body the edge refused as a bad field (duplicate key, nesting), when the operation has its own envelope. */
+  readonly refuseBody?: (message: string) => Reply
+}
 
 /** Builds an operation's handler once at start-up (validators compiled, kinds resolved). */
 export type HandlerFactory = (ctx: ServerContext, op: Operation) => Handler

@@ -12,9 +12,10 @@ import type { VectorsContract } from '../model.ts'
 import { digestTyped, domainTypeFor, recoverAddressLoose, specDomain, type DomainJson, type Party } from '../build.ts'
 import { AUTH_REFUSED, type Hex, type ServerOutcome, type TypedDataJson, type VectorCase, type VectorFile } from '../model.ts'
 import { caseHead, operationFor, type CaseVerdictInput } from '../options-case.ts'
+import { stringifyExact } from '../exact-json.ts'
 import { approveStep, FamilyBuilder, P } from './common.ts'
 
-type Action = Record<string, unknown>
+type Action = unknown
 
 interface PerpCaseInput extends CaseVerdictInput {
   signer: Party
@@ -28,11 +29,21 @@ interface PerpCaseInput extends CaseVerdictInput {
   /** What the body carries instead of what was signed. */
   sent?: { action?: Action; nonce?: bigint; vaultAddress?: Hex | null; expiresAfter?: bigint | null }
   setup: VectorCase['setup']
+  /** A signing case only: no HTTP request (the server executes no such action). */
+  signingOnly?: boolean
+}
+
+/** Integers past 32 bits as bigints: the library then writes uint64/int64, the venue's smallest form there. */
+function wide(v: unknown): unknown {
+  if (typeof v === 'number' && Number.isInteger(v) && (v > 0xffffffff || v < -0x80000000)) return BigInt(v)
+  if (Array.isArray(v)) return v.map(wide)
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, wide(x)]))
+  return v
 }
 
 /** An independent connectionId: @msgpack/msgpack (smallest integer forms) + viem keccak. */
 function independentConnectionId(action: Action, nonce: bigint, vault: Hex | undefined, expiresAfter: bigint | undefined): Hex {
-  const parts: Hex[] = [toHex(msgpackEncode(action, { forceIntegerToFloat: false, ignoreUndefined: true })), numberToHex(nonce, { size: 8 })]
+  const parts: Hex[] = [toHex(msgpackEncode(wide(action), { forceIntegerToFloat: false, ignoreUndefined: true, useBigInt64: true })), numberToHex(nonce, { size: 8 })]
   parts.push(vault ? concat(['0x01', vault]) : '0x00')
   if (expiresAfter !== undefined) parts.push(concat(['0x00', numberToHex(expiresAfter, { size: 8 })]))
   return keccak256(concat(parts))
@@ -49,7 +60,7 @@ function agentTypedData(spec: VectorsContract, domain: DomainJson, source: strin
 }
 
 function perpBody(action: Action, nonce: bigint, sig: { r: Hex; s: Hex; v: number }, vault: Hex | null | undefined, expiresAfter: bigint | null | undefined): string {
-  let body = `{"action":${JSON.stringify(action)},"nonce":${nonce},"signature":${JSON.stringify(sig)}`
+  let body = `{"action":${stringifyExact(action)},"nonce":${nonce},"signature":${JSON.stringify(sig)}`
   if (vault) body += `,"vaultAddress":${JSON.stringify(vault)}`
   if (expiresAfter !== undefined && expiresAfter !== null) body += `,"expiresAfter":${expiresAfter}`
   return body + '}'
@@ -90,7 +101,7 @@ async function perpCase(spec: VectorsContract, tcId: number, input: PerpCaseInpu
     digest: s.digest,
     signature: s.signature,
     perp: { ...protocolMessage(signIn, isMainnet), connectionId: s.connectionId } as VectorCase['perp'] & object,
-    request: { method: op.method, path: op.path, body },
+    ...(input.signingOnly ? {} : { request: { method: op.method, path: op.path, body } }),
     sign: { kind: 'Agent', ...(JSON.stringify(domain) === JSON.stringify(defaultDomain) ? {} : { domain }), message: protocolMessage(signIn, isMainnet) },
     verify: {
       kind: 'Agent',
@@ -100,16 +111,16 @@ async function perpCase(spec: VectorsContract, tcId: number, input: PerpCaseInpu
       accept: recovered?.toLowerCase() === input.signer.address.toLowerCase(),
     },
   }
-  if (input.setup) c.setup = input.setup
+  if (input.setup && !input.signingOnly) c.setup = input.setup
   return c
 }
 
-const order = (a: number, extra: Record<string, unknown> = {}): Action => ({
+const order = (a: number | bigint, extra: Record<string, unknown> = {}): { type: string; orders: unknown[]; grouping: string } => ({
   type: 'order',
   orders: [{ a, b: true, p: '1000', s: '0.1', r: false, t: { limit: { tif: 'Gtc' } }, ...extra }],
   grouping: 'na',
 })
-const cancel = (a: number, o: number): Action => ({ type: 'cancel', cancels: [{ a, o }] })
+const cancel = (a: number | bigint, o: number | bigint): Action => ({ type: 'cancel', cancels: [{ a, o }] })
 
 export async function perpFamily(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'perp-agent', 'Perp Agent{source, connectionId} over msgpack actions (perp domain)', [
@@ -164,6 +175,33 @@ export async function perpFamily(spec: VectorsContract): Promise<VectorFile> {
   for (const n of [0, 127, 128, 255, 256, 65535, 65536, 2 ** 32]) {
     await add({ comment: `order with asset index a = ${n}`, rules: [...base], flags: ['Mainnet', 'MsgpackIntWidth'], level: 'assumed', result: 'valid', server: n === 0 ? ok : ['rejected', 'invalid_field'], signer: P.perp, action: order(n), nonce: next(), setup: state })
     await add({ comment: `cancel of order ID o = ${n}`, rules: [...base], flags: ['Mainnet', 'MsgpackIntWidth'], level: 'assumed', result: 'valid', server: ok, signer: P.perp, action: cancel(0, n), nonce: next(), setup: state })
+  }
+
+  b.group('MsgpackUint64', 'Agent', 'integers past 2^53, up to 2^64-1, read and hashed exactly')
+  for (const o of [2n ** 53n + 1n, 2n ** 63n, 2n ** 64n - 1n]) {
+    await add({ comment: `cancel of order ID o = ${o}: authenticated (no such order, an error status)`, rules: [...base], flags: ['Mainnet', 'MsgpackUint64'], level: 'assumed', result: 'valid', server: ok, signer: P.perp, action: cancel(0, o), nonce: next(), setup: state })
+  }
+  await add({ comment: 'order with asset index a = 2^53+1: authenticated, an unknown asset', rules: [...base], flags: ['Mainnet', 'MsgpackUint64'], level: 'assumed', result: 'valid', server: ['rejected', 'invalid_field'], signer: P.perp, action: order(2n ** 53n + 1n), nonce: next(), setup: state })
+
+  b.group('CancelByCloid', 'Agent', 'cancel by client order ID')
+  await add({ comment: 'cancelByCloid of one order (asset, cloid)', rules: [...base], flags: ['Mainnet', 'CancelByCloid'], level: 'assumed', result: 'valid', server: ok, signer: P.perp, action: { type: 'cancelByCloid', cancels: [{ asset: 0, cloid: '0x1234567890abcdef1234567890abcdef' }] }, nonce: next(), setup: state })
+
+  b.group('ArrayAction', 'Agent', "the venue's multi-signature inner form: the signed action is an array")
+  for (const isMainnet of [true, false]) {
+    await add({
+      comment: `[multiSigUser, outerSigner, action] with addresses lower-cased (${isMainnet ? 'mainnet' : 'testnet'}); signing only, this server executes no multiSig action`,
+      rules: ['PERP-1', 'PERP-2'],
+      flags: [isMainnet ? 'Mainnet' : 'Testnet', 'ArrayAction'],
+      level: 'assumed',
+      result: 'valid',
+      server: ok,
+      signer: P.perp,
+      action: [P.vault.address.toLowerCase(), P.perp.address.toLowerCase(), { type: 'scheduleCancel', time: 1_763_700_000_000 }],
+      nonce: next(),
+      isMainnet,
+      signingOnly: true,
+      setup: state,
+    })
   }
 
   b.group('KeyOrder', 'Agent', 'action keys in another order')

@@ -2,13 +2,16 @@
  * Perp orders (POST /exchange): a correct Agent-signed order is accepted; the classic
  * integration bugs are refused: chainId 999 instead of 1337, the options domain, testnet
  * source `b` on a mainnet server, a re-ordered action key, an action changed after signing,
- * a vault address that was not signed. Each perp key gets state first (an options order),
+ * a vault address that was not signed, an accepted request replayed as is or with its nonce
+ * bumped. Refusals are expected in the venue's envelope (HTTP 200 `{status: "err"}`, assumed);
+ * that they happen at all is stated. Each perp key gets state first (an options order),
  * because a server refuses an unknown perp signer whatever its signature.
  */
 import type { RuleId } from '../../../../contract/generated/rules.ts'
 import type { DomainOverrides, Hex } from '../../../../signing/index.ts'
 import { brief } from '../../context.ts'
-import { expectAuthRefused, expectSuccess, statusOf, succeeded, withState } from '../../helpers.ts'
+import { call } from '../../operations.ts'
+import { expectPerpRefused, expectSuccess, jsonOf, statusOf, succeeded, withState } from '../../helpers.ts'
 import { perpOrderAction, signPerpBody } from '../../requests.ts'
 import type { Check, CheckContext } from '../../types.ts'
 import type { Wallet } from '../../wallets.ts'
@@ -56,8 +59,8 @@ function refusedPerpOrder(id: string, title: string, rules: RuleId[], wrong: (ct
     level: 'stated',
     async run(ctx) {
       const w = await knownKey(ctx)
-      const e = await ctx.send('POST', '/exchange', await perpOrder(ctx, w, wrong(ctx, w)))
-      expectAuthRefused(ctx, e, what(ctx))
+      const e = await call(ctx, 'perpExchange', await perpOrder(ctx, w, wrong(ctx, w)))
+      expectPerpRefused(ctx, e, what(ctx), { auth: true })
     },
   }
 }
@@ -70,10 +73,36 @@ export const perpChecks: Check[] = [
     level: 'stated',
     async run(ctx) {
       const w = await knownKey(ctx)
-      const e = await ctx.send('POST', '/exchange', await perpOrder(ctx, w))
+      const e = await call(ctx, 'perpExchange', await perpOrder(ctx, w))
       // The path is assumed (the seed shows none): a server that takes perps elsewhere only warns.
       if ([404, 405].includes(statusOf(e))) ctx.fail(`no perp operation at the assumed POST /exchange (${brief(e)})`, { exchange: e, level: 'assumed', rules: ['PERP-6'] })
       expectSuccess(ctx, e, 'a correct perp order', { expected: 'HTTP 200 {"status":"ok",...}' })
+      const statuses = (jsonOf(e)?.response as { data?: { statuses?: unknown } } | undefined)?.data?.statuses
+      if (succeeded(e) && (!Array.isArray(statuses) || statuses.length !== 1)) {
+        ctx.warn(`a correct perp order: expected the venue's envelope with one status, got ${brief(e)}`, { exchange: e, level: 'assumed', expected: '{"status":"ok","response":{"type":"order","data":{"statuses":[...]}}}' })
+      }
+    },
+  },
+  {
+    id: 'perp.replay',
+    title: 'an accepted perp request sent again, as is or with its nonce bumped, is refused',
+    rules: ['NONCE-2', 'SIGFAIL-3', 'PERP-2'],
+    level: 'stated',
+    async run(ctx) {
+      const w = await knownKey(ctx)
+      const n = ctx.nonce(w)
+      const body = await perpOrder(ctx, w, { nonce: n })
+      const first = await call(ctx, 'perpExchange', body)
+      if (!succeeded(first)) return ctx.skip(`the first perp order was not accepted (${brief(first)}); see perp.order-accepted`)
+      await ctx.case('same', 'the accepted body sent again (nonce reused)', async (c) => {
+        expectPerpRefused(c, await call(c, 'perpExchange', body), 'an accepted perp request sent again', { rules: ['NONCE-2'] })
+      })
+      await ctx.case('nonce-bumped', 'the same action and signature with the nonce bumped by one', async (c) => {
+        // The nonce is part of the connectionId: under N+1 the signature recovers to some other address.
+        const bumped = body.replace(`"nonce":${n}`, `"nonce":${n + 1n}`)
+        if (bumped === body) return c.skip('cannot find the nonce in the body')
+        expectPerpRefused(c, await call(c, 'perpExchange', bumped), 'an accepted perp request replayed with its nonce bumped', { auth: true, rules: ['SIGFAIL-3'] })
+      })
     },
   },
   refusedPerpOrder(
@@ -107,13 +136,13 @@ export const perpChecks: Check[] = [
       const canonical = defaultPerpAction()
       const reordered = { orders: canonical.orders, type: canonical.type, grouping: canonical.grouping }
       await ctx.case('sent-in-wire-order', 'msgpack signed with keys (orders, type, grouping), JSON sent in the wire order', async (c) => {
-        const e = await c.send('POST', '/exchange', await perpOrder(c, w, { action: canonical, signedAction: reordered }))
-        expectAuthRefused(c, e, 'action signed with re-ordered keys')
+        const e = await call(c, 'perpExchange', await perpOrder(c, w, { action: canonical, signedAction: reordered }))
+        expectPerpRefused(c, e, 'action signed with re-ordered keys', { auth: true })
       })
       await ctx.case('sent-re-ordered', 'msgpack signed and JSON sent with keys (orders, type, grouping): the venue hashes its own key order', async (c) => {
-        const e = await c.send('POST', '/exchange', await perpOrder(c, w, { action: reordered, signedAction: reordered }))
+        const e = await call(c, 'perpExchange', await perpOrder(c, w, { action: reordered, signedAction: reordered }))
         if (succeeded(e)) c.fail('an action signed over re-ordered keys was accepted: the server hashes the JSON as received, not the venue key order (type, orders, grouping)', { exchange: e, expected: 'refused (the venue re-encodes the action in its own key order)' })
-        expectAuthRefused(c, e, 'action signed and sent with re-ordered keys')
+        expectPerpRefused(c, e, 'action signed and sent with re-ordered keys', { auth: true })
       }, { level: 'assumed', rules: ['PERP-5'] })
     },
   },

@@ -1,9 +1,10 @@
 /**
  * `robust.malformed`: malformed bodies on every operation with a body get a 4xx with a code, never
  * a 5xx, a hang or a dropped connection. The specific codes are assumed, so another 4xx only warns.
+ * The perp endpoint refuses a parsed body in the venue's envelope instead.
  */
 import { brief } from '../../context.ts'
-import { codeOf, isCode, orderBody, statusOf, succeeded } from '../../helpers.ts'
+import { codeOf, isCode, jsonOf, orderBody, statusOf, succeeded } from '../../helpers.ts'
 import type { Check, CheckContext } from '../../types.ts'
 import type { KnownErrorCode } from '../../../../contract/generated/errors.ts'
 
@@ -87,6 +88,17 @@ export const robustMalformed: Check<typeof ROBUST_MALFORMED> = {
               exchange: e,
               expected: `a 4xx (${m.codes.join(' or ')})`,
             })
+          // The perp venue's envelope (HTTP 200 {status: "err"}) refuses a parsed body that breaks a field.
+          if (statusOf(e) === 200 && jsonOf(e)?.status === 'err') {
+            if (!m.codes.includes('invalid_field')) {
+              c.warn(`${op.method} ${op.path}: ${m.title} answered ${brief(e)}; expected the HTTP error ${m.codes.join(' or ')}`, {
+                exchange: e,
+                level: 'assumed',
+                rules: ['WIRE-3', 'WIRE-4'],
+              })
+            }
+            continue
+          }
           if (succeeded(e) || statusOf(e) < 400)
             c.fail(`${op.method} ${op.path}: ${m.title} was not refused (${brief(e)})`, {
               exchange: e,

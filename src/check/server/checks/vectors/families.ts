@@ -14,7 +14,7 @@ import { highSTwin, SECP256K1_N, splitSignature } from '../../../../signing/sign
 import { loadVectorFiles, type LoadedFile, type ServerOutcome, type TypedDataJson, type VectorCase } from '../../../../vectors/index.ts'
 import { brief } from '../../context.ts'
 import type { Exchange } from '../../http.ts'
-import { agentBody, codeOf, expectSuccess, jsonOf, placeOrder, statusOf } from '../../helpers.ts'
+import { agentBody, codeOf, envelopeAuthCode, expectSuccess, jsonOf, placeOrder, statusOf } from '../../helpers.ts'
 import type { Check, CheckContext, CheckFamily } from '../../types.ts'
 import { freshWallet, type Wallet } from '../../wallets.ts'
 import { call } from '../../operations.ts'
@@ -128,11 +128,13 @@ function transformPerpSignature(sig0: Hex, sent: { r?: unknown; s?: unknown; v?:
   return undefined
 }
 
-function outcomeOf(e: Exchange): string {
+function outcomeOf(ctx: CheckContext, e: Exchange): string {
   const s = statusOf(e)
   const j = jsonOf(e)
   if (s >= 200 && s < 300) {
-    if (j?.status === 'REJECTED' || j?.status === 'err') return 'rejected'
+    // The perp envelope refuses with the stated auth messages: the same outcome as their codes.
+    if (j?.status === 'err') return envelopeAuthCode(ctx, e) ?? 'rejected'
+    if (j?.status === 'REJECTED') return 'rejected'
     const statuses = (j?.response as { data?: { statuses?: unknown[] } } | undefined)?.data?.statuses
     if (j?.status === 'ok' && Array.isArray(statuses) && statuses.length > 0 && statuses.every((x) => x && typeof x === 'object' && 'error' in x)) return 'rejected'
     return 'accepted'
@@ -214,7 +216,7 @@ function familyCheck(f: LoadedFile): Check<`vectors.${string}`> {
           for (const s of r.setup) expectSuccess(cc, await call(cc, 'approveAgent', s.body), 'set-up approval')
           if (c.kind === 'Agent' && !r.setup.length) expectSuccess(cc, (await placeOrder(cc, { wallet: r.signer })).e, 'options order that gives the perp key state')
           const e = await cc.send(c.request!.method, c.request!.path, r.body)
-          const got = outcomeOf(e)
+          const got = outcomeOf(cc, e)
           const expected = (Array.isArray(c.server) ? c.server : [c.server]) as ServerOutcome[]
           if ((expected as string[]).includes(got)) return
           const want = expected.join(' or ')
