@@ -6,7 +6,9 @@
 import http from 'node:http'
 import { isLosslessNumber, parse as losslessParse, stringify as losslessStringify } from 'lossless-json'
 import { type DomainOverrides, type OptionsMessage } from '../../src/signing/index.ts'
-import { contract, recoverPerpSigner, verifyOptions } from '../helpers/shipped.ts'
+import { hashTypedData } from 'viem'
+import { recoverSignature } from '../../src/signing/signature.ts'
+import { contract, optionsDomain, recoverPerpSigner, verifyOptions } from '../helpers/shipped.ts'
 import { positionsSetup, unlimitedSetup } from '../../src/check/server/runner.ts'
 import type { CheckSelector } from '../../src/check/server/registry.ts'
 import { shippedContract } from '../../src/contract/index.ts'
@@ -644,6 +646,21 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
           if (!r.path.startsWith('/orderbook')) return r
           const symbol = new URL(r.path, 'http://x').searchParams.get('symbol')
           return symbol !== null && !/^[A-Z0-9]+-[0-9]{8}-[0-9.]+-[CP]$/.test(symbol) ? jsonResponse(400, { code: 'invalid_field', message: 'invalid query parameter "symbol"' }) : r
+        },
+      }),
+  },
+  {
+    name: 'CancelOrder nonce hashed as uint256',
+    how: 'CancelOrder is verified with its nonce typed uint256 instead of uint64',
+    caughtBy: 'vectors.struct-mismatch',
+    only: ['vectors.struct-mismatch'],
+    start: () =>
+      reference({}, {
+        verifyOptions: (kind, m, sig, opts = {}) => {
+          if (kind !== 'CancelOrder') return verifyOptions(kind, m, sig, opts)
+          const types = { CancelOrder: [{ name: 'wallet', type: 'address' }, { name: 'orderId', type: 'string' }, { name: 'nonce', type: 'uint256' }] } as const
+          const digest = hashTypedData({ domain: optionsDomain(opts.domain), types, primaryType: 'CancelOrder', message: m as { wallet: `0x${string}`; orderId: string; nonce: bigint } })
+          return recoverSignature(Buffer.from(digest.slice(2), 'hex'), sig, false)
         },
       }),
   },
