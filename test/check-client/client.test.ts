@@ -139,8 +139,19 @@ describe('oec check client survives misbehaving testees', () => {
 
 describe('body comparison by meaning', () => {
   const body = '{"wallet":"0xAb","size":"1.50","nonce":9007199254740993,"signature":"0xAA"}'
-  it('ignores key order, whitespace, escaping and hex case', () => {
-    expect(bodyDifferences(body, ' { "nonce" : 9007199254740993, "size":"1\\u002e50", "signature":"0xaa", "wallet":"0xaB" }')).toEqual([])
+  const wallet = '0x00000000000000000000000000000000000000aB'
+  const addressed = body.replace('"0xAb"', JSON.stringify(wallet))
+  it('ignores key order, whitespace, escaping and the case of address fields', () => {
+    expect(bodyDifferences(addressed, ` { "nonce" : 9007199254740993, "size":"1\\u002e50", "signature":"0xAA", "wallet":"${wallet.toLowerCase()}" }`, { addresses: ['wallet'] })).toEqual([])
+  })
+  it('compares every other string exactly, hex-looking ones included', () => {
+    expect(bodyDifferences(addressed, `{"nonce":9007199254740993,"size":"1.50","signature":"0xaa","wallet":"${wallet}"}`, { addresses: ['wallet'] })).toEqual([
+      'signature: expected the string "0xAA", got the string "0xaa"',
+    ])
+    const cloid = '{"client_id":"0xAB","wallet":"0x00000000000000000000000000000000000000aB"}'
+    expect(bodyDifferences(cloid, '{"client_id":"0xab","wallet":"0x00000000000000000000000000000000000000AB"}', { addresses: ['wallet'] })).toEqual([
+      'client_id: expected the string "0xAB", got the string "0xab"',
+    ])
   })
   it('names every difference', () => {
     expect(bodyDifferences(body, '{"wallet":"0xAb","size":1.5,"nonce":9007199254740992,"signature":"0xAA","route":"book_only"}')).toEqual([

@@ -1,13 +1,14 @@
 /**
  * Judging a testee's answers against a vector case. Bodies are compared by meaning (the
- * signing protocol's rule): the same keys, strings identical character for character (addresses
- * and hex compared without regard to case), integers with identical digits, `route` present
- * exactly when it was signed. Whitespace, key order and escaping are free.
+ * signing protocol's rule): the same keys, strings identical character for character (only
+ * address fields compared without regard to case: an address is 20 bytes, a client id that looks
+ * like hex is still text), integers with identical digits, `route` present exactly when it was
+ * signed. Whitespace, key order and escaping are free.
  */
 import { isLosslessNumber, parse as losslessParse } from 'lossless-json'
 import type { VectorCase } from '../../vectors/model.ts'
 
-const HEX = /^0x[0-9a-fA-F]*$/
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 function show(v: unknown): string {
   if (isLosslessNumber(v)) return `the JSON number ${(v as { value: string }).value}`
@@ -17,7 +18,15 @@ function show(v: unknown): string {
 }
 
 /** Differences between an expected and an actual body text, as short phrases (empty: same meaning). */
-export function bodyDifferences(expectedText: string, actualText: unknown, opts: { presenceOnly?: readonly string[] } = {}): string[] {
+export function bodyDifferences(
+  expectedText: string,
+  actualText: unknown,
+  opts: {
+    presenceOnly?: readonly string[]
+    /** Top-level keys holding addresses, compared without regard to case. */
+    addresses?: readonly string[]
+  } = {},
+): string[] {
   if (typeof actualText !== 'string') return [`body is ${show(actualText)}, not JSON text`]
   let actual: unknown
   try {
@@ -38,7 +47,8 @@ export function bodyDifferences(expectedText: string, actualText: unknown, opts:
   for (const [key, want] of Object.entries(expected)) {
     if (!(key in got) || opts.presenceOnly?.includes(key)) continue
     const have = got[key]
-    if (!sameValue(want, have)) out.push(`${key}: expected ${show(want)}, got ${show(have)}`)
+    const address = opts.addresses?.includes(key) && typeof want === 'string' && typeof have === 'string' && ADDRESS.test(want) && ADDRESS.test(have)
+    if (address ? want.toLowerCase() !== have.toLowerCase() : !sameValue(want, have)) out.push(`${key}: expected ${show(want)}, got ${show(have)}`)
   }
   return out
 }
@@ -46,8 +56,6 @@ export function bodyDifferences(expectedText: string, actualText: unknown, opts:
 function sameValue(want: unknown, have: unknown): boolean {
   if (isLosslessNumber(want)) return isLosslessNumber(have) && (want as { value: string }).value === (have as { value: string }).value
   if (typeof want === 'string') {
-    if (typeof have !== 'string') return false
-    if (HEX.test(want) && HEX.test(have)) return want.toLowerCase() === have.toLowerCase()
     return want === have
   }
   if (want === null || typeof want !== 'object') return want === have
@@ -57,6 +65,12 @@ function sameValue(want: unknown, have: unknown): boolean {
   const h = have as Record<string, unknown>
   const keys = Object.keys(w)
   return keys.length === Object.keys(h).length && keys.every((k) => k in h && sameValue(w[k], h[k]))
+}
+
+/** Body keys of the case's address fields (typed `address` in its struct; body names follow the snake_case of typed ones). */
+function addressKeys(c: VectorCase): string[] {
+  const fields = c.typedData.types[c.typedData.primaryType] ?? []
+  return fields.filter((f) => f.type === 'address').flatMap((f) => [f.name, f.name.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`)])
 }
 
 const lowerEq = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase()
@@ -71,7 +85,7 @@ export function signProblems(c: VectorCase, a: Record<string, unknown>): string[
   // The body first: it names the field at fault, the hashes only show that something is.
   if (c.kind !== 'Agent' && c.request) {
     // The signature value is judged on its own below; in the body only its presence counts.
-    for (const d of bodyDifferences(c.request.body, a.body, { presenceOnly: ['signature'] })) out.push(`sign: body ${d}`)
+    for (const d of bodyDifferences(c.request.body, a.body, { presenceOnly: ['signature'], addresses: addressKeys(c) })) out.push(`sign: body ${d}`)
   }
   if (!lowerEq(a.digest, c.digest)) out.push(`sign: digest ${String(a.digest)}, expected ${c.digest}`)
   if (!lowerEq(a.signature, c.signature)) out.push(`sign: signature ${clipHex(a.signature)}, expected ${clipHex(c.signature)}`)
