@@ -2,6 +2,8 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_BODY_BYTES } from '../../src/server/index.ts'
+import { compileValidators } from '../../src/server/validate.ts'
+import { contract } from '../helpers/shipped.ts'
 import { call, placeOrder, post, signedOrder, start, SYMBOL, wallet, type Started } from './helpers.ts'
 
 let s: Started
@@ -157,6 +159,26 @@ describe('bodies', () => {
     expect(u.json.reason).toContain('unknown instrument')
   })
 
+  it.each(['size', 'price'])('%s sent as a JSON number: 401 Signature verification failed (a cause the seed lists)', async (field) => {
+    const w = wallet()
+    for (const path of ['/order', '/bulk_order']) {
+      const one = (await signedOrder(w)).replace(`"${field}":"1"`, `"${field}":1`).replace(`"${field}":"100"`, `"${field}":100`)
+      const r = await post(s, path, path === '/order' ? one : `{"orders":[${one}]}`)
+      expect(r.status, path).toBe(401)
+      expect(r.json, path).toMatchObject({ code: 'signature_verification_failed', message: 'Signature verification failed' })
+    }
+  })
+
+  it('a nonce above 2^64-1 is refused with the exact bound in the message, however large', async () => {
+    const w = wallet()
+    for (const n of ['18446744073709551616', '99999999999999999999999']) {
+      const r = await post(s, '/order', (await signedOrder(w, { nonce: 5n })).replace('"nonce":5', `"nonce":${n}`))
+      expect(r.status).toBe(400)
+      expect(r.json.message).toContain('18446744073709551615')
+      expect(r.json.message).not.toContain('18446744073709552000')
+    }
+  })
+
   it('every error body has code and message (and error where the catalog keeps a legacy value)', async () => {
     const r = await post(s, '/order', '{}')
     expect(Object.keys(r.json).sort()).toEqual(['code', 'message'])
@@ -166,6 +188,17 @@ describe('bodies', () => {
 describe('read endpoints', () => {
   it('GET /orderbook of a missing instrument: HTTP 200 JSON-RPC 13020 envelope', async () => {
     const r = await call(s, 'GET', '/orderbook?symbol=ETH-20991231-1-P')
+    expect(r.status).toBe(200)
+    expect(r.json).toEqual({ jsonrpc: '2.0', result: null, error: { code: 13020, message: 'not_found' } })
+  })
+
+  it.each([
+    ['lower case', 'btc-20261225-100000-c'],
+    ['malformed', 'nope'],
+    ['an impossible date', 'BTC-20260230-1-C'],
+    ['empty', ''],
+  ])('GET /orderbook of an unlisted symbol (%s) is the 13020 envelope, not a 400', async (_what, symbol) => {
+    const r = await call(s, 'GET', `/orderbook?symbol=${encodeURIComponent(symbol)}`)
     expect(r.status).toBe(200)
     expect(r.json).toEqual({ jsonrpc: '2.0', result: null, error: { code: 13020, message: 'not_found' } })
   })
@@ -197,7 +230,7 @@ describe('read endpoints', () => {
     expect((await call(s, 'GET', `/orders?wallet=${w}&limit=5`)).json.message).toContain('limit')
     expect((await call(s, 'GET', `/orders?wallet=${w}&wallet=${w}`)).status).toBe(400)
     expect((await call(s, 'GET', `/orders?wallet=${w}&status=open`)).status).toBe(400)
-    expect((await call(s, 'GET', '/orderbook?symbol=nope')).status).toBe(400)
+    expect((await call(s, 'GET', '/orderbook')).json.code).toBe('invalid_field')
     expect((await call(s, 'GET', `/orders?wallet=${w}`)).json).toEqual({ orders: [] })
   })
 
@@ -207,5 +240,15 @@ describe('read endpoints', () => {
     const r = await call(s, 'GET', `/orders?wallet=${w.address.toLowerCase()}`)
     expect(r.json.orders).toHaveLength(1)
     expect(Object.keys(r.json.orders[0]).sort()).toEqual(['client_id', 'created_at', 'filled_size', 'order_id', 'price', 'route', 'side', 'size', 'status', 'symbol', 'tif', 'wallet'])
+  })
+})
+
+describe('the spec: an order result', () => {
+  const check = compileValidators(contract).schema('/components/schemas/OrderResult')
+  it('requires reason with status REJECTED (a oneOf: the generator has no if/then)', () => {
+    expect(check({ status: 'ACKED', order_id: '1' })).toBeNull()
+    expect(check({ status: 'REJECTED', reason: 'no liquidity' })).toBeNull()
+    expect(check({ status: 'REJECTED' })).not.toBeNull()
+    expect(check({ reason: 'x' })).not.toBeNull()
   })
 })
