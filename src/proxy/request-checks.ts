@@ -105,6 +105,7 @@ export function checkRequest(ctx: CheckContext, ex: Exchange): { violations: Vio
   const nonces: { wallet: string; nonce: bigint; reused?: number }[] = []
   let agentChange: RequestFacts['agentChange']
   const isPerp = parts.some((p) => p.signed.derived !== undefined)
+  if (isPerp && refused(ex)) out.push(...perpSignature(ctx, ex, op, parsed).map((m) => v('signature', m.rules, m.message)))
   if (parts.length > 0 && !isPerp) {
     const agentOp = parts.every((p) => typeof p.value.wallet !== 'string')
     if (agentOp) {
@@ -162,4 +163,35 @@ export function checkRequest(ctx: CheckContext, ex: Exchange): { violations: Vio
     return by !== undefined ? { ...n, reused: by } : n
   })
   return { violations: out, facts: { op, parsed, nonces: checked, ...(agentChange ? { agentChange } : {}) } }
+}
+
+/** Refused: an HTTP error, or the perp venue's 200 `{status: "err"}` envelope. */
+function refused(ex: Exchange): boolean {
+  if (ex.status >= 400) return true
+  try {
+    const body = JSON.parse(ex.responseBody.toString('utf8')) as unknown
+    return typeof body === 'object' && body !== null && (body as { status?: unknown }).status === 'err'
+  } catch {
+    return false
+  }
+}
+
+/**
+ * A refused perp request names no signer, so it is explained against the addresses the session
+ * knows (its vault, the wallets and agents seen); only an explanation found is reported, never
+ * `unknown`, since the refusal may have nothing to do with the signature.
+ */
+function perpSignature(ctx: CheckContext, ex: Exchange, op: Operation, parsed: ParsedBodyOk): { rules: RuleId[]; message: string }[] {
+  const value = parsed.value as Record<string, unknown>
+  const vault = typeof value.vaultAddress === 'string' && ADDRESS.test(value.vaultAddress) ? [value.vaultAddress] : []
+  const signers = [...new Set([...vault.map((a) => a.toLowerCase()), ...ctx.session.seen])]
+  if (signers.length === 0) return []
+  try {
+    const e = explainRequest(ctx.contract, parsed, { operationId: op.operationId, signer: signers, budget: { maxMs: ctx.explainMs } })
+    if (e.verified || e.causes.some((c) => c.id === 'unknown')) return []
+    return e.causes.map((c) => ({ rules: c.id === 'chain_id' || c.id === 'domain_name' ? ['PERP-1', 'PERP-3'] : CAUSE_RULES[c.id], message: `${c.id}: ${c.text}` }))
+  } catch (err) {
+    if (!(err instanceof OecError)) throw err
+    return []
+  }
 }

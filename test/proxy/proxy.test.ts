@@ -16,7 +16,8 @@ import { startProxy, type RunningProxy } from '../../src/proxy/index.ts'
 import { SimulatedClock, startServer, type RunningServer, type ServerDeps } from '../../src/server/index.ts'
 import { OEC, ROOT } from '../helpers/cli.ts'
 import { runMain } from '../helpers/main.ts'
-import { account, approveAgent, MISTAKES, OTHER_KEY, placeOrder } from '../explain/independent.ts'
+import { perpActionHash } from '../../src/signing/index.ts'
+import { account, approveAgent, MISTAKES, OPTIONS_DOMAIN, OTHER_KEY, PERP_DOMAIN, placeOrder } from '../explain/independent.ts'
 
 interface Raw {
   status: number
@@ -133,6 +134,31 @@ describe('oec proxy', () => {
     expect(v[2]!.rules).toEqual(['NONCE-2'])
     const failed = proxy.summary().results.filter((r) => r.outcome === 'fail')
     expect(failed.map((r) => r.id)).toEqual(['client.schema+signature.2', 'client.signature.3', 'client.nonce.4'])
+  })
+
+  it('a refused perp request is explained against the addresses the session knows', async () => {
+    const { proxy } = await behindProxy()
+    expect((await send(proxy.url, 'POST', '/order', await placeOrder([], { nonce: 81n }))).status).toBe(200)
+    const action = { type: 'order', orders: [{ a: 0, b: true, p: '100.5', s: '2', r: false, t: { limit: { tif: 'Gtc' } } }], grouping: 'na' }
+    const perp = async (domain: Record<string, unknown>, nonce: bigint) => {
+      const sig = await account.signTypedData({
+        domain: domain as never,
+        types: { Agent: [{ name: 'source', type: 'string' }, { name: 'connectionId', type: 'bytes32' }] },
+        primaryType: 'Agent',
+        message: { source: 'a', connectionId: perpActionHash({ action, nonce }) },
+      })
+      return JSON.stringify({ action, nonce: Number(nonce), signature: { r: sig.slice(0, 66), s: `0x${sig.slice(66, 130)}`, v: parseInt(sig.slice(130), 16) } })
+    }
+    await send(proxy.url, 'POST', '/exchange', await perp(PERP_DOMAIN, 82n))
+    await send(proxy.url, 'POST', '/exchange', await perp(OPTIONS_DOMAIN, 83n))
+    await proxy.idle()
+    const v = proxy.violations()
+    expect(v.map((x) => [x.party, x.seq, x.check])).toEqual([
+      ['client', 3, 'signature'],
+      ['client', 3, 'signature'],
+    ])
+    expect(v.map((x) => x.message.split(':')[0])).toEqual(['domain_name', 'chain_id'])
+    expect(v[0]!.rules).toEqual(['PERP-1', 'PERP-3'])
   })
 
   it('a server that drops a rate-limit header is at fault, not the client', async () => {
