@@ -84,7 +84,7 @@ export function createForwarder(target: URL, onExchange: (ex: Exchange) => void,
                   responseBody: Buffer.concat(chunks),
                   ms: performance.now() - started,
                 }
-                // Checked after the client has its answer: the checks never delay the traffic they watch.
+                // Checked after the client has its answer, so an answer is never held back by its own checks.
                 setImmediate(() => {
                   try {
                     onExchange(ex)
