@@ -111,6 +111,19 @@ describe('oec explain: body shapes', () => {
     expect(e.causes.map((c) => [c.id, c.item])).toEqual([['chain_id', 1]])
   })
 
+  it('DELETE /order: the oneOf branch the body fits (cancel by client id), guessed from the keys', async () => {
+    const sign = (chainId: number) =>
+      account.signTypedData({
+        domain: { ...OPTIONS_DOMAIN, chainId } as never,
+        types: { CancelOrderByClientId: [{ name: 'wallet', type: 'address' }, { name: 'clientId', type: 'string' }, { name: 'nonce', type: 'uint64' }] },
+        primaryType: 'CancelOrderByClientId',
+        message: { wallet: account.address, clientId: 'c-1', nonce: 9n },
+      })
+    const body = async (chainId: number) => `{"wallet":"${account.address}","client_id":"c-1","nonce":9,"signature":"${await sign(chainId)}"}`
+    expect(explainRequest(contract, await body(999))).toMatchObject({ verified: true, operationId: 'cancelOrder' })
+    expect(ids(await body(1337))).toEqual(['chain_id'])
+  })
+
   it('clientId in the body instead of client_id is field_name', async () => {
     const body = (await placeOrder()).replace('"client_id"', '"clientId"')
     expect(ids(body, { path: '/order', method: 'POST' })).toEqual(['field_name'])
