@@ -74,7 +74,7 @@ describe('deriveMutations', () => {
     expect(byId.get('side.enum-1')?.resign).toBe(byId.get('side.enum-1')?.value)
     // A number price is signed as the string of its digits (the classic client bug).
     expect(byId.get('price.type-number')?.resign).toBe('100.5')
-    expect(byId.get('price.type-number')?.codes).toEqual(['invalid_field', 'signature_verification_failed'])
+    expect(byId.get('price.type-number')?.codes).toEqual(['signature_verification_failed'])
     // An address field cannot be signed with a broken address; a nonce only when it is a uint64.
     for (const m of byId.values()) if (m.field === 'wallet' && m.kind === 'pattern') expect(m.resign).toBeUndefined()
     expect(byId.get('nonce.boundary-below-minimum')?.resign).toBeUndefined()
