@@ -1,21 +1,14 @@
 // A plain Node ESM user of the installed package: no TypeScript, no loader, only the public entry points.
+import { readFileSync } from 'node:fs'
 import { addressOf, loadContract, signingFor, startServer } from 'order-entry-conformance'
 import { DEFAULT_SPEC_PATH } from 'order-entry-conformance/contract'
 
 const contract = loadContract(DEFAULT_SPEC_PATH)
 const signing = signingFor(contract)
 const key = `0x${'11'.repeat(32)}`
-const message = {
-  wallet: addressOf(key),
-  symbol: 'BTC-20261225-100000-C',
-  side: 'Buy',
-  size: '1',
-  price: '100',
-  tif: 'gtc',
-  route: 'best_execution',
-  clientId: 'consumer-1',
-  nonce: BigInt(Date.now()),
-}
+// The order both consumers sign; the wallet and a fresh nonce complete it.
+const order = JSON.parse(readFileSync(new URL('./order.json', import.meta.url), 'utf8'))
+const message = { ...order, wallet: addressOf(key), nonce: BigInt(Date.now()) }
 const server = await startServer({ port: 0 })
 try {
   const { body, signature } = await signing.buildRequest('PlaceOrder', message, key)

@@ -8,6 +8,7 @@ import { lintFile } from 'order-entry-conformance/lint'
 import { startServer as startFromSubpath } from 'order-entry-conformance/server'
 import { addressOf, type Hex } from 'order-entry-conformance/signing'
 import { DEFAULT_VECTORS_DIR } from 'order-entry-conformance/vectors'
+import order from './order.json' with { type: 'json' }
 
 // A loaded spec may lack the signing layer; the types make the caller ask for it before signing.
 const contract: Contract<'typedData'> = requireLayers(loadContract(DEFAULT_SPEC_PATH), ['typedData'], 'signing')
@@ -15,16 +16,7 @@ const key: Hex = `0x${'11'.repeat(32)}`
 const signing = signingFor(contract)
 
 export async function roundTrip(): Promise<boolean> {
-  const message = {
-    wallet: addressOf(key),
-    symbol: 'BTC-20261225-100000-C',
-    side: 'Buy',
-    size: '1',
-    price: '100',
-    tif: 'gtc',
-    clientId: 'c',
-    nonce: 1n,
-  }
+  const message = { ...order, wallet: addressOf(key), nonce: 1n }
   const { signature } = await signing.buildRequest('PlaceOrder', message, key)
   return signing.verifyOptions('PlaceOrder', message, signature).ok
 }
