@@ -11,6 +11,7 @@ import type { KnownErrorCode } from '../../src/contract/generated/errors.ts'
 import type { OperationId } from '../../src/contract/generated/types.ts'
 import { DEFAULT_INSTRUMENTS, createAgentStore, type RateLimiter, type ServerConfig, type ServerDeps } from '../../src/server/index.ts'
 import type { Reply } from '../../src/server/reply.ts'
+import { signed, signedOrder, call, post, placeOrder, wallet, type Res } from '../server/helpers.ts'
 import { verifyOptions } from '../helpers/shipped.ts'
 import { jsonResponse, proxied, reference, rewriteObjects, type ProxyRequest, type ProxyResponse, type Target } from './broken-servers.ts'
 
@@ -19,6 +20,8 @@ export interface VariantServer {
   /** The other choice it makes, in one line. */
   readonly how: string
   start(): Promise<Target>
+  /** A request that shows the choice in effect (true), so a variant that silently fell back to the reference proves nothing. */
+  effect(t: Target): Promise<boolean>
 }
 
 /** The reference server with the cap and unlimited-positions wallets a full run needs. */
@@ -122,15 +125,37 @@ function firstRequestWindows(windowSeconds: number): RateLimiter {
   }
 }
 
+/** An order past the Default tier's open-order cap: 100 resting orders first, in windows of 50 (the order limit is 60). */
+async function overCap(t: Target): Promise<Res> {
+  const w = wallet()
+  for (let i = 0; i < 100; i++) {
+    if (i % 50 === 0) t.clock.advance(60_000)
+    await placeOrder(t, w, { price: '1' })
+  }
+  return placeOrder(t, w, { price: '1' })
+}
+
+/** A batch of n valid orders of one wallet. */
+async function batchOf(t: Target, n: number): Promise<Res> {
+  const w = wallet()
+  const items = await Promise.all(Array.from({ length: n }, () => signedOrder(w, { price: '1' })))
+  return call(t, 'POST', '/bulk_order', `{"orders":[${items.join(',')}]}`)
+}
+
 export const VARIANT_SERVERS: readonly VariantServer[] = [
   {
     name: 'all-bad batch as REJECTED slots',
     how: 'a batch in which no item passes is answered 200 with every slot REJECTED, not refused as a whole',
+    effect: async (t) => {
+      const r = await post(t, '/bulk_order', `{"orders":[${await signedOrder(wallet(), {}, { chainId: 1 })}]}`)
+      return r.status === 200 && r.json.results?.[0]?.status === 'REJECTED'
+    },
     start: () => fullProxied({ response: allBadAsRejectedSlots }),
   },
   {
     name: '403 for every auth refusal',
     how: 'every signature refusal is 403 unauthorized with the Unauthorized message',
+    effect: async (t) => (await post(t, '/order', await signedOrder(wallet(), {}, {}, wallet().key))).status === 403,
     start: () =>
       full({}, {
         transformReply: onReplies(OPTION_WRITES, (r) =>
@@ -143,6 +168,11 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
   {
     name: '401 for every auth refusal',
     how: 'every unauthorized signer is 401 signature_verification_failed with its stated message',
+    effect: async (t) => {
+      const known = wallet()
+      await placeOrder(t, known)
+      return (await post(t, '/order', await signedOrder(wallet(), {}, {}, known.key))).status === 401
+    },
     start: () =>
       full({}, {
         transformReply: onReplies(OPTION_WRITES, (r) =>
@@ -153,6 +183,10 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
   {
     name: 'revoking an unknown agent answers 200',
     how: 'POST /revoke-agent of an agent that is not approved is a successful no-op',
+    effect: async (t) => {
+      const w = wallet()
+      return (await post(t, '/revoke-agent', await signed('RevokeAgent', { agent: wallet().address, nonce: 1n }, w.key))).status === 200
+    },
     start: () => {
       const agents = createAgentStore()
       return full({}, { agents: { ...agents, revoke: (owner, agent) => (agents.revoke(owner, agent), true) } })
@@ -161,6 +195,7 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
   {
     name: 'caps refused with 200 REJECTED',
     how: 'an order over a cap is an HTTP 200 REJECTED result whose reason states the cap',
+    effect: async (t) => (await overCap(t)).status === 200,
     start: () =>
       full({}, {
         transformReply: onReplies(['placeOrder'], (r) =>
@@ -171,11 +206,13 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
   {
     name: 'caps refused with 403',
     how: 'an order over a cap gets 403 (error limit_exceeded, a message with the cap)',
+    effect: async (t) => (await overCap(t)).status === 403,
     start: () => full({}, { transformReply: (r) => (codeOf(r) === 'limit_exceeded' ? { ...r, status: 403 } : r) }),
   },
   {
     name: 'other words for assumed codes',
     how: 'assumed codes have other names (nonce_already_used, too_many_items, ...); invalid_field, signature_verification_failed and every legacy error stay',
+    effect: async (t) => (await post(t, '/order', '{')).json.code === 'malformed_json',
     start: () =>
       full({}, {
         transformReply: (r) => {
@@ -188,6 +225,10 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
   {
     name: 'deprecation header named Warning',
     how: 'an order without route carries `Warning: 299 - "route omitted"` instead of Deprecation and Sunset',
+    effect: async (t) => {
+      const r = await placeOrder(t, wallet(), { route: undefined })
+      return r.headers.get('warning') !== null && r.headers.get('deprecation') === null
+    },
     start: () =>
       full({}, {
         transformReply: (r) => {
@@ -200,16 +241,27 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
   {
     name: 'windows from the first request',
     how: "rate-limit windows start at a wallet's first request in a category, not at the epoch minute",
+    effect: async (t) => {
+      t.clock.advance(10_000)
+      const r = await placeOrder(t, wallet())
+      return Number(r.headers.get('x-ratelimit-reset')) % 60 !== 0
+    },
     start: () => full({}, { rateLimiter: firstRequestWindows(60) }),
   },
   {
     name: 'v 0/1 refused',
     how: 'a signature whose v byte is 0 or 1 is refused (only 27/28 accepted)',
+    effect: async (t) => {
+      const body = await signedOrder(wallet())
+      const raw = body.replace(/("signature":"0x[0-9a-f]{128})(1b|1c)"/, (_m, head: string, v: string) => `${head}${v === '1b' ? '00' : '01'}"`)
+      return raw !== body && (await post(t, '/order', raw)).status === 401
+    },
     start: () => full({}, { verifyOptions: (kind, m, sig, opts) => (/(00|01)$/i.test(sig) ? { ok: false, reason: 'bad_v', message: 'v must be 27 or 28' } : verifyOptions(kind, m, sig, opts)) }),
   },
   {
     name: 'unknown body fields ignored',
     how: 'fields an options request does not define are dropped before the body is read',
+    effect: async (t) => (await post(t, '/order', (await signedOrder(wallet())).replace('{', '{"note":"x",'))).json.status === 'ACKED',
     start: () =>
       fullProxied({
         request: (r) =>
@@ -226,6 +278,11 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
   {
     name: 'wallet on approve-agent ignored',
     how: 'an extra `wallet` field on approve-agent and revoke-agent is ignored',
+    effect: async (t) => {
+      const w = wallet()
+      const body = (await signed('ApproveAgent', { agent: wallet().address, nonce: 1n }, w.key)).replace('{', `{"wallet":"${w.address}",`)
+      return (await post(t, '/approve-agent', body)).status === 200
+    },
     start: () =>
       fullProxied({
         request: (r) =>
@@ -242,6 +299,10 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
   {
     name: 'self-approval accepted',
     how: 'a wallet approving itself as its own agent gets 200 approved (a harmless no-op)',
+    effect: async (t) => {
+      const w = wallet()
+      return (await post(t, '/approve-agent', await signed('ApproveAgent', { agent: w.address, nonce: 1n }, w.key))).status === 200
+    },
     start: () =>
       fullProxied({
         response: (req, res) => {
@@ -257,21 +318,25 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
   {
     name: 'route required after the sunset',
     how: 'an order without route gets 400 invalid_field (the seed says it may become required)',
+    effect: async (t) => (await placeOrder(t, wallet(), { route: undefined })).status === 400,
     start: () => full({ routeRequired: true }),
   },
   {
     name: 'maximum batch 20',
     how: 'the bulk endpoints take at most 20 items',
+    effect: async (t) => (await batchOf(t, 21)).json.code === 'batch_too_large',
     start: () => full({ maxBatch: 20 }),
   },
   {
     name: 'maximum batch 100',
     how: 'the bulk endpoints take up to 100 items',
+    effect: async (t) => (await batchOf(t, 51)).status === 200,
     start: () => full({ maxBatch: 100 }),
   },
   {
     name: 'unknown symbol refused with 400',
     how: 'an order in a well-formed symbol the server does not list gets 400 invalid_field, not 200 REJECTED',
+    effect: async (t) => (await placeOrder(t, wallet(), { symbol: 'OECMISSING-20301231-1-C' })).status === 400,
     start: () =>
       full({}, {
         transformReply: onReplies(['placeOrder'], (r) => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import { runServerChecks } from '../../src/check/server/index.ts'
-import type { Target } from './broken-servers.ts'
+import { reference, type Target } from './broken-servers.ts'
 import { VARIANT_SERVERS } from './variant-servers.ts'
 
 const open: Target[] = []
@@ -23,6 +23,7 @@ describe('assumption-variant servers pass', () => {
     it(`${v.name} (${v.how}): 0 failures`, async () => {
       const t = await v.start()
       open.push(t)
+      expect(await v.effect(t), 'the variant choice is in effect').toBe(true)
       const { summary } = await runServerChecks({ target: t.url, clock: t.clock, symbols: t.symbols, slow: true, ...(t.tierWallets ? { tierWallets: t.tierWallets } : {}) })
       const failed = summary.results.filter((r) => r.outcome === 'fail')
       expect(failed.map((r) => `${r.id}: ${r.message}`)).toEqual([])
@@ -33,4 +34,16 @@ describe('assumption-variant servers pass', () => {
       open.splice(open.indexOf(t), 1)
     }, 120_000)
   }
+})
+
+describe('each variant differs from the reference server', () => {
+  it('no variant effect shows on the reference server (each probe can fail)', async () => {
+    const t = await reference()
+    open.push(t)
+    const shown = []
+    for (const v of VARIANT_SERVERS) if (await v.effect(t)) shown.push(v.name)
+    expect(shown).toEqual([])
+    await t.close()
+    open.splice(open.indexOf(t), 1)
+  }, 60_000)
 })
