@@ -14,7 +14,7 @@ import { highSTwin, SECP256K1_N, splitSignature } from '../../../../signing/sign
 import { loadVectorFiles, type LoadedFile, type ServerOutcome, type TypedDataJson, type VectorCase } from '../../../../vectors/index.ts'
 import { brief } from '../../context.ts'
 import type { Exchange } from '../../http.ts'
-import { agentBody, codeOf, envelopeAuthCode, expectSuccess, jsonOf, placeOrder, statusOf } from '../../helpers.ts'
+import { agentBody, codeOf, envelopeAuthCode, expectSuccess, jsonOf, placeOrder, statusOf, succeeded } from '../../helpers.ts'
 import type { Check, CheckContext, CheckFamily } from '../../types.ts'
 import { freshWallet, type Wallet } from '../../wallets.ts'
 import { call } from '../../operations.ts'
@@ -137,7 +137,8 @@ function outcomeOf(ctx: CheckContext, e: Exchange): string {
     if (j?.status === 'REJECTED') return 'rejected'
     const statuses = (j?.response as { data?: { statuses?: unknown[] } } | undefined)?.data?.statuses
     if (j?.status === 'ok' && Array.isArray(statuses) && statuses.length > 0 && statuses.every((x) => x && typeof x === 'object' && 'error' in x)) return 'rejected'
-    return 'accepted'
+    // A 200 whose body does not say the operation took effect is no acceptance.
+    return succeeded(e) ? 'accepted' : `HTTP ${s} without a success status`
   }
   return codeOf(e) ?? `HTTP ${s}`
 }
