@@ -360,7 +360,7 @@ export function expectPerpRefused(ctx: CheckContext, e: Exchange, what: string, 
   }
   if (succeeded(e)) return ctx.fail(`${what}: expected a refusal, but it was accepted (${brief(e)})`, { ...o, expected, exchange: e })
   if (s >= 400 && s < 500) {
-    return ctx.warn(`${what}: refused with ${brief(e)}; the venue's SDKs raise their API error only on HTTP 200 {"status":"err"}`, { ...o, expected, exchange: e, level: 'assumed' })
+    return ctx.warn(`${what}: refused with ${brief(e)}; the venue's SDKs raise their API error only on HTTP 200 {"status":"err"}`, { ...o, expected, exchange: e, level: 'assumed', rules: ['PERP-8'] })
   }
   ctx.fail(`${what}: expected a refusal, got ${brief(e)}`, { ...o, expected, exchange: e })
 }

@@ -69,7 +69,7 @@ export const perpChecks: Check[] = [
   {
     id: 'perp.order-accepted',
     title: 'a correct perp order (Agent under Exchange/1/1337) is accepted on POST /exchange',
-    rules: ['PERP-1', 'PERP-2', 'PERP-4', 'PERP-6'],
+    rules: ['PERP-1', 'PERP-2', 'PERP-4', 'PERP-6', 'PERP-8'],
     level: 'stated',
     async run(ctx) {
       const w = await knownKey(ctx)
@@ -79,14 +79,14 @@ export const perpChecks: Check[] = [
       expectSuccess(ctx, e, 'a correct perp order', { expected: 'HTTP 200 {"status":"ok",...}' })
       const statuses = (jsonOf(e)?.response as { data?: { statuses?: unknown } } | undefined)?.data?.statuses
       if (succeeded(e) && (!Array.isArray(statuses) || statuses.length !== 1)) {
-        ctx.warn(`a correct perp order: expected the venue's envelope with one status, got ${brief(e)}`, { exchange: e, level: 'assumed', expected: '{"status":"ok","response":{"type":"order","data":{"statuses":[...]}}}' })
+        ctx.warn(`a correct perp order: expected the venue's envelope with one status, got ${brief(e)}`, { exchange: e, level: 'assumed', rules: ['PERP-8'], expected: '{"status":"ok","response":{"type":"order","data":{"statuses":[...]}}}' })
       }
     },
   },
   {
     id: 'perp.replay',
     title: 'an accepted perp request sent again, as is or with its nonce bumped, is refused',
-    rules: ['NONCE-2', 'SIGFAIL-3', 'PERP-2'],
+    rules: ['NONCE-2', 'SIGFAIL-3', 'PERP-2', 'PERP-8'],
     level: 'stated',
     async run(ctx) {
       const w = await knownKey(ctx)
