@@ -45,7 +45,10 @@ export function generateSpec(total: number): Doc {
       properties: {
         status: { type: 'string', enum: ['ok', 'rejected'] },
         id: { type: 'string' },
-        items: { type: 'array', items: { type: 'object', required: ['k'], properties: { k: { type: 'integer', minimum: 0 }, v: { type: 'string' } } } },
+        items: {
+          type: 'array',
+          items: { type: 'object', required: ['k'], properties: { k: { type: 'integer', minimum: 0 }, v: { type: 'string' } } },
+        },
       },
     }
     doc.paths[`/gen/${i}/{id}`] = {
@@ -125,7 +128,8 @@ export default async function bench(): Promise<BenchSection[]> {
   const parse = time(() => [readSpecArg(join(dir, 'base.yaml')).spec, readSpecArg(join(dir, 'head.yaml')).spec] as const)
   const [base, head] = parse.value
   const pair = time(() => readSpecPair(join(dir, 'base.yaml'), join(dir, 'head.yaml')))
-  if (JSON.stringify(pair.value[1].spec.doc) !== JSON.stringify(head.doc)) throw new Error('bench: the parse-once loader read head differently')
+  if (JSON.stringify(pair.value[1].spec.doc) !== JSON.stringify(head.doc))
+    throw new Error('bench: the parse-once loader read head differently')
   const generated = Object.keys(base.doc.paths as object).length
   if (generated < OPERATIONS / 2) throw new Error(`bench: generated ${generated} paths for ${OPERATIONS} operations`)
   diffSpecs(base, head) // warm-up (JIT), not timed
@@ -145,21 +149,52 @@ export default async function bench(): Promise<BenchSection[]> {
     })
   const inProcess = pipeline('yaml')
   const inProcessJson = pipeline('json')
-  if (inProcessJson.value !== inProcess.value.replace(/head\.yaml/g, 'head.json')) throw new Error('bench: JSON and YAML specs diff differently')
-  const cli = time(() => spawnSync(process.execPath, [join(import.meta.dirname, '..', 'bin', 'oec.js'), 'diff', join(dir, 'base.yaml'), join(dir, 'head.yaml'), '--format', 'json'], { encoding: 'utf8', maxBuffer: 64 << 20 }))
+  if (inProcessJson.value !== inProcess.value.replace(/head\.yaml/g, 'head.json'))
+    throw new Error('bench: JSON and YAML specs diff differently')
+  const cli = time(() =>
+    spawnSync(
+      process.execPath,
+      [join(import.meta.dirname, '..', 'bin', 'oec.js'), 'diff', join(dir, 'base.yaml'), join(dir, 'head.yaml'), '--format', 'json'],
+      { encoding: 'utf8', maxBuffer: 64 << 20 },
+    ),
+  )
   if (cli.value.status !== 1) throw new Error(`bench: oec diff exited ${cli.value.status}: ${cli.value.stderr}`)
 
   const rows = [
-    { name: `diffSpecs, ${OPERATIONS.toLocaleString('en-US')} operations (best of 3), wall`, value: fmt(best), ratio: `${(best / TARGET_MS).toFixed(2)}× of the 2 s target` },
+    {
+      name: `diffSpecs, ${OPERATIONS.toLocaleString('en-US')} operations (best of 3), wall`,
+      value: fmt(best),
+      ratio: `${(best / TARGET_MS).toFixed(2)}× of the 2 s target`,
+    },
     { name: 'diffSpecs, same, CPU time', value: fmt(bestCpu), ratio: `${(bestCpu / TARGET_MS).toFixed(2)}× of the 2 s target` },
     { name: 'diffSpecs, spec against itself, wall', value: fmt(self.ms) },
     { name: 'read and parse both YAML files, each on its own (js-yaml), wall', value: fmt(parse.ms) },
     { name: 'read and parse both YAML files as a pair (parse-once chunks), wall', value: fmt(pair.ms) },
-    { name: 'read + parse + diff + format in-process, wall', value: fmt(inProcess.ms), ratio: `${(inProcess.ms / TARGET_MS).toFixed(2)}× of the 2 s target` },
-    { name: 'read + parse + diff + format in-process, CPU time', value: fmt(inProcess.cpu), ratio: `${(inProcess.cpu / TARGET_MS).toFixed(2)}× of the 2 s target` },
-    { name: 'the same with JSON specs, wall', value: fmt(inProcessJson.ms), ratio: `${(inProcessJson.ms / TARGET_MS).toFixed(2)}× of the 2 s target` },
-    { name: 'the same with JSON specs, CPU time', value: fmt(inProcessJson.cpu), ratio: `${(inProcessJson.cpu / TARGET_MS).toFixed(2)}× of the 2 s target` },
-    { name: 'oec diff end to end (process start, read, parse, diff, print)', value: fmt(cli.ms), ratio: `${(cli.ms / TARGET_MS).toFixed(2)}× of the 2 s target` },
+    {
+      name: 'read + parse + diff + format in-process, wall',
+      value: fmt(inProcess.ms),
+      ratio: `${(inProcess.ms / TARGET_MS).toFixed(2)}× of the 2 s target`,
+    },
+    {
+      name: 'read + parse + diff + format in-process, CPU time',
+      value: fmt(inProcess.cpu),
+      ratio: `${(inProcess.cpu / TARGET_MS).toFixed(2)}× of the 2 s target`,
+    },
+    {
+      name: 'the same with JSON specs, wall',
+      value: fmt(inProcessJson.ms),
+      ratio: `${(inProcessJson.ms / TARGET_MS).toFixed(2)}× of the 2 s target`,
+    },
+    {
+      name: 'the same with JSON specs, CPU time',
+      value: fmt(inProcessJson.cpu),
+      ratio: `${(inProcessJson.cpu / TARGET_MS).toFixed(2)}× of the 2 s target`,
+    },
+    {
+      name: 'oec diff end to end (process start, read, parse, diff, print)',
+      value: fmt(cli.ms),
+      ratio: `${(cli.ms / TARGET_MS).toFixed(2)}× of the 2 s target`,
+    },
   ]
   const notes = [
     `YAML size: ${(baseText.length / 1e6).toFixed(1)} MB per spec, ${baseText.split('\n').length.toLocaleString('en-US')} lines; ${findings.length} findings (${expected.length} planted changes, all found).`,
@@ -167,12 +202,20 @@ export default async function bench(): Promise<BenchSection[]> {
   ]
   const oasdiff = spawnSync('oasdiff', ['--version'], { encoding: 'utf8' })
   if (oasdiff.status === 0) {
-    const peer = time(() => spawnSync('oasdiff', ['breaking', join(dir, 'base.yaml'), join(dir, 'head.yaml')], { encoding: 'utf8', maxBuffer: 64 << 20 }))
-    rows.push({ name: `oasdiff breaking (${oasdiff.stdout.trim()})`, value: fmt(peer.ms), ratio: `oec end to end ${(cli.ms / peer.ms).toFixed(2)}× oasdiff` })
+    const peer = time(() =>
+      spawnSync('oasdiff', ['breaking', join(dir, 'base.yaml'), join(dir, 'head.yaml')], { encoding: 'utf8', maxBuffer: 64 << 20 }),
+    )
+    rows.push({
+      name: `oasdiff breaking (${oasdiff.stdout.trim()})`,
+      value: fmt(peer.ms),
+      ratio: `oec end to end ${(cli.ms / peer.ms).toFixed(2)}× oasdiff`,
+    })
   } else {
     notes.push('Peer: oasdiff is not installed on this machine, so no ratio is printed (install it and re-run for one).')
   }
-  notes.push(`Machine load while measuring: ${loadavg()[0]!.toFixed(1)} (1-min load average on ${cpus().length} CPUs); figures are wall-clock.`)
+  notes.push(
+    `Machine load while measuring: ${loadavg()[0]!.toFixed(1)} (1-min load average on ${cpus().length} CPUs); figures are wall-clock.`,
+  )
   rmSync(dir, { recursive: true, force: true })
   return [{ title: `oec diff: two specs of ${OPERATIONS.toLocaleString('en-US')} operations`, rows, notes }]
 }

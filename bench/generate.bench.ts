@@ -84,7 +84,10 @@ export default async function generateBench(): Promise<BenchSection[]> {
           { name: 'oec generate, first call (incl. module imports)', value: ms(oecCold), ratio: ratio(oecCold, otsCold) },
           { name: 'openapi-typescript, first call (incl. imports)', value: ms(otsCold) },
         ],
-        notes: [`${runs} warm runs each, interleaved`, 'openapi-typescript emits request/response types only; oec adds errors.ts, typed-data.ts, limits.ts, index.ts'],
+        notes: [
+          `${runs} warm runs each, interleaved`,
+          'openapi-typescript emits request/response types only; oec adds errors.ts, typed-data.ts, limits.ts, index.ts',
+        ],
       },
       {
         title: 'generate: CLI process, end to end',
@@ -93,7 +96,11 @@ export default async function generateBench(): Promise<BenchSection[]> {
           { name: 'openapi-typescript SPEC -o FILE', value: ms(median(otsCli)) },
           { name: `oec generate --check (no drift), median of ${cliRuns}`, value: ms(oecCheck) },
           { name: 'oec generate --help (CLI start-up alone)', value: ms(median(help)) },
-          { name: 'generate module alone in a fresh node + tsx process', value: ms(median(alone)), ratio: ratio(median(alone), median(otsCli)) },
+          {
+            name: 'generate module alone in a fresh node + tsx process',
+            value: ms(median(alone)),
+            ratio: ratio(median(alone), median(otsCli)),
+          },
         ],
         notes: [
           `median of ${cliRuns} runs; target: oec generate under 2 s end to end — ${cliMedian < 2000 ? 'met' : 'MISSED'} (${ms(cliMedian)})`,

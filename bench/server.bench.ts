@@ -39,7 +39,17 @@ async function presign(count: number, offset: number): Promise<string[]> {
     const key = `0x${(0xbe0000n + BigInt(walletIndex)).toString(16).padStart(64, '0')}` as Hex
     const { body } = await buildRequest(
       'PlaceOrder',
-      { wallet: addressOf(key), symbol: INSTRUMENTS[walletIndex % INSTRUMENTS.length]!, side: 'Buy', size: '1', price: `${1 + (i % 50)}.5`, tif: 'gtc', route: 'book_only', clientId: `b${i}`, nonce: BigInt(i + 1) },
+      {
+        wallet: addressOf(key),
+        symbol: INSTRUMENTS[walletIndex % INSTRUMENTS.length]!,
+        side: 'Buy',
+        size: '1',
+        price: `${1 + (i % 50)}.5`,
+        tif: 'gtc',
+        route: 'book_only',
+        clientId: `b${i}`,
+        nonce: BigInt(i + 1),
+      },
       key,
     )
     bodies.push(body)
@@ -92,7 +102,14 @@ async function hammer(url: string, bodies: readonly string[]): Promise<Run> {
       },
     ],
   })
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok: result['2xx'], other: result.non2xx, errors: result.errors }
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result['2xx'],
+    other: result.non2xx,
+    errors: result.errors,
+  }
 }
 
 export default async function main(): Promise<BenchSection[]> {

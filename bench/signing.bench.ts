@@ -13,7 +13,16 @@ import { createRequire } from 'node:module'
 import { TypedDataEncoder, verifyTypedData as ethersVerifyTypedData } from 'ethers'
 import fc from 'fast-check'
 import { hashTypedData, recoverTypedDataAddress, type TypedDataDefinition } from 'viem'
-import { addressOf, cryptoBackend, keccak256Bytes, nativeCryptoAvailable, setCryptoBackend, setStringHashCache, type Hex, type OptionsMessage } from '../src/signing/index.ts'
+import {
+  addressOf,
+  cryptoBackend,
+  keccak256Bytes,
+  nativeCryptoAvailable,
+  setCryptoBackend,
+  setStringHashCache,
+  type Hex,
+  type OptionsMessage,
+} from '../src/signing/index.ts'
 import { digestOf, signOptions, typedDataFor, verifyOptions } from '../test/helpers/shipped.ts'
 import { keyArb, messageArb } from '../test/signing/arbitraries.ts'
 import type { BenchRow, BenchSection } from './types.ts'
@@ -22,7 +31,11 @@ const require = createRequire(import.meta.url)
 const BUDGET_MS = Number(process.env.OEC_BENCH_MS ?? 1500)
 const WARM = 200
 
-type Typed = TypedDataDefinition & { domain: Record<string, unknown>; types: Record<string, { name: string; type: string }[]>; message: Record<string, unknown> }
+type Typed = TypedDataDefinition & {
+  domain: Record<string, unknown>
+  types: Record<string, { name: string; type: string }[]>
+  message: Record<string, unknown>
+}
 
 interface Contender {
   pool: number
@@ -75,7 +88,11 @@ const x = (a: number, b: number) => `${(a / b).toFixed(1)}×`
 
 /** A realistic PlaceOrder stream; wallets are the signers' addresses. */
 function orderFlow(count: number, wallets: readonly Hex[]): OptionsMessage[] {
-  const symbols = Array.from({ length: 20 }, (_, i) => `${['BTC', 'ETH', 'SOL', 'HYPE'][i % 4]}-2026${String(1 + (i % 12)).padStart(2, '0')}28-${1000 * (i + 1)}-${i % 2 ? 'P' : 'C'}`)
+  const symbols = Array.from(
+    { length: 20 },
+    (_, i) =>
+      `${['BTC', 'ETH', 'SOL', 'HYPE'][i % 4]}-2026${String(1 + (i % 12)).padStart(2, '0')}28-${1000 * (i + 1)}-${i % 2 ? 'P' : 'C'}`,
+  )
   const sizes = Array.from({ length: 100 }, (_, i) => `${(i + 1) / 10}`)
   const prices = Array.from({ length: 300 }, (_, i) => `${(i * 7 + 3) / 4}`)
   const sides = ['Buy', 'Sell']
@@ -123,7 +140,9 @@ async function signedPool(messages: OptionsMessage[], keys: readonly Hex[]) {
 /** The floor: native recover + keccak of the public key, nothing else, on precomputed digests. */
 function floorFn(w: Workload): ((i: number) => unknown) | undefined {
   if (!nativeCryptoAvailable()) return undefined
-  const secp = require('secp256k1/bindings') as { ecdsaRecover(sig: Uint8Array, recid: number, msg: Uint8Array, compressed: boolean, out?: Uint8Array): Uint8Array }
+  const secp = require('secp256k1/bindings') as {
+    ecdsaRecover(sig: Uint8Array, recid: number, msg: Uint8Array, compressed: boolean, out?: Uint8Array): Uint8Array
+  }
   const digests = w.signed.map((s) => Buffer.from(s.digest.slice(2), 'hex'))
   const sigs = w.signed.map((s) => Buffer.from(s.signature.slice(2, 130), 'hex'))
   const recids = w.signed.map((s) => parseInt(s.signature.slice(130), 16) - 27)
@@ -192,7 +211,11 @@ async function measure(w: Workload): Promise<BenchSection[]> {
       {
         title: `Recover and authorize (digest + recover + address compare) — ${w.name}`,
         rows: [
-          { name: `oec verifyOptions + compare (${backend})`, value: fmt(oursAuth), ratio: `${x(oursAuth, viemAuth)} viem, ${x(oursAuth, ethersAuth)} ethers, ${(oursAuth / floor).toFixed(2)}× floor` },
+          {
+            name: `oec verifyOptions + compare (${backend})`,
+            value: fmt(oursAuth),
+            ratio: `${x(oursAuth, viemAuth)} viem, ${x(oursAuth, ethersAuth)} ethers, ${(oursAuth / floor).toFixed(2)}× floor`,
+          },
           { name: 'viem recoverTypedDataAddress', value: fmt(viemAuth) },
           { name: 'ethers verifyTypedData', value: fmt(ethersAuth) },
           { name: 'floor: libsecp256k1 recover + keccak', value: fmt(floor) },
@@ -210,8 +233,18 @@ export default async function main(): Promise<BenchSection[]> {
   const wallets = keys.map((k) => addressOf(k))
   const coldMessages = fc.sample(messageArb('PlaceOrder'), { numRuns: 2048, seed: 2026 })
   const flowMessages = orderFlow(60_000, wallets)
-  const cold: Workload = { name: 'cold: random Unicode messages, no memo', memo: false, messages: coldMessages, signed: await signedPool(coldMessages.slice(0, 2048), keys) }
-  const flow: Workload = { name: 'order flow: fresh client id and nonce per order, memo on', memo: true, messages: flowMessages, signed: await signedPool(flowMessages.slice(0, 6000), keys) }
+  const cold: Workload = {
+    name: 'cold: random Unicode messages, no memo',
+    memo: false,
+    messages: coldMessages,
+    signed: await signedPool(coldMessages.slice(0, 2048), keys),
+  }
+  const flow: Workload = {
+    name: 'order flow: fresh client id and nonce per order, memo on',
+    memo: true,
+    messages: flowMessages,
+    signed: await signedPool(flowMessages.slice(0, 6000), keys),
+  }
 
   const notes = nativeCryptoAvailable() ? [] : ['native secp256k1 did not load here: no floor']
   const sections = [...(await measure(cold)), ...(await measure(flow))]

@@ -10,10 +10,14 @@ import { writeValue, type NameRegistry } from './names.ts'
 import { constStatement, typeAliasStatement, type Doc } from './type-expr.ts'
 
 const constant = (name: string, value: unknown, doc: Doc): WriterFunction =>
-  constStatement(name, (w) => {
-    writeValue(w, value)
-    w.write(' as const')
-  }, doc)
+  constStatement(
+    name,
+    (w) => {
+      writeValue(w, value)
+      w.write(' as const')
+    },
+    doc,
+  )
 
 export function emitContract(spec: Contract, names: NameRegistry): WriterFunction[] {
   const operations = Object.fromEntries(spec.operations.map((op) => [op.operationId, { method: op.method, path: op.path }]))
@@ -27,7 +31,9 @@ export function emitContract(spec: Contract, names: NameRegistry): WriterFunctio
   const out: WriterFunction[] = [
     constant(n.routes, operations, { description: 'Every operation of the spec by operationId: its HTTP method and path template.' }),
     constant(n.headerNames, headers, { description: 'The header names declared under components.headers.' }),
-    typeAliasStatement(n.headerName, `(typeof ${n.headerNames})[number]`, { description: 'A header name declared under components.headers.' }),
+    typeAliasStatement(n.headerName, `(typeof ${n.headerNames})[number]`, {
+      description: 'A header name declared under components.headers.',
+    }),
   ]
   if (spec.typedData) {
     const kinds: Record<string, string[]> = {}
@@ -37,8 +43,12 @@ export function emitContract(spec: Contract, names: NameRegistry): WriterFunctio
     }
     const k = { kinds: names.claim('messageKinds'), kind: names.claim('MessageKind') }
     out.push(
-      constant(k.kinds, kinds, { description: 'The primary types signed under each signing domain (a kind may have several struct variants).' }),
-      typeAliasStatement(k.kind, `{ [D in keyof typeof ${k.kinds}]: (typeof ${k.kinds})[D][number] }`, { description: 'The message kinds of each signing domain, by domain key.' }),
+      constant(k.kinds, kinds, {
+        description: 'The primary types signed under each signing domain (a kind may have several struct variants).',
+      }),
+      typeAliasStatement(k.kind, `{ [D in keyof typeof ${k.kinds}]: (typeof ${k.kinds})[D][number] }`, {
+        description: 'The message kinds of each signing domain, by domain key.',
+      }),
     )
   }
   return out

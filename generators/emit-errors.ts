@@ -56,17 +56,20 @@ function catalogObject(entries: readonly ErrorCodeEntry[], spec: Contract<'catal
   }
 }
 
-const asConst = (inner: WriterFunction): WriterFunction => (w) => {
-  inner(w)
-  w.write(' as const')
-}
+const asConst =
+  (inner: WriterFunction): WriterFunction =>
+  (w) => {
+    inner(w)
+    w.write(' as const')
+  }
 
 export function emitErrors(spec: Contract<'catalog'>, names: NameRegistry): WriterFunction[] {
   const ctx: SchemaContext = { doc: spec.doc, file: spec.file, lineOf: (p) => spec.lineOf(p), refName: () => undefined }
   const seen = new Map<string, number>()
   for (const e of spec.catalog) {
     const k = `${e.surface}:${e.code}`
-    if (seen.has(k)) throw specError(ctx, `/${spec.catalogKey}/${e.index}/code`, `duplicate error code ${JSON.stringify(e.code)} in ${spec.catalogKey}`)
+    if (seen.has(k))
+      throw specError(ctx, `/${spec.catalogKey}/${e.index}/code`, `duplicate error code ${JSON.stringify(e.code)} in ${spec.catalogKey}`)
     seen.set(k, e.index)
   }
   const http = spec.catalog.filter((e) => e.surface === 'http')
@@ -103,7 +106,9 @@ export function emitErrors(spec: Contract<'catalog'>, names: NameRegistry): Writ
     constant(n.catalog, asConst(catalogObject(http, spec)), {
       description: `The public HTTP error codes (\`${spec.catalogKey}\`). Branch on \`code\`; \`message\` is for people.`,
     }),
-    typeAliasStatement(n.known, union(http.map((e) => lit(String(e.code)))), { description: 'An error code this version of the spec lists.' }),
+    typeAliasStatement(n.known, union(http.map((e) => lit(String(e.code)))), {
+      description: 'An error code this version of the spec lists.',
+    }),
     // `string & {}` keeps the literal members from collapsing into plain `string`, so editors
     // still offer the known codes.
     typeAliasStatement(n.code, `${n.known} | (string & {})`, {
@@ -112,10 +117,17 @@ export function emitErrors(spec: Contract<'catalog'>, names: NameRegistry): Writ
         n.guard +
         '`.',
     }),
-    constant(n.list, (w) => {
-      writeValue(w, http.map((e) => e.code))
-      w.write(` as const satisfies readonly ${n.known}[]`)
-    }, { description: 'The known codes, in catalog order.' }),
+    constant(
+      n.list,
+      (w) => {
+        writeValue(
+          w,
+          http.map((e) => e.code),
+        )
+        w.write(` as const satisfies readonly ${n.known}[]`)
+      },
+      { description: 'The known codes, in catalog order.' },
+    ),
     functionStatement(
       n.guard,
       [{ name: 'code', type: 'unknown' }],
@@ -146,8 +158,12 @@ export function emitErrors(spec: Contract<'catalog'>, names: NameRegistry): Writ
     constant(n.rpcCatalog, asConst(catalogObject(rpc, spec)), {
       description: 'JSON-RPC-style `error.code` values (numeric) of the envelope endpoints. Clients branch on the number.',
     }),
-    typeAliasStatement(n.rpcKnown, union(rpc.map((e) => lit(Number(e.code)))), { description: 'A JSON-RPC error code this version of the spec lists.' }),
-    typeAliasStatement(n.rpcCode, `${n.rpcKnown} | (number & {})`, { description: 'Any JSON-RPC error code: known ones autocomplete, unknown numbers still type-check.' }),
+    typeAliasStatement(n.rpcKnown, union(rpc.map((e) => lit(Number(e.code)))), {
+      description: 'A JSON-RPC error code this version of the spec lists.',
+    }),
+    typeAliasStatement(n.rpcCode, `${n.rpcKnown} | (number & {})`, {
+      description: 'Any JSON-RPC error code: known ones autocomplete, unknown numbers still type-check.',
+    }),
     functionStatement(
       n.rpcGuard,
       [{ name: 'code', type: 'unknown' }],
@@ -157,13 +173,21 @@ export function emitErrors(spec: Contract<'catalog'>, names: NameRegistry): Writ
       },
       { description: 'True when `code` is a JSON-RPC error code the catalog lists.' },
     ),
-    constant(n.opCodes, asConst((w) => writeValue(w, perOp)), {
-      description: 'The error codes each operation declares, by operationId and HTTP status.',
-    }),
-    constant(n.global, (w) => {
-      writeValue(w, global)
-      w.write(' as const')
-    }, { description: 'Codes any path may return outside its declared operations.' }),
+    constant(
+      n.opCodes,
+      asConst((w) => writeValue(w, perOp)),
+      {
+        description: 'The error codes each operation declares, by operationId and HTTP status.',
+      },
+    ),
+    constant(
+      n.global,
+      (w) => {
+        writeValue(w, global)
+        w.write(' as const')
+      },
+      { description: 'Codes any path may return outside its declared operations.' },
+    ),
   ]
   return out
 }

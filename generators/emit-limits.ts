@@ -13,10 +13,14 @@ export function emitLimits(spec: Contract<'rateLimits'>, names: NameRegistry): W
   const categories = isObject(ext.categories) ? ext.categories : {}
 
   const constant = (name: string, value: unknown, doc: Doc): WriterFunction =>
-    constStatement(name, (w) => {
-      writeValue(w, value)
-      w.write(' as const')
-    }, doc)
+    constStatement(
+      name,
+      (w) => {
+        writeValue(w, value)
+        w.write(' as const')
+      },
+      doc,
+    )
 
   const tiers = Object.fromEntries(
     Object.values(rl.tiers).map((t) => [
@@ -32,7 +36,12 @@ export function emitLimits(spec: Contract<'rateLimits'>, names: NameRegistry): W
     ]),
   )
   const operationLimits = Object.fromEntries(
-    spec.operations.filter((op) => op.rateLimit).map((op) => [op.operationId, { category: op.rateLimit!.category, ...(op.rateLimit!.perItem ? { perItem: op.rateLimit!.perItem } : {}) }]),
+    spec.operations
+      .filter((op) => op.rateLimit)
+      .map((op) => [
+        op.operationId,
+        { category: op.rateLimit!.category, ...(op.rateLimit!.perItem ? { perItem: op.rateLimit!.perItem } : {}) },
+      ]),
   )
   const n = {
     window: names.claim('rateLimitWindowSeconds'),
@@ -49,7 +58,9 @@ export function emitLimits(spec: Contract<'rateLimits'>, names: NameRegistry): W
     isUnlimited: names.claim('isUnlimited'),
   }
   const out: WriterFunction[] = [
-    constant(n.window, rl.windowSeconds, { description: `Length of the fixed rate-limit window in seconds${typeof ext.windowAlignment === 'string' ? ` (aligned: ${ext.windowAlignment})` : ''}.` }),
+    constant(n.window, rl.windowSeconds, {
+      description: `Length of the fixed rate-limit window in seconds${typeof ext.windowAlignment === 'string' ? ` (aligned: ${ext.windowAlignment})` : ''}.`,
+    }),
     constant(n.algorithm, typeof ext.algorithm === 'string' ? ext.algorithm : 'fixed-window', { description: 'Rate-limit algorithm.' }),
     constant(n.defaultTier, rl.defaultTier, { description: 'The tier a new wallet gets.' }),
     constant(n.unlimited, unlimited, { description: 'The value of a cap that means unlimited (e.g. `maxPositions`).' }),
@@ -59,7 +70,9 @@ export function emitLimits(spec: Contract<'rateLimits'>, names: NameRegistry): W
     typeAliasStatement(n.tier, `(typeof ${n.tiers})[${n.tierId}]`, { description: 'One row of the tier table.' }),
     constant(n.categories, categories, { description: 'Rate-limit categories, each counted on its own, with what counts toward it.' }),
     typeAliasStatement(n.category, `keyof typeof ${n.categories}`, { description: 'A rate-limit category.' }),
-    constant(n.ops, operationLimits, { description: 'The category each rate-limited operation counts in (`perItem`: the list whose items each count one).' }),
+    constant(n.ops, operationLimits, {
+      description: 'The category each rate-limited operation counts in (`perItem`: the list whose items each count one).',
+    }),
     functionStatement(
       n.isUnlimited,
       [{ name: 'cap', type: 'number' }],

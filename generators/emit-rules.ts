@@ -12,10 +12,14 @@ export function emitRules(rules: readonly Rule[], names: NameRegistry): WriterFu
   const levels = Object.fromEntries(live.map((r) => [r.id, r.level]))
   const n = { levels: names.claim('ruleLevels'), ruleId: names.claim('RuleId') }
   return [
-    constStatement(n.levels, (w) => {
-      writeValue(w, levels)
-      w.write(' as const')
-    }, { description: 'Every rule of the catalog that is not retired, with its level (stated: a departure fails; assumed: it warns).' }),
+    constStatement(
+      n.levels,
+      (w) => {
+        writeValue(w, levels)
+        w.write(' as const')
+      },
+      { description: 'Every rule of the catalog that is not retired, with its level (stated: a departure fails; assumed: it warns).' },
+    ),
     typeAliasStatement(n.ruleId, `keyof typeof ${n.levels}`, { description: 'A rule id of the catalog.' }),
   ]
 }

@@ -48,13 +48,19 @@ export function emitTypedData(spec: Contract<'typedData'>, names: NameRegistry, 
   }
 
   const constant = (name: string, init: WriterFunction, doc: Doc | undefined): WriterFunction => constStatement(name, init, doc)
-  const asConst = (value: unknown): WriterFunction => (w) => {
-    writeValue(w, value)
-    w.write(' as const')
-  }
+  const asConst =
+    (value: unknown): WriterFunction =>
+    (w) => {
+      writeValue(w, value)
+      w.write(' as const')
+    }
 
   const out: WriterFunction[] = []
-  out.push(constant(names.claim('eip712DomainFields'), asConst(td.domainType.map((f) => ({ name: f.name, type: f.type }))), { description: 'Fields of the EIP712Domain struct, in signing order.' }))
+  out.push(
+    constant(names.claim('eip712DomainFields'), asConst(td.domainType.map((f) => ({ name: f.name, type: f.type }))), {
+      description: 'Fields of the EIP712Domain struct, in signing order.',
+    }),
+  )
 
   const domainNames: Record<string, string> = {}
   for (const [key, d] of Object.entries(domains)) {
@@ -68,7 +74,9 @@ export function emitTypedData(spec: Contract<'typedData'>, names: NameRegistry, 
     const raw = getPointer(spec.doc, `/x-eip712/domains${toPointer([key])}`)
     const described = docOf(raw)
     const line = `Domain \`${key}\`: ${JSON.stringify(value.name)}, version ${JSON.stringify(value.version)}, chainId ${String(value.chainId)}.`
-    out.push(constant(name, asConst(value), { ...described, description: described?.description ? `${described.description}\n\n${line}` : line }))
+    out.push(
+      constant(name, asConst(value), { ...described, description: described?.description ? `${described.description}\n\n${line}` : line }),
+    )
   }
   const domainsName = names.claim('domains')
   out.push(
@@ -93,20 +101,37 @@ export function emitTypedData(spec: Contract<'typedData'>, names: NameRegistry, 
     if (!domainConst) throw specError(ctx, `${pointer}/domain`, `message ${m.id} names an unknown domain ${JSON.stringify(m.domain)}`)
     const props: Prop[] = m.fields.map((f, i) => {
       const t = solidityType(f.type)
-      if (!t) throw specError(ctx, `${pointer}/fields/${i}/type`, `unsupported EIP-712 field type ${JSON.stringify(f.type)} (nested structs are not generated)`)
-      return { name: f.name, type: t, optional: false, doc: { description: `EIP-712 \`${f.type}\`${f.body !== f.name ? `; sent as the body field \`${f.body}\`` : ''}.` } }
+      if (!t)
+        throw specError(
+          ctx,
+          `${pointer}/fields/${i}/type`,
+          `unsupported EIP-712 field type ${JSON.stringify(f.type)} (nested structs are not generated)`,
+        )
+      return {
+        name: f.name,
+        type: t,
+        optional: false,
+        doc: { description: `EIP-712 \`${f.type}\`${f.body !== f.name ? `; sent as the body field \`${f.body}\`` : ''}.` },
+      }
     })
     const typesName = names.claim(`${camelCase(m.id)}Types`)
     const raw = getPointer(spec.doc, pointer)
     const described = docOf(raw)
-    const doc: Doc = { ...described, description: `${described?.description ? `${described.description}\n\n` : ''}Primary type \`${m.primaryType}\` under \`${domainConst}\`.` }
+    const doc: Doc = {
+      ...described,
+      description: `${described?.description ? `${described.description}\n\n` : ''}Primary type \`${m.primaryType}\` under \`${domainConst}\`.`,
+    }
     out.push(constant(typesName, asConst({ [m.primaryType]: m.fields.map((f) => ({ name: f.name, type: f.type })) }), doc))
     const msgName = names.claim(`${pascalCase(m.id)}Message`)
     out.push(
-      interfaceStatement(msgName, { kind: 'object', props }, {
-        description: `The \`${m.primaryType}\` message fields as viem takes them (${m.id}).`,
-        ...(m.assumed && described?.assumed ? { assumed: described.assumed } : {}),
-      }),
+      interfaceStatement(
+        msgName,
+        { kind: 'object', props },
+        {
+          description: `The \`${m.primaryType}\` message fields as viem takes them (${m.id}).`,
+          ...(m.assumed && described?.assumed ? { assumed: described.assumed } : {}),
+        },
+      ),
     )
     entries.push({ id: m.id, primaryType: m.primaryType, domain: domainConst, types: typesName })
     bodyFields[m.id] = Object.fromEntries(m.fields.map((f) => [f.name, f.body]))
@@ -120,7 +145,9 @@ export function emitTypedData(spec: Contract<'typedData'>, names: NameRegistry, 
         w.write('{').newLine()
         w.indent(() => {
           for (const e of entries) {
-            w.write(`${propertyName(e.id)}: { domain: ${e.domain}, primaryType: ${stringLiteral(e.primaryType)}, types: ${e.types} },`).newLine()
+            w.write(
+              `${propertyName(e.id)}: { domain: ${e.domain}, primaryType: ${stringLiteral(e.primaryType)}, types: ${e.types} },`,
+            ).newLine()
           }
         })
         w.write('} as const')
@@ -128,7 +155,15 @@ export function emitTypedData(spec: Contract<'typedData'>, names: NameRegistry, 
       { description: 'Each signed message by its id in the spec: spread one into `signTypedData({ ...typedData.PlaceOrder, message })`.' },
     ),
   )
-  out.push(typeAliasStatement(names.claim('SignedMessageId'), `keyof typeof ${typedDataName}`, { description: 'Ids of the signed messages (both PlaceOrder variants have their own).' }))
-  out.push(constant(names.claim('messageBodyFields'), asConst(bodyFields), { description: 'Typed-data field → JSON body field, per message (e.g. `clientId` is sent as `client_id`).' }))
+  out.push(
+    typeAliasStatement(names.claim('SignedMessageId'), `keyof typeof ${typedDataName}`, {
+      description: 'Ids of the signed messages (both PlaceOrder variants have their own).',
+    }),
+  )
+  out.push(
+    constant(names.claim('messageBodyFields'), asConst(bodyFields), {
+      description: 'Typed-data field → JSON body field, per message (e.g. `clientId` is sent as `client_id`).',
+    }),
+  )
   return out
 }

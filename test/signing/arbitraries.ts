@@ -4,7 +4,7 @@ import { getAddress } from 'viem'
 import type { DomainOverrides, Hex, OptionsKind, OptionsMessage } from '../../src/signing/index.ts'
 
 export const UINT64_MAX = (1n << 64n) - 1n
-export const BOUNDARY_NONCES = [0n, 1n, (1n << 53n) - 1n, 1n << 53n, (1n << 53n) + 1n, (1n << 63n), UINT64_MAX - 1n, UINT64_MAX]
+export const BOUNDARY_NONCES = [0n, 1n, (1n << 53n) - 1n, 1n << 53n, (1n << 53n) + 1n, 1n << 63n, UINT64_MAX - 1n, UINT64_MAX]
 
 export const nonceArb = fc.oneof(fc.constantFrom(...BOUNDARY_NONCES), fc.bigInt({ min: 0n, max: UINT64_MAX }))
 
@@ -32,7 +32,17 @@ export function messageArb(kind: OptionsKind): fc.Arbitrary<OptionsMessage> {
   switch (kind) {
     case 'PlaceOrder':
       return fc
-        .record({ wallet: addressArb, symbol: textArb, side: textArb, size: textArb, price: textArb, tif: textArb, route: fc.option(textArb, { nil: undefined }), clientId: textArb, nonce: nonceArb })
+        .record({
+          wallet: addressArb,
+          symbol: textArb,
+          side: textArb,
+          size: textArb,
+          price: textArb,
+          tif: textArb,
+          route: fc.option(textArb, { nil: undefined }),
+          clientId: textArb,
+          nonce: nonceArb,
+        })
         .map((m) => {
           const { route, ...rest } = m
           return route === undefined ? rest : { ...rest, route }

@@ -67,12 +67,16 @@ describe('parseBody', () => {
 
   it('duplicate keys are found wherever a generator puts them', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 6 }), fc.nat(), (obj, pick) => {
-        const keys = Object.keys(obj)
-        const dup = keys[pick % keys.length]!
-        const text = `${JSON.stringify(obj).slice(0, -1)},${JSON.stringify(dup)}:${JSON.stringify(obj[dup])}}`
-        expect(parseBody(text)).toMatchObject({ ok: false, code: 'invalid_field', field: dup })
-      }),
+      fc.property(
+        fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 6 }),
+        fc.nat(),
+        (obj, pick) => {
+          const keys = Object.keys(obj)
+          const dup = keys[pick % keys.length]!
+          const text = `${JSON.stringify(obj).slice(0, -1)},${JSON.stringify(dup)}:${JSON.stringify(obj[dup])}}`
+          expect(parseBody(text)).toMatchObject({ ok: false, code: 'invalid_field', field: dup })
+        },
+      ),
       { numRuns: 300, seed: 20261123 },
     )
   })

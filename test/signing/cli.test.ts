@@ -5,7 +5,15 @@ import fc from 'fast-check'
 import { parse as losslessParse } from 'lossless-json'
 import { hashTypedData, type TypedDataDefinition } from 'viem'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { addressOf, exactDomain, parseBody, perpActionHash, type Hex, type OptionsKind, type OptionsMessage } from '../../src/signing/index.ts'
+import {
+  addressOf,
+  exactDomain,
+  parseBody,
+  perpActionHash,
+  type Hex,
+  type OptionsKind,
+  type OptionsMessage,
+} from '../../src/signing/index.ts'
 import { digestOf, messageFromBody, typedDataFor, verifyOptions } from '../helpers/shipped.ts'
 import { OEC, ROOT, runOec } from '../helpers/cli.ts'
 import { keyArb, kindMessageArb } from './arbitraries.ts'
@@ -55,12 +63,37 @@ class Session {
   }
 }
 
-const FLAG_ARGS = ['sign', '--kind', 'PlaceOrder', '--key-env', 'OEC_TEST_SIGN_KEY', '--symbol', 'ETH-20261231-4000-C', '--side', 'Sell', '--size', '2.50', '--price', '0.1', '--tif', 'fok', '--client-id', '', '--nonce', '18446744073709551615']
-const PURE_JS_REQS = fc.sample(kindMessageArb, { numRuns: 10, seed: 7 }).map(({ kind, message }, i) => ({ id: i, op: 'sign', kind, privateKey: KEY, message }))
+const FLAG_ARGS = [
+  'sign',
+  '--kind',
+  'PlaceOrder',
+  '--key-env',
+  'OEC_TEST_SIGN_KEY',
+  '--symbol',
+  'ETH-20261231-4000-C',
+  '--side',
+  'Sell',
+  '--size',
+  '2.50',
+  '--price',
+  '0.1',
+  '--tif',
+  'fok',
+  '--client-id',
+  '',
+  '--nonce',
+  '18446744073709551615',
+]
+const PURE_JS_REQS = fc
+  .sample(kindMessageArb, { numRuns: 10, seed: 7 })
+  .map(({ kind, message }, i) => ({ id: i, op: 'sign', kind, privateKey: KEY, message }))
 
 let session: Session
 /** Independent binary runs, started together up front so their start-up costs overlap. */
-let runs: Record<'pureJs' | 'oneOk' | 'oneBad' | 'flags' | 'flagsJson' | 'flagsUnknown' | 'address' | 'addressNoKey', Promise<Awaited<ReturnType<typeof runOec>>>>
+let runs: Record<
+  'pureJs' | 'oneOk' | 'oneBad' | 'flags' | 'flagsJson' | 'flagsUnknown' | 'address' | 'addressNoKey',
+  Promise<Awaited<ReturnType<typeof runOec>>>
+>
 beforeAll(() => {
   session = new Session()
   process.env.OEC_PURE_JS = '1'
@@ -69,8 +102,14 @@ beforeAll(() => {
   process.env.OEC_TEST_SIGN_KEY = KEY
   runs = {
     pureJs,
-    oneOk: runOec(['sign'], { ...T, input: line({ op: 'sign', kind: 'ApproveAgent', privateKey: KEY, message: { agent: ADDRESS, nonce: 3n } }) }),
-    oneBad: runOec(['sign'], { ...T, input: line({ op: 'sign', kind: 'ApproveAgent', privateKey: KEY.slice(0, 64), message: { agent: ADDRESS, nonce: 3n } }) }),
+    oneOk: runOec(['sign'], {
+      ...T,
+      input: line({ op: 'sign', kind: 'ApproveAgent', privateKey: KEY, message: { agent: ADDRESS, nonce: 3n } }),
+    }),
+    oneBad: runOec(['sign'], {
+      ...T,
+      input: line({ op: 'sign', kind: 'ApproveAgent', privateKey: KEY.slice(0, 64), message: { agent: ADDRESS, nonce: 3n } }),
+    }),
     flags: runOec(FLAG_ARGS, T),
     flagsJson: runOec([...FLAG_ARGS, '--route', 'book_only', '--chain-id', '1', '--json'], T),
     flagsUnknown: runOec([...FLAG_ARGS, '--colour', 'red'], T),
@@ -99,7 +138,13 @@ describe('oec sign --jsonl', () => {
       expect(verifyOptions(kind, message, a.signature as string)).toMatchObject({ ok: true, signer: addressOf(key) })
     }
     // The same answers through `op: verify` of the binary.
-    const verifyReqs = out.map((a, i) => ({ id: `v${i}`, op: 'verify', kind: samples[i]![0].kind, message: samples[i]![0].message, signature: a.signature }))
+    const verifyReqs = out.map((a, i) => ({
+      id: `v${i}`,
+      op: 'verify',
+      kind: samples[i]![0].kind,
+      message: samples[i]![0].message,
+      signature: a.signature,
+    }))
     const vout = (await session.ask(verifyReqs.map(line))).map((l) => JSON.parse(l) as Record<string, unknown>)
     expect(vout.map((a) => a.id)).toEqual(verifyReqs.map((r) => r.id))
     vout.forEach((a, i) => expect((a.signer as string).toLowerCase()).toBe(addressOf(samples[i]![1]).toLowerCase()))
@@ -107,12 +152,25 @@ describe('oec sign --jsonl', () => {
 
   it('bad lines get a one-line error and the stream goes on', async () => {
     const good = { op: 'sign', kind: 'ApproveAgent', privateKey: KEY, message: { agent: ADDRESS, nonce: 7n } }
-    const order = { wallet: ADDRESS, symbol: 'BTC-20261231-100000-C', side: 'Buy', size: '1', price: '100', tif: 'gtc', route: 'book_only', clientId: 'x', nonce: 1n }
+    const order = {
+      wallet: ADDRESS,
+      symbol: 'BTC-20261231-100000-C',
+      side: 'Buy',
+      size: '1',
+      price: '100',
+      tif: 'gtc',
+      route: 'book_only',
+      clientId: 'x',
+      nonce: 1n,
+    }
     const bad: [string, RegExp][] = [
       [line({ id: 1, ...good, privateKey: `0x${'zz'.repeat(32)}` }), /privateKey is not 0x-prefixed hex/],
       [line({ id: 2, ...good, privateKey: KEY.slice(0, 64) }), /privateKey must be 32 bytes/],
       [line({ id: 3, ...good, message: { agent: ADDRESS, nonce: 1n << 64n } }), /nonce must be in 0\.\.18446744073709551615/],
-      [line({ id: 4, op: 'sign', kind: 'PlaceOrder', privateKey: KEY, message: order }).replace('"price":"100"', '"price":100'), /price must be a string/],
+      [
+        line({ id: 4, op: 'sign', kind: 'PlaceOrder', privateKey: KEY, message: order }).replace('"price":"100"', '"price":100'),
+        /price must be a string/,
+      ],
       [line({ id: 5, ...good, kind: 'CancelEverything' }), /unknown kind "CancelEverything"/],
       ['{"id":6,"op":"sign",', /invalid JSON/],
       [line({ id: 7, ...good, message: { agent: ADDRESS, nonce: '7' } }), /nonce must be an integer/],
@@ -136,11 +194,33 @@ describe('oec sign --jsonl', () => {
   it('domain replaces the default whole; nonce and integer ids keep every digit; Agent answers', async () => {
     const message = { agent: ADDRESS, nonce: (1n << 64n) - 1n }
     const domain = { name: 'Service', version: '1', chainId: 999 }
-    const action = { type: 'order', orders: [{ a: 0, b: true, p: '30000', s: '0.1', r: false, t: { limit: { tif: 'Gtc' } } }], grouping: 'na' }
+    const action = {
+      type: 'order',
+      orders: [{ a: 0, b: true, p: '30000', s: '0.1', r: false, t: { limit: { tif: 'Gtc' } } }],
+      grouping: 'na',
+    }
     const input = [
       line({ id: 12345678901234567890n, op: 'sign', kind: 'RevokeAgent', privateKey: KEY, domain, message }),
-      line({ id: 'p', op: 'sign', kind: 'Agent', privateKey: KEY, message: { action, nonce: 1234567890n, vaultAddress: '0x1234567890123456789012345678901234567890', expiresAfter: 1234567890n, isMainnet: true } }),
-      line({ id: 'p-float', op: 'sign', kind: 'Agent', privateKey: KEY, message: { action: { type: 'x', px: 1.5 }, nonce: 1n, isMainnet: true } }),
+      line({
+        id: 'p',
+        op: 'sign',
+        kind: 'Agent',
+        privateKey: KEY,
+        message: {
+          action,
+          nonce: 1234567890n,
+          vaultAddress: '0x1234567890123456789012345678901234567890',
+          expiresAfter: 1234567890n,
+          isMainnet: true,
+        },
+      }),
+      line({
+        id: 'p-float',
+        op: 'sign',
+        kind: 'Agent',
+        privateKey: KEY,
+        message: { action: { type: 'x', px: 1.5 }, nonce: 1n, isMainnet: true },
+      }),
     ]
     const [first, perp, float] = await session.ask(input)
     const a = losslessParse(first!) as Record<string, unknown>
@@ -149,7 +229,9 @@ describe('oec sign --jsonl', () => {
     expect(a.digest).toBe(hashTypedData(typed as unknown as TypedDataDefinition))
     expect(a.body).toContain('"nonce":18446744073709551615')
     const p = JSON.parse(perp!) as Record<string, unknown>
-    expect(p.connectionId).toBe(perpActionHash({ action, nonce: 1234567890n, vaultAddress: '0x1234567890123456789012345678901234567890', expiresAfter: 1234567890n }))
+    expect(p.connectionId).toBe(
+      perpActionHash({ action, nonce: 1234567890n, vaultAddress: '0x1234567890123456789012345678901234567890', expiresAfter: 1234567890n }),
+    )
     expect(Object.keys(p)).toEqual(['id', 'connectionId', 'digest', 'signature', 'r', 's', 'v'])
     expect(JSON.parse(float!)).toMatchObject({ id: 'p-float', error: expect.stringMatching(/action\.px: 1\.5 is not an integer/) })
   })
@@ -157,7 +239,9 @@ describe('oec sign --jsonl', () => {
   it('answers interactively: each answer arrives before the next request is written', async () => {
     // ask() writes one request and waits for its answer before the next is written.
     for (let i = 0; i < 3; i++) {
-      const [a] = await session.ask([line({ id: `i${i}`, op: 'sign', kind: 'ApproveAgent', privateKey: KEY, message: { agent: ADDRESS, nonce: BigInt(i) } })])
+      const [a] = await session.ask([
+        line({ id: `i${i}`, op: 'sign', kind: 'ApproveAgent', privateKey: KEY, message: { agent: ADDRESS, nonce: BigInt(i) } }),
+      ])
       expect(JSON.parse(a!)).toMatchObject({ id: `i${i}` })
     }
   })
@@ -188,7 +272,16 @@ describe('oec sign (one request, flags)', () => {
       const parsed = parseBody(r.stdout.trim())
       if (!parsed.ok) throw new Error(parsed.message)
       const message = messageFromBody('PlaceOrder' as OptionsKind, parsed)
-      expect(message).toEqual({ wallet: ADDRESS, symbol: 'ETH-20261231-4000-C', side: 'Sell', size: '2.50', price: '0.1', tif: 'fok', clientId: '', nonce: 18446744073709551615n } satisfies OptionsMessage)
+      expect(message).toEqual({
+        wallet: ADDRESS,
+        symbol: 'ETH-20261231-4000-C',
+        side: 'Sell',
+        size: '2.50',
+        price: '0.1',
+        tif: 'fok',
+        clientId: '',
+        nonce: 18446744073709551615n,
+      } satisfies OptionsMessage)
       const sig = (parsed.value as Record<string, string>).signature!
       expect(verifyOptions('PlaceOrder', message, sig)).toMatchObject({ ok: true, signer: ADDRESS })
       const full = JSON.parse(json.stdout) as { digest: string; body: string }
@@ -199,7 +292,7 @@ describe('oec sign (one request, flags)', () => {
     }
   })
 
-  it('--address prints the key\'s checksummed address and nothing else; no key is exit 2', async () => {
+  it("--address prints the key's checksummed address and nothing else; no key is exit 2", async () => {
     const [r, none] = await Promise.all([runs.address, runs.addressNoKey])
     expect(r.code).toBe(0)
     expect(r.stdout).toBe(`${ADDRESS}\n`)

@@ -94,11 +94,22 @@ forEachBackend((backend) => {
 
 describe('defaults come from the spec', () => {
   it('options domain is Service/1/999/zero address and matches a hand-written viem domain', () => {
-    expect(optionsDomain()).toEqual({ name: 'Service', version: '1', chainId: 999n, verifyingContract: '0x0000000000000000000000000000000000000000' })
+    expect(optionsDomain()).toEqual({
+      name: 'Service',
+      version: '1',
+      chainId: 999n,
+      verifyingContract: '0x0000000000000000000000000000000000000000',
+    })
     const message = { wallet: '0x0000000000000000000000000000000000000001' as Hex, orderId: '1', nonce: 1n }
     const viemDigest = hashTypedData({
       domain: { name: 'Service', version: '1', chainId: 999, verifyingContract: '0x0000000000000000000000000000000000000000' },
-      types: { CancelOrder: [{ name: 'wallet', type: 'address' }, { name: 'orderId', type: 'string' }, { name: 'nonce', type: 'uint64' }] },
+      types: {
+        CancelOrder: [
+          { name: 'wallet', type: 'address' },
+          { name: 'orderId', type: 'string' },
+          { name: 'nonce', type: 'uint64' },
+        ],
+      },
       primaryType: 'CancelOrder',
       message,
     })

@@ -41,9 +41,19 @@ describe('perp msgpack', () => {
   })
 
   it('matches @msgpack/msgpack on integer/string/bool/null trees', () => {
-    const leaf = fc.oneof(fc.integer({ min: -(2 ** 31), max: 2 ** 32 - 1 }), fc.string({ unit: 'binary', maxLength: 300 }), fc.boolean(), fc.constant(null))
+    const leaf = fc.oneof(
+      fc.integer({ min: -(2 ** 31), max: 2 ** 32 - 1 }),
+      fc.string({ unit: 'binary', maxLength: 300 }),
+      fc.boolean(),
+      fc.constant(null),
+    )
     const tree = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node'), { maxLength: 20 }), fc.dictionary(fc.string({ maxLength: 8 }), tie('node'), { maxKeys: 20 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        leaf,
+        fc.array(tie('node'), { maxLength: 20 }),
+        fc.dictionary(fc.string({ maxLength: 8 }), tie('node'), { maxKeys: 20 }),
+      ),
     })).node
     fc.assert(
       fc.property(tree, (v) => {

@@ -33,8 +33,27 @@ describe('options signing', () => {
   it('route presence picks the 9-field or the 8-field struct (spec variants)', () => {
     expect(messageVariant('PlaceOrder', base)).toBe('PlaceOrder')
     expect(messageVariant('PlaceOrder', withoutRoute)).toBe('PlaceOrderWithoutRoute')
-    expect(typedDataFor('PlaceOrder', base).types.PlaceOrder!.map((f) => f.name)).toEqual(['wallet', 'symbol', 'side', 'size', 'price', 'tif', 'route', 'clientId', 'nonce'])
-    expect(typedDataFor('PlaceOrder', withoutRoute).types.PlaceOrder!.map((f) => f.name)).toEqual(['wallet', 'symbol', 'side', 'size', 'price', 'tif', 'clientId', 'nonce'])
+    expect(typedDataFor('PlaceOrder', base).types.PlaceOrder!.map((f) => f.name)).toEqual([
+      'wallet',
+      'symbol',
+      'side',
+      'size',
+      'price',
+      'tif',
+      'route',
+      'clientId',
+      'nonce',
+    ])
+    expect(typedDataFor('PlaceOrder', withoutRoute).types.PlaceOrder!.map((f) => f.name)).toEqual([
+      'wallet',
+      'symbol',
+      'side',
+      'size',
+      'price',
+      'tif',
+      'clientId',
+      'nonce',
+    ])
     expect(digestOf('PlaceOrder', base)).not.toBe(digestOf('PlaceOrder', withoutRoute))
   })
 
@@ -44,7 +63,17 @@ describe('options signing', () => {
       `{"wallet":"0x63FaC9201494f0bd17B9892B9fae4d52fe3BD377","symbol":"BTC-20261231-100000-C","side":"Buy","size":"1","price":"100.0","tif":"gtc","route":"best_execution","client_id":"","nonce":18446744073709551615,"signature":"${r.signature}"}`,
     )
     const r2 = await buildRequest('PlaceOrder', withoutRoute, KEY)
-    expect(Object.keys(JSON.parse(r2.body))).toEqual(['wallet', 'symbol', 'side', 'size', 'price', 'tif', 'client_id', 'nonce', 'signature'])
+    expect(Object.keys(JSON.parse(r2.body))).toEqual([
+      'wallet',
+      'symbol',
+      'side',
+      'size',
+      'price',
+      'tif',
+      'client_id',
+      'nonce',
+      'signature',
+    ])
     const c = await buildRequest('CancelOrder', { wallet: base.wallet!, orderId: '42', nonce: 9007199254740993n }, KEY)
     expect(c.body).toContain('"order_id":"42","nonce":9007199254740993,')
   })
@@ -61,7 +90,9 @@ describe('options signing', () => {
 
   it('refuses bad intents with one line naming the field', async () => {
     expect((await failure(() => buildRequest('PlaceOrder', { ...base, price: 100 } as unknown as OptionsMessage, KEY))).field).toBe('price')
-    expect((await failure(() => buildRequest('PlaceOrder', { ...base, size: 1.5 } as unknown as OptionsMessage, KEY))).message).toMatch(/size must be a string/)
+    expect((await failure(() => buildRequest('PlaceOrder', { ...base, size: 1.5 } as unknown as OptionsMessage, KEY))).message).toMatch(
+      /size must be a string/,
+    )
     expect((await failure(() => buildRequest('PlaceOrder', { ...base, nonce: 1n << 64n }, KEY))).field).toBe('nonce')
     expect((await failure(() => buildRequest('PlaceOrder', { ...base, nonce: -1n }, KEY))).field).toBe('nonce')
     expect((await failure(() => buildRequest('PlaceOrder', { ...base, nonce: '5' }, KEY))).field).toBe('nonce')
@@ -81,12 +112,24 @@ describe('options signing', () => {
   })
 
   it('domains: overrides merge with the spec default; exactDomain replaces it whole', () => {
-    expect(perpDomain()).toEqual({ name: 'Exchange', version: '1', chainId: 1337n, verifyingContract: '0x0000000000000000000000000000000000000000' })
-    expect(typedDataFor('ApproveAgent', { agent: base.wallet!, nonce: 1n }, { chainId: 1 }).domain).toEqual({ name: 'Service', version: '1', chainId: 1n, verifyingContract: '0x0000000000000000000000000000000000000000' })
+    expect(perpDomain()).toEqual({
+      name: 'Exchange',
+      version: '1',
+      chainId: 1337n,
+      verifyingContract: '0x0000000000000000000000000000000000000000',
+    })
+    expect(typedDataFor('ApproveAgent', { agent: base.wallet!, nonce: 1n }, { chainId: 1 }).domain).toEqual({
+      name: 'Service',
+      version: '1',
+      chainId: 1n,
+      verifyingContract: '0x0000000000000000000000000000000000000000',
+    })
     const exact = exactDomain({ name: 'Service', version: '1', chainId: 999 })
     const t = typedDataFor('ApproveAgent', { agent: base.wallet!, nonce: 1n }, exact)
     expect(t.domain).toEqual({ name: 'Service', version: '1', chainId: 999n })
     expect(digestOf('ApproveAgent', { agent: base.wallet!, nonce: 1n }, exact)).toBe(hashTypedData(t as unknown as TypedDataDefinition))
-    expect(digestOf('ApproveAgent', { agent: base.wallet!, nonce: 1n }, exact)).not.toBe(digestOf('ApproveAgent', { agent: base.wallet!, nonce: 1n }))
+    expect(digestOf('ApproveAgent', { agent: base.wallet!, nonce: 1n }, exact)).not.toBe(
+      digestOf('ApproveAgent', { agent: base.wallet!, nonce: 1n }),
+    )
   })
 })

@@ -16,17 +16,66 @@ const SEED: Record<string, { kind: OptionsKind; primaryType: string; fields: [st
   'PlaceOrder (with route)': {
     kind: 'PlaceOrder',
     primaryType: 'PlaceOrder',
-    fields: [['wallet', 'address'], ['symbol', 'string'], ['side', 'string'], ['size', 'string'], ['price', 'string'], ['tif', 'string'], ['route', 'string'], ['clientId', 'string'], ['nonce', 'uint64']],
+    fields: [
+      ['wallet', 'address'],
+      ['symbol', 'string'],
+      ['side', 'string'],
+      ['size', 'string'],
+      ['price', 'string'],
+      ['tif', 'string'],
+      ['route', 'string'],
+      ['clientId', 'string'],
+      ['nonce', 'uint64'],
+    ],
   },
   'PlaceOrder (route omitted)': {
     kind: 'PlaceOrder',
     primaryType: 'PlaceOrder',
-    fields: [['wallet', 'address'], ['symbol', 'string'], ['side', 'string'], ['size', 'string'], ['price', 'string'], ['tif', 'string'], ['clientId', 'string'], ['nonce', 'uint64']],
+    fields: [
+      ['wallet', 'address'],
+      ['symbol', 'string'],
+      ['side', 'string'],
+      ['size', 'string'],
+      ['price', 'string'],
+      ['tif', 'string'],
+      ['clientId', 'string'],
+      ['nonce', 'uint64'],
+    ],
   },
-  CancelOrder: { kind: 'CancelOrder', primaryType: 'CancelOrder', fields: [['wallet', 'address'], ['orderId', 'string'], ['nonce', 'uint64']] },
-  CancelOrderByClientId: { kind: 'CancelOrderByClientId', primaryType: 'CancelOrderByClientId', fields: [['wallet', 'address'], ['clientId', 'string'], ['nonce', 'uint64']] },
-  ApproveAgent: { kind: 'ApproveAgent', primaryType: 'ApproveAgent', fields: [['agent', 'address'], ['nonce', 'uint64']] },
-  RevokeAgent: { kind: 'RevokeAgent', primaryType: 'RevokeAgent', fields: [['agent', 'address'], ['nonce', 'uint64']] },
+  CancelOrder: {
+    kind: 'CancelOrder',
+    primaryType: 'CancelOrder',
+    fields: [
+      ['wallet', 'address'],
+      ['orderId', 'string'],
+      ['nonce', 'uint64'],
+    ],
+  },
+  CancelOrderByClientId: {
+    kind: 'CancelOrderByClientId',
+    primaryType: 'CancelOrderByClientId',
+    fields: [
+      ['wallet', 'address'],
+      ['clientId', 'string'],
+      ['nonce', 'uint64'],
+    ],
+  },
+  ApproveAgent: {
+    kind: 'ApproveAgent',
+    primaryType: 'ApproveAgent',
+    fields: [
+      ['agent', 'address'],
+      ['nonce', 'uint64'],
+    ],
+  },
+  RevokeAgent: {
+    kind: 'RevokeAgent',
+    primaryType: 'RevokeAgent',
+    fields: [
+      ['agent', 'address'],
+      ['nonce', 'uint64'],
+    ],
+  },
 }
 // The seed's options signing domain: name Service, version 1, chainId 999, the zero address.
 const DOMAIN = { name: 'Service', version: '1', chainId: 999n, verifyingContract: '0x0000000000000000000000000000000000000000' } as const

@@ -57,7 +57,10 @@ forEachBackend((backend) => {
       expect(verifyOptions('PlaceOrder', order, twin)).toMatchObject({ ok: false, reason: 'high_s' })
       const allowed = verifyOptions('PlaceOrder', order, twin, { allowHighS: true })
       expect(allowed.ok && allowed.signer).toBe(addressOf(KEY))
-      const viem = await recoverTypedDataAddress({ ...(typedDataFor('PlaceOrder', order) as unknown as TypedDataDefinition), signature: twin })
+      const viem = await recoverTypedDataAddress({
+        ...(typedDataFor('PlaceOrder', order) as unknown as TypedDataDefinition),
+        signature: twin,
+      })
       expect(viem).toBe(addressOf(KEY))
     })
 
@@ -75,7 +78,18 @@ forEachBackend((backend) => {
 
     it('reports malformed signatures as typed results, never throwing', async () => {
       const { signature } = await signOptions('PlaceOrder', order, KEY)
-      const cases: unknown[] = ['', '0x', signature.slice(2), `${signature}00`, signature.slice(0, 131), `${signature.slice(0, 20)}zz${signature.slice(22)}`, 42, null, undefined, {}]
+      const cases: unknown[] = [
+        '',
+        '0x',
+        signature.slice(2),
+        `${signature}00`,
+        signature.slice(0, 131),
+        `${signature.slice(0, 20)}zz${signature.slice(22)}`,
+        42,
+        null,
+        undefined,
+        {},
+      ]
       for (const bad of cases) {
         const r = verifyOptions('PlaceOrder', order, bad as string)
         expect(r).toMatchObject({ ok: false, reason: 'malformed_signature' })
@@ -91,7 +105,10 @@ forEachBackend((backend) => {
         [1n, N],
         [(1n << 256n) - 1n, 1n],
       ] as const) {
-        expect(verifyOptions('PlaceOrder', order, `0x${hex64(r)}${hex64(s)}1b`, { allowHighS: true })).toMatchObject({ ok: false, reason: 'unrecoverable' })
+        expect(verifyOptions('PlaceOrder', order, `0x${hex64(r)}${hex64(s)}1b`, { allowHighS: true })).toMatchObject({
+          ok: false,
+          reason: 'unrecoverable',
+        })
       }
     })
 
@@ -114,11 +131,16 @@ forEachBackend((backend) => {
 
     it('random signature bytes never throw', () => {
       fc.assert(
-        fc.property(kindMessageArb, fc.uint8Array({ minLength: 65, maxLength: 65 }), fc.boolean(), ({ kind, message }, bytes, allowHighS) => {
-          const r = verifyOptions(kind, message, `0x${Buffer.from(bytes).toString('hex')}`, { allowHighS })
-          expect(typeof r.ok).toBe('boolean')
-          if (!r.ok) expect(['bad_v', 'high_s', 'unrecoverable']).toContain(r.reason)
-        }),
+        fc.property(
+          kindMessageArb,
+          fc.uint8Array({ minLength: 65, maxLength: 65 }),
+          fc.boolean(),
+          ({ kind, message }, bytes, allowHighS) => {
+            const r = verifyOptions(kind, message, `0x${Buffer.from(bytes).toString('hex')}`, { allowHighS })
+            expect(typeof r.ok).toBe('boolean')
+            if (!r.ok) expect(['bad_v', 'high_s', 'unrecoverable']).toContain(r.reason)
+          },
+        ),
         { numRuns: backend === 'native' ? 500 : 100, seed: 20261123 },
       )
     })
@@ -137,7 +159,10 @@ forEachBackend((backend) => {
       expect(recoverPerpSigner(input, { ...sig, v: 30 })).toMatchObject({ ok: false, reason: 'bad_v' })
       expect(recoverPerpSigner(input, { ...sig, r: `0x${'1'.repeat(65)}` })).toMatchObject({ ok: false, reason: 'malformed_signature' })
       const s = BigInt(sig.s)
-      expect(recoverPerpSigner(input, { r: sig.r, s: `0x${hex64(N - s)}`, v: sig.v === 27 ? 28 : 27 })).toMatchObject({ ok: false, reason: 'high_s' })
+      expect(recoverPerpSigner(input, { r: sig.r, s: `0x${hex64(N - s)}`, v: sig.v === 27 ? 28 : 27 })).toMatchObject({
+        ok: false,
+        reason: 'high_s',
+      })
       expect(recoverPerpSigner(input, null as never)).toMatchObject({ ok: false, reason: 'malformed_signature' })
     })
   })

@@ -26,7 +26,9 @@ describe('spec/rules.yaml', () => {
   })
   it('refuses a malformed catalog with one line naming the rule', () => {
     expect(() => parseRules('rules:\n  - {id: X-1, section: s, level: maybe, text: t}\n')).toThrow(/X-1.*level/)
-    expect(() => parseRules('rules:\n  - {id: A-1, section: s, level: stated, text: t}\n  - {id: A-1, section: s, level: stated, text: t}\n')).toThrow(/duplicate/)
+    expect(() =>
+      parseRules('rules:\n  - {id: A-1, section: s, level: stated, text: t}\n  - {id: A-1, section: s, level: stated, text: t}\n'),
+    ).toThrow(/duplicate/)
   })
 })
 
@@ -46,7 +48,9 @@ describe('oec coverage', () => {
 
   it('counts checks from vectors, server catalog and lint, and fails on a stated gap', async () => {
     const all = loadRules().map((r) => r.id)
-    const covering = await buildCoverage({ serverCatalog: async () => [{ source: 'server', id: 'all', title: 'everything', rules: all, level: 'stated' }] })
+    const covering = await buildCoverage({
+      serverCatalog: async () => [{ source: 'server', id: 'all', title: 'everything', rules: all, level: 'stated' }],
+    })
     expect(covering.uncoveredStated).toEqual([])
     expect(coverageExitCode(covering)).toBe(0)
     const without = await buildCoverage({ serverCatalog: async () => undefined })
@@ -56,7 +60,9 @@ describe('oec coverage', () => {
     const text = formatCoverageText(without)
     expect(text).toMatch(/UNCOVERED RL-5 \(stated\)/)
     expect(text).toMatch(/server runner catalog not found/)
-    const typo = await buildCoverage({ serverCatalog: async () => [{ source: 'server', id: 'x', title: 'x', rules: [...all, 'NOPE-9'], level: 'stated' }] })
+    const typo = await buildCoverage({
+      serverCatalog: async () => [{ source: 'server', id: 'x', title: 'x', rules: [...all, 'NOPE-9'], level: 'stated' }],
+    })
     expect(typo.unknownRefs).toEqual([{ id: 'NOPE-9', by: 'x' }])
     expect(coverageExitCode(typo)).toBe(1)
     // Vector cases count per rule.

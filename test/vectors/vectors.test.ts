@@ -5,22 +5,37 @@ import AjvModule from 'ajv'
 import { TypedDataEncoder, verifyTypedData } from 'ethers'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadRules } from '../../src/contract/rules.ts'
-import { DEFAULT_VECTORS_DIR, generateVectors, loadVectorFiles, MAIL_PUBLISHED, SCHEMA_NAME, verifyVectors, type VectorCase } from '../../src/vectors/index.ts'
+import {
+  DEFAULT_VECTORS_DIR,
+  generateVectors,
+  loadVectorFiles,
+  MAIL_PUBLISHED,
+  SCHEMA_NAME,
+  verifyVectors,
+  type VectorCase,
+} from '../../src/vectors/index.ts'
 import { runOec } from '../helpers/cli.ts'
 
 const tmp = mkdtempSync(join(tmpdir(), 'oec-vectors-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 const files = loadVectorFiles()
-const cases: { family: string; c: VectorCase }[] = files.flatMap(({ file }) => file.testGroups.flatMap((g) => g.tests.map((c) => ({ family: file.family, c }))))
+const cases: { family: string; c: VectorCase }[] = files.flatMap(({ file }) =>
+  file.testGroups.flatMap((g) => g.tests.map((c) => ({ family: file.family, c }))),
+)
 
 describe('oec vectors generate / verify', () => {
   it('generates the same bytes on every run (CLI run and in-process run), identical to the checked-in files', async () => {
-    const [cli, inProcess] = await Promise.all([runOec(['vectors', 'generate', '--out', join(tmp, 'a')], { timeoutMs: 90_000 }), generateVectors()])
+    const [cli, inProcess] = await Promise.all([
+      runOec(['vectors', 'generate', '--out', join(tmp, 'a')], { timeoutMs: 90_000 }),
+      generateVectors(),
+    ])
     expect(cli.code, cli.stderr).toBe(0)
     expect(cli.stdout).toMatch(/wrote 10 files, \d+ cases/)
     // A directory of its own also gets the schema, so `oec vectors verify --dir` works on it.
-    const names = readdirSync(join(tmp, 'a')).filter((n) => n !== SCHEMA_NAME).sort()
+    const names = readdirSync(join(tmp, 'a'))
+      .filter((n) => n !== SCHEMA_NAME)
+      .sort()
     expect(readdirSync(join(tmp, 'a'))).toContain(SCHEMA_NAME)
     expect(names).toEqual([...inProcess.keys()].sort())
     expect(names.length).toBe(10)
@@ -86,7 +101,18 @@ describe('vector files', () => {
   it('has at least 300 cases, the required families, and counts that add up', () => {
     expect(cases.length).toBeGreaterThanOrEqual(300)
     expect(files.map((f) => f.file.family).sort()).toEqual(
-      ['agent-approval', 'cancel', 'domain-mismatch', 'eip712-mail', 'nonce', 'perp-agent', 'place-order-valid', 'signature-encoding', 'string-format', 'struct-mismatch'].sort(),
+      [
+        'agent-approval',
+        'cancel',
+        'domain-mismatch',
+        'eip712-mail',
+        'nonce',
+        'perp-agent',
+        'place-order-valid',
+        'signature-encoding',
+        'string-format',
+        'struct-mismatch',
+      ].sort(),
     )
     for (const { file } of files) expect(file.numberOfTests).toBe(file.testGroups.reduce((n, g) => n + g.tests.length, 0))
   })
@@ -110,7 +136,11 @@ describe('vector files', () => {
 
   it('covers the cases the contract calls out', () => {
     const comments = cases.map(({ family, c }) => `${family}: ${c.comment}`)
-    const has = (re: RegExp) => expect(comments.some((c) => re.test(c)), String(re)).toBe(true)
+    const has = (re: RegExp) =>
+      expect(
+        comments.some((c) => re.test(c)),
+        String(re),
+      ).toBe(true)
     has(/place-order-valid: nonce 2\^64-1/)
     has(/place-order-valid: nonce 2\^53\+1/)
     has(/place-order-valid: empty client_id/)
