@@ -71,7 +71,28 @@ export function shellWords(line: string): string[] {
 }
 
 const DATA_FLAGS = new Set(['-d', '--data', '--data-binary', '--data-raw', '--data-ascii'])
-const WITH_VALUE = new Set(['-H', '--header', '-X', '--request', '-u', '--user', '-o', '--output', '-A', '--user-agent', '-e', '--referer', '-b', '--cookie', '-m', '--max-time', '--connect-timeout', '-w', '--write-out', '--url'])
+const WITH_VALUE = new Set([
+  '-H',
+  '--header',
+  '-X',
+  '--request',
+  '-u',
+  '--user',
+  '-o',
+  '--output',
+  '-A',
+  '--user-agent',
+  '-e',
+  '--referer',
+  '-b',
+  '--cookie',
+  '-m',
+  '--max-time',
+  '--connect-timeout',
+  '-w',
+  '--write-out',
+  '--url',
+])
 
 /**
  * The request a curl command line sends. `readFile` resolves `@file` bodies (`-` for stdin is
@@ -97,7 +118,8 @@ export function parseCurl(line: string, readFile: (path: string) => string): Cur
     if (DATA_FLAGS.has(flag) || (/^-d./.test(w) && !w.startsWith('--'))) {
       const v = /^-d./.test(w) && !w.startsWith('--') ? w.slice(2) : take()
       if (v.startsWith('@') && flag !== '--data-raw') {
-        if (v === '@-') throw new InputError('--curl: a body read from stdin (@-) is not in the command line; pipe the body to `oec explain -` instead')
+        if (v === '@-')
+          throw new InputError('--curl: a body read from stdin (@-) is not in the command line; pipe the body to `oec explain -` instead')
         bodies.push(readFile(v.slice(1)))
       } else bodies.push(v)
     } else if (flag === '-X' || flag === '--request') method = take().toUpperCase()

@@ -6,7 +6,9 @@ export function explanationText(e: Explanation): string {
   if (e.verified) lines.push(`verified: ${e.operationId} signed by ${e.signer}`)
   else {
     const n = e.causes.filter((c) => c.id !== 'unknown').length
-    lines.push(`not verified: ${e.operationId}${n > 0 ? `, ${n} cause${n === 1 ? '' : 's'}` : ''}${e.signer && n > 0 ? ` (the signature is ${e.signer}'s once they are fixed)` : ''}`)
+    lines.push(
+      `not verified: ${e.operationId}${n > 0 ? `, ${n} cause${n === 1 ? '' : 's'}` : ''}${e.signer && n > 0 ? ` (the signature is ${e.signer}'s once they are fixed)` : ''}`,
+    )
     for (const c of e.causes) lines.push(`  ${c.id}${c.item !== undefined ? ` [item ${c.item}]` : ''}: ${c.text}`)
   }
   for (const note of e.notes) lines.push(`  note: ${note}`)

@@ -29,7 +29,8 @@ export function explainNote(contract: Contract<'typedData'>, body: string, opts:
 export function refusedRequestNote(contract: Contract<'typedData'>, body: string, opts: ExplainOptions = {}): string | null {
   try {
     const e = explainRequest(contract, body, { budget: { maxMs: NOTE_BUDGET_MS }, ...opts })
-    if (e.verified) return `explain: the request verifies under the contract's domain (signer ${e.signer}), so the server hashes another domain or message`
+    if (e.verified)
+      return `explain: the request verifies under the contract's domain (signer ${e.signer}), so the server hashes another domain or message`
     // An agent's signature searched against the wallet ends in `unknown`: no news, no note.
     const found = e.causes.filter((c) => c.id !== 'unknown')
     return found.length > 0 ? `explain: ${found.map((c) => `${c.id}: ${c.text}`).join('; ')}` : null

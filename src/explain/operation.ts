@@ -82,25 +82,34 @@ function hasSigned(doc: unknown, schema: unknown, depth: number): boolean {
  * The operations a request may be: the one path and method name, or the signed operations whose
  * body schema fits the body best (several when shapes coincide, as ApproveAgent and RevokeAgent do).
  */
-export function resolveOperations(contract: Contract, value: unknown, named: { operationId?: string; method?: string; path?: string }): Operation[] {
+export function resolveOperations(
+  contract: Contract,
+  value: unknown,
+  named: { operationId?: string; method?: string; path?: string },
+): Operation[] {
   const signed = signedOperations(contract)
   const list = signed.map((o) => `${o.method} ${o.path}`).join(', ')
   if (named.operationId !== undefined) {
     const op = signed.find((o) => o.operationId === named.operationId)
-    if (!op) throw new InputError(`unknown operation ${JSON.stringify(named.operationId)}: signed operations are ${signed.map((o) => o.operationId).join(', ')}`)
+    if (!op)
+      throw new InputError(
+        `unknown operation ${JSON.stringify(named.operationId)}: signed operations are ${signed.map((o) => o.operationId).join(', ')}`,
+      )
     return [op]
   }
   if (named.path !== undefined) {
     const path = named.path.split('?')[0]!
     const method = named.method?.toUpperCase()
     const ops = signed.filter((o) => o.path === path && (method === undefined || o.method === method))
-    if (ops.length === 0) throw new InputError(`unknown operation ${method ?? ''}${method ? ' ' : ''}${path}: signed operations are ${list}`)
+    if (ops.length === 0)
+      throw new InputError(`unknown operation ${method ?? ''}${method ? ' ' : ''}${path}: signed operations are ${list}`)
     if (ops.length === 1) return ops
     return best(contract, ops, value)
   }
   if (named.method !== undefined) throw new InputError('--method needs --path')
   const fits = best(contract, signed, value)
-  if (fits.length === 0) throw new InputError(`unknown operation: the body fits none of the signed operations (${list}); name it with --path and --method`)
+  if (fits.length === 0)
+    throw new InputError(`unknown operation: the body fits none of the signed operations (${list}); name it with --path and --method`)
   return fits
 }
 

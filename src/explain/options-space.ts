@@ -34,7 +34,9 @@ const DECIMAL_TEXT = /^[0-9.eE+-]+$/
 const UINT = /^uint\d+$/
 
 function enumOf(prop: unknown): string[] {
-  return typeof prop === 'object' && prop !== null && Array.isArray((prop as { enum?: unknown }).enum) ? ((prop as { enum: unknown[] }).enum.filter((x) => typeof x === 'string') as string[]) : []
+  return typeof prop === 'object' && prop !== null && Array.isArray((prop as { enum?: unknown }).enum)
+    ? ((prop as { enum: unknown[] }).enum.filter((x) => typeof x === 'string') as string[])
+    : []
 }
 
 function pickVariant(signed: SignedSchema, has: (key: string) => boolean): string {
@@ -74,14 +76,26 @@ export function optionsSpace(input: OptionsSpaceInput): { space: Space<OptionsSt
     if (raw === undefined && f.body !== f.name && value[f.name] !== undefined) {
       key = f.name
       raw = value[key]
-      certain.push({ id: 'field_name', field: f.body, signed: f.name, sent: f.name, text: `the body carries ${JSON.stringify(f.name)}; the body field is ${JSON.stringify(f.body)} (signed as ${f.name}): rename it in the body` })
+      certain.push({
+        id: 'field_name',
+        field: f.body,
+        signed: f.name,
+        sent: f.name,
+        text: `the body carries ${JSON.stringify(f.name)}; the body field is ${JSON.stringify(f.body)} (signed as ${f.name}): rename it in the body`,
+      })
     }
     if (raw === undefined) throw new InputError(`the body has no ${JSON.stringify(f.body)} (${message.primaryType} signs it as ${f.name})`)
     const text = body.numbers.get(pointerOf(key))
     if (UINT.test(f.type)) {
       if (text !== undefined && /^(0|[1-9][0-9]*)$/.test(text)) return BigInt(text)
       if (typeof raw === 'string' && /^(0|[1-9][0-9]*)$/.test(raw)) {
-        certain.push({ id: 'nonce', field: f.body, signed: raw, sent: JSON.stringify(raw), text: `${f.body} is sent as the JSON string ${JSON.stringify(raw)}; send it as a JSON integer (${raw})` })
+        certain.push({
+          id: 'nonce',
+          field: f.body,
+          signed: raw,
+          sent: JSON.stringify(raw),
+          text: `${f.body} is sent as the JSON string ${JSON.stringify(raw)}; send it as a JSON integer (${raw})`,
+        })
         return BigInt(raw)
       }
       throw new InputError(`${f.body} must be a JSON integer in 0..2^64-1, got ${text ?? JSON.stringify(raw)}`)
@@ -95,7 +109,12 @@ export function optionsSpace(input: OptionsSpaceInput): { space: Space<OptionsSt
   }
   for (const f of message.fields) values[f.name] = read(f)
 
-  const base: OptionsState = { domain: { ...expected }, primaryType: message.primaryType, fields: message.fields.map((f) => ({ name: f.name, type: f.type })), values }
+  const base: OptionsState = {
+    domain: { ...expected },
+    primaryType: message.primaryType,
+    fields: message.fields.map((f) => ({ name: f.name, type: f.type })),
+    values,
+  }
   const bodyOf = new Map(message.fields.map((f) => [f.name, f.body]))
   const wallet = typeof value.wallet === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value.wallet) ? (value.wallet as Hex) : undefined
   const axes: Axis<OptionsState>[] = domainAxes<OptionsState>(expected, { label: 'perp', own: 'options', domain: input.other }, wallet)
@@ -112,7 +131,15 @@ export function optionsSpace(input: OptionsSpaceInput): { space: Space<OptionsSt
     if (extra.length === 0 && missing.length === 1) {
       const gone = missing[0]!
       structAxis.push({
-        causes: [{ id: 'route_struct', field: gone.body, signed: `${m.primaryType} without ${gone.name} (${m.fields.length} fields)`, sent: `${gone.body} ${JSON.stringify(values[gone.name])} in the body`, text: `you signed ${m.primaryType} without ${gone.name} (the ${m.fields.length}-field struct) but sent ${gone.body} ${JSON.stringify(values[gone.name])}; sign ${gone.name} too, or leave it out of the body` }],
+        causes: [
+          {
+            id: 'route_struct',
+            field: gone.body,
+            signed: `${m.primaryType} without ${gone.name} (${m.fields.length} fields)`,
+            sent: `${gone.body} ${JSON.stringify(values[gone.name])} in the body`,
+            text: `you signed ${m.primaryType} without ${gone.name} (the ${m.fields.length}-field struct) but sent ${gone.body} ${JSON.stringify(values[gone.name])}; sign ${gone.name} too, or leave it out of the body`,
+          },
+        ],
         apply: (s) => {
           const { [gone.name]: _, ...rest } = s.values
           return { ...s, fields, values: rest }
@@ -123,7 +150,15 @@ export function optionsSpace(input: OptionsSpaceInput): { space: Space<OptionsSt
       const candidates = enumOf(shape.properties[added.body])
       for (const c of candidates.length > 0 ? candidates : ['']) {
         structAxis.push({
-          causes: [{ id: 'route_struct', field: added.body, signed: `${added.name} ${JSON.stringify(c)}`, sent: `no ${added.body}`, text: `you signed ${added.name} ${JSON.stringify(c)} but sent no ${added.body}; send ${added.body} ${JSON.stringify(c)} in the body (or sign the ${message.fields.length}-field struct without it)` }],
+          causes: [
+            {
+              id: 'route_struct',
+              field: added.body,
+              signed: `${added.name} ${JSON.stringify(c)}`,
+              sent: `no ${added.body}`,
+              text: `you signed ${added.name} ${JSON.stringify(c)} but sent no ${added.body}; send ${added.body} ${JSON.stringify(c)} in the body (or sign the ${message.fields.length}-field struct without it)`,
+            },
+          ],
           apply: (s) => ({ ...s, fields, values: { ...s.values, [added.name]: c } }),
         })
       }
@@ -135,7 +170,15 @@ export function optionsSpace(input: OptionsSpaceInput): { space: Space<OptionsSt
   const renamed = message.fields.filter((f) => f.body !== f.name)
   axes.push(
     renamed.map((f) => ({
-      causes: [{ id: 'field_name' as const, field: f.body, signed: `typed field ${f.body}`, sent: `typed field ${f.name}`, text: `you signed the typed-data field as ${f.body}; it is named ${f.name} in ${message.primaryType} (the body field stays ${f.body})` }],
+      causes: [
+        {
+          id: 'field_name' as const,
+          field: f.body,
+          signed: `typed field ${f.body}`,
+          sent: `typed field ${f.name}`,
+          text: `you signed the typed-data field as ${f.body}; it is named ${f.name} in ${message.primaryType} (the body field stays ${f.body})`,
+        },
+      ],
       apply: (s: OptionsState) => {
         const { [f.name]: v, ...rest } = s.values
         return { ...s, fields: s.fields.map((g) => (g.name === f.name ? { ...g, name: f.body } : g)), values: { ...rest, [f.body]: v! } }
@@ -148,13 +191,24 @@ export function optionsSpace(input: OptionsSpaceInput): { space: Space<OptionsSt
     if (f.type !== 'string') continue
     const sent = values[f.name] as string
     const isNumber = numberFields.has(f.name)
-    const spellings = DECIMAL_TEXT.test(sent) && /[0-9]/.test(sent) ? decimalSpellings(sent) : enumOf(shape.properties[f.body]).length > 0 ? caseSpellings(sent) : []
+    const spellings =
+      DECIMAL_TEXT.test(sent) && /[0-9]/.test(sent)
+        ? decimalSpellings(sent)
+        : enumOf(shape.properties[f.body]).length > 0
+          ? caseSpellings(sent)
+          : []
     axes.push(
       spellings.map((sp) => ({
         causes: [
           isNumber
             ? numberCause(f.body, sp, sent)
-            : { id: 'string_format' as const, field: f.body, signed: JSON.stringify(sp), sent: JSON.stringify(sent), text: `you signed ${f.body} ${JSON.stringify(sp)} but sent ${JSON.stringify(sent)}; send exactly the characters you signed` },
+            : {
+                id: 'string_format' as const,
+                field: f.body,
+                signed: JSON.stringify(sp),
+                sent: JSON.stringify(sent),
+                text: `you signed ${f.body} ${JSON.stringify(sp)} but sent ${JSON.stringify(sent)}; send exactly the characters you signed`,
+              },
         ],
         apply: (s: OptionsState) => ({ ...s, values: { ...s.values, [f.name]: sp } }),
       })),
@@ -167,11 +221,26 @@ export function optionsSpace(input: OptionsSpaceInput): { space: Space<OptionsSt
     if (!UINT.test(f.type)) continue
     const sent = values[f.name] as bigint
     const nonceAlt = (n: bigint, why: string): Alternative<OptionsState> => ({
-      causes: [{ id: 'nonce', field: f.body, signed: n.toString(), sent: sent.toString(), text: `you signed ${f.body} ${n} but sent ${sent}${why}; send the nonce you signed` }],
+      causes: [
+        {
+          id: 'nonce',
+          field: f.body,
+          signed: n.toString(),
+          sent: sent.toString(),
+          text: `you signed ${f.body} ${n} but sent ${sent}${why}; send the nonce you signed`,
+        },
+      ],
       apply: (s) => ({ ...s, values: { ...s.values, [f.name]: n } }),
     })
     axes.push(nearbyNonces(sent).map((n) => nonceAlt(n, '')))
-    axes.push(doubleNonces(sent).map((n) => nonceAlt(n, ' (the nonce went through a JavaScript number, which keeps only 53 bits: use a bigint or a string-preserving JSON writer)')))
+    axes.push(
+      doubleNonces(sent).map((n) =>
+        nonceAlt(
+          n,
+          ' (the nonce went through a JavaScript number, which keeps only 53 bits: use a bigint or a string-preserving JSON writer)',
+        ),
+      ),
+    )
   }
 
   const space: Space<OptionsState> = {

@@ -48,7 +48,15 @@ export function perpSpace(input: PerpSpaceInput): { space: Space<PerpState>; cer
   const flipped = input.isMainnet ? 'b' : 'a'
   axes.push([
     {
-      causes: [{ id: 'chain_id', field: 'source', signed: `source "${flipped}" (${input.isMainnet ? 'testnet' : 'mainnet'})`, sent: `source "${source}"`, text: `you signed the Agent source "${flipped}" (${input.isMainnet ? 'testnet' : 'mainnet'}); the service expects "${source}" (${input.isMainnet ? 'mainnet' : 'testnet'})` }],
+      causes: [
+        {
+          id: 'chain_id',
+          field: 'source',
+          signed: `source "${flipped}" (${input.isMainnet ? 'testnet' : 'mainnet'})`,
+          sent: `source "${source}"`,
+          text: `you signed the Agent source "${flipped}" (${input.isMainnet ? 'testnet' : 'mainnet'}); the service expects "${source}" (${input.isMainnet ? 'mainnet' : 'testnet'})`,
+        },
+      ],
       apply: (s) => ({ ...s, source: flipped }),
     },
   ])
@@ -79,7 +87,17 @@ export function perpSpace(input: PerpSpaceInput): { space: Space<PerpState>; cer
       axes.push(
         decimalSpellings(sent).map(
           (sp): Alternative<PerpState> => ({
-            causes: [isNumber ? numberCause(field, sp, sent) : { id: 'string_format', field, signed: JSON.stringify(sp), sent: JSON.stringify(sent), text: `you signed ${field} ${JSON.stringify(sp)} but sent ${JSON.stringify(sent)}; send exactly the characters you signed` }],
+            causes: [
+              isNumber
+                ? numberCause(field, sp, sent)
+                : {
+                    id: 'string_format',
+                    field,
+                    signed: JSON.stringify(sp),
+                    sent: JSON.stringify(sent),
+                    text: `you signed ${field} ${JSON.stringify(sp)} but sent ${JSON.stringify(sent)}; send exactly the characters you signed`,
+                  },
+            ],
             apply: (s) => setOrderField(s, i, key, sp),
           }),
         ),
@@ -88,19 +106,39 @@ export function perpSpace(input: PerpSpaceInput): { space: Space<PerpState>; cer
   })
 
   const nonceAlt = (n: bigint, why: string): Alternative<PerpState> => ({
-    causes: [{ id: 'nonce', field: 'nonce', signed: n.toString(), sent: input.nonce.toString(), text: `you signed nonce ${n} but sent ${input.nonce}${why}; send the nonce you signed` }],
+    causes: [
+      {
+        id: 'nonce',
+        field: 'nonce',
+        signed: n.toString(),
+        sent: input.nonce.toString(),
+        text: `you signed nonce ${n} but sent ${input.nonce}${why}; send the nonce you signed`,
+      },
+    ],
     apply: (s) => ({ ...s, nonce: n }),
   })
   axes.push(nearbyNonces(input.nonce).map((n) => nonceAlt(n, '')))
   axes.push(doubleNonces(input.nonce).map((n) => nonceAlt(n, ' (the nonce went through a JavaScript number, which keeps only 53 bits)')))
 
-  const base: PerpState = { domain: { ...input.expected }, action, nonce: input.nonce, vaultAddress: input.vaultAddress, expiresAfter: input.expiresAfter, source }
+  const base: PerpState = {
+    domain: { ...input.expected },
+    action,
+    nonce: input.nonce,
+    vaultAddress: input.vaultAddress,
+    expiresAfter: input.expiresAfter,
+    source,
+  }
   const space: Space<PerpState> = {
     base,
     axes,
     digest(s) {
       try {
-        const connectionId = perpActionHash({ action: s.action, nonce: s.nonce, vaultAddress: s.vaultAddress, expiresAfter: s.expiresAfter })
+        const connectionId = perpActionHash({
+          action: s.action,
+          nonce: s.nonce,
+          vaultAddress: s.vaultAddress,
+          expiresAfter: s.expiresAfter,
+        })
         return typedDigest(domainSeparator(s.domain), hashStruct(struct, { source: s.source, connectionId }, false))
       } catch {
         return null

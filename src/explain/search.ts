@@ -43,7 +43,12 @@ export interface SearchResult<S> {
  * `recover` maps a candidate digest to the address it recovers to (lowercase) or null; `classify`
  * says whether that address is one we look for. The as-sent state is always tried first.
  */
-export function search<S>(space: Space<S>, recover: (digest: Buffer) => string | null, classify: (address: string) => Match | null, budget: SearchBudget): SearchResult<S> {
+export function search<S>(
+  space: Space<S>,
+  recover: (digest: Buffer) => string | null,
+  classify: (address: string) => Match | null,
+  budget: SearchBudget,
+): SearchResult<S> {
   const started = performance.now()
   let tried = 0
   let exhausted = false
@@ -62,7 +67,12 @@ export function search<S>(space: Space<S>, recover: (digest: Buffer) => string |
     if ((tried & 63) === 0 && performance.now() - started > budget.maxMs) return true
     return false
   }
-  const done = (alternatives: readonly Alternative<S>[], match: Match): SearchResult<S> => ({ found: { alternatives, match }, tried, ms: performance.now() - started, exhausted: false })
+  const done = (alternatives: readonly Alternative<S>[], match: Match): SearchResult<S> => ({
+    found: { alternatives, match },
+    tried,
+    ms: performance.now() - started,
+    exhausted: false,
+  })
 
   const base = attempt([])
   if (base) return done([], base)

@@ -17,11 +17,30 @@ export interface RefusalContext {
 
 export type RefusalExplainer = (body: ParsedBodyOk, wallet: string, context: RefusalContext) => unknown
 
-export function refusalExplainer(contract: Contract<'typedData'>, opts: { domain?: DomainOverrides; budgetMs?: number } = {}): RefusalExplainer {
+export function refusalExplainer(
+  contract: Contract<'typedData'>,
+  opts: { domain?: DomainOverrides; budgetMs?: number } = {},
+): RefusalExplainer {
   return (body, wallet, context) => {
     try {
-      const e = explainRequest(contract, body, { signer: wallet, accepts: context.authorized, knows: context.known, ...(opts.domain ? { domain: opts.domain } : {}), budget: { maxMs: opts.budgetMs ?? 500 } })
-      return { verified: e.verified, ...(e.signer ? { signer: e.signer } : {}), causes: e.causes.map((c) => ({ id: c.id, signed: c.signed, sent: c.sent, text: c.text, ...(c.item !== undefined ? { item: c.item } : {}) })) }
+      const e = explainRequest(contract, body, {
+        signer: wallet,
+        accepts: context.authorized,
+        knows: context.known,
+        ...(opts.domain ? { domain: opts.domain } : {}),
+        budget: { maxMs: opts.budgetMs ?? 500 },
+      })
+      return {
+        verified: e.verified,
+        ...(e.signer ? { signer: e.signer } : {}),
+        causes: e.causes.map((c) => ({
+          id: c.id,
+          signed: c.signed,
+          sent: c.sent,
+          text: c.text,
+          ...(c.item !== undefined ? { item: c.item } : {}),
+        })),
+      }
     } catch (err) {
       // The refusal itself stands; a body the engine cannot read says so instead of failing the reply.
       return { error: err instanceof OecError ? err.message : 'the request could not be explained' }

@@ -79,7 +79,8 @@ export function decimalSpellings(text: string): string[] {
 export function caseSpellings(text: string): string[] {
   const out: string[] = []
   const lower = text.toLowerCase()
-  for (const s of [lower, text.toUpperCase(), lower.charAt(0).toUpperCase() + lower.slice(1)]) if (s !== text && !out.includes(s)) out.push(s)
+  for (const s of [lower, text.toUpperCase(), lower.charAt(0).toUpperCase() + lower.slice(1)])
+    if (s !== text && !out.includes(s)) out.push(s)
   return out
 }
 

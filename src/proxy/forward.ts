@@ -63,7 +63,14 @@ export function createForwarder(target: URL, onExchange: (ex: Exchange) => void,
       .then(
         (body) =>
           new Promise<void>((resolve) => {
-            const up = request({ host, port, method: req.method, path: req.url, headers: upstreamHeaders(req.rawHeaders, target.host), agent })
+            const up = request({
+              host,
+              port,
+              method: req.method,
+              path: req.url,
+              headers: upstreamHeaders(req.rawHeaders, target.host),
+              agent,
+            })
             up.on('response', (ur) => {
               const chunks: Buffer[] = []
               res.writeHead(ur.statusCode ?? 502, ur.statusMessage, ur.rawHeaders)

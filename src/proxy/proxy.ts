@@ -53,7 +53,13 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   }
   if (target.protocol !== 'http:') throw new InputError(`--target must be an http:// URL (got ${target.protocol})`)
   const contract = contractFor(opts.spec, ['catalog', 'typedData', 'rateLimits', 'websocket'], 'oec proxy')
-  const ctx: CheckContext = { contract, validators: compileValidators(contract), session: createSession(), ...(opts.domain ? { domain: opts.domain } : {}), explainMs: opts.explainMs ?? 500 }
+  const ctx: CheckContext = {
+    contract,
+    validators: compileValidators(contract),
+    session: createSession(),
+    ...(opts.domain ? { domain: opts.domain } : {}),
+    explainMs: opts.explainMs ?? 500,
+  }
   const violations: Violation[] = []
   let exchanges = 0
   const results: CaseResult[] = []
@@ -81,7 +87,14 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   const host = opts.host ?? '127.0.0.1'
   const port = opts.port ?? 0
   await new Promise<void>((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException) => reject(new InputError(err.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use (pick another with --port, or 0 for any free port)` : `cannot listen on ${host}:${port}: ${err.message}`))
+    const onError = (err: NodeJS.ErrnoException) =>
+      reject(
+        new InputError(
+          err.code === 'EADDRINUSE'
+            ? `port ${port} on ${host} is already in use (pick another with --port, or 0 for any free port)`
+            : `cannot listen on ${host}:${port}: ${err.message}`,
+        ),
+      )
     fwd.server.once('error', onError)
     fwd.server.listen(port, host, () => {
       fwd.server.off('error', onError)
@@ -95,7 +108,13 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
     port: actual,
     exchanges: () => exchanges,
     violations: () => violations,
-    summary: () => ({ suite: 'oec proxy', target: target.toString().replace(/\/$/, ''), results: [...results], startedAt, durationMs: Math.round(performance.now() - started) }),
+    summary: () => ({
+      suite: 'oec proxy',
+      target: target.toString().replace(/\/$/, ''),
+      results: [...results],
+      startedAt,
+      durationMs: Math.round(performance.now() - started),
+    }),
     idle: () => fwd.idle(),
     close: () => fwd.close(),
   }

@@ -18,7 +18,8 @@ const clip = (s: string, n = 2000) => (s.length > n ? `${s.slice(0, n)}…` : s)
 export function exchangeResults(ex: Exchange, violations: readonly Violation[], operationId: string | undefined): CaseResult[] {
   const title = `#${ex.seq} ${ex.method} ${ex.url.split('?')[0]}${operationId ? ` (${operationId})` : ''}`
   const details = { request: clip(ex.requestBody.toString('utf8')), response: clip(`${ex.status} ${ex.responseBody.toString('utf8')}`) }
-  if (violations.length === 0) return [{ id: `exchange.${ex.seq}`, title, rules: [], level: 'stated', outcome: 'pass', durationMs: Math.round(ex.ms * 100) / 100 }]
+  if (violations.length === 0)
+    return [{ id: `exchange.${ex.seq}`, title, rules: [], level: 'stated', outcome: 'pass', durationMs: Math.round(ex.ms * 100) / 100 }]
   return violations.map((v, i) => {
     const level = levelOf(v.rules)
     return {

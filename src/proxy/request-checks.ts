@@ -77,7 +77,15 @@ export function checkRequest(ctx: CheckContext, ex: Exchange): { violations: Vio
   if (!op) return { violations: [] }
   if (!op.requestSchema) return { violations: [], facts: { op, nonces: [] } }
   const out: Violation[] = []
-  const v = (check: string, rules: RuleId[], message: string): Violation => ({ party: 'client', check, rules, message, seq: ex.seq, method: ex.method, path })
+  const v = (check: string, rules: RuleId[], message: string): Violation => ({
+    party: 'client',
+    check,
+    rules,
+    message,
+    seq: ex.seq,
+    method: ex.method,
+    path,
+  })
   const parsed = parseBody(ex.requestBody.toString('utf8'))
   if (!parsed.ok) {
     out.push(v('schema', parsed.code === 'invalid_json' ? ['WIRE-1'] : ['WIRE-4'], parsed.message))
@@ -94,18 +102,25 @@ export function checkRequest(ctx: CheckContext, ex: Exchange): { violations: Vio
       if (Array.isArray(items)) {
         items.forEach((item, i) => {
           const q = validator.items!.check(item)
-          if (q) schemaProblems.push({ field: `${validator.items!.property}[${i}].${q.field === 'body' ? '' : q.field}`.replace(/\.$/, ''), message: q.message })
+          if (q)
+            schemaProblems.push({
+              field: `${validator.items!.property}[${i}].${q.field === 'body' ? '' : q.field}`.replace(/\.$/, ''),
+              message: q.message,
+            })
         })
       }
     }
   }
-  const schemaViolations = schemaProblems.map((p) => ({ field: p.field, violation: v('schema', schemaRules(p.field, p.message), p.message) }))
+  const schemaViolations = schemaProblems.map((p) => ({
+    field: p.field,
+    violation: v('schema', schemaRules(p.field, p.message), p.message),
+  }))
 
   const parts = signedParts(ctx.contract.doc, op.requestSchema, parsed.value)
   const nonces: { wallet: string; nonce: bigint; reused?: number }[] = []
   let agentChange: RequestFacts['agentChange']
   const isPerp = parts.some((p) => p.signed.derived !== undefined)
-  if (isPerp && refused(ex)) out.push(...perpSignature(ctx, ex, op, parsed).map((m) => v('signature', m.rules, m.message)))
+  if (isPerp && refused(ex)) out.push(...perpSignature(ctx, op, parsed).map((m) => v('signature', m.rules, m.message)))
   if (parts.length > 0 && !isPerp) {
     const agentOp = parts.every((p) => typeof p.value.wallet !== 'string')
     if (agentOp) {
@@ -114,7 +129,13 @@ export function checkRequest(ctx: CheckContext, ex: Exchange): { violations: Vio
       const sign = signingFor(ctx.contract)
       try {
         const kind = (ctx.contract.typedData.messages[part.signed.variants[0]!.message]?.primaryType ?? '') as OptionsKind
-        const msg = sign.messageFromBody(kind, { ok: true, value: part.value, numbers: new Map([...parsed.numbers].filter(([k]) => k.startsWith(`${part.pointer}/`)).map(([k, x]) => [k.slice(part.pointer.length), x])) })
+        const msg = sign.messageFromBody(kind, {
+          ok: true,
+          value: part.value,
+          numbers: new Map(
+            [...parsed.numbers].filter(([k]) => k.startsWith(`${part.pointer}/`)).map(([k, x]) => [k.slice(part.pointer.length), x]),
+          ),
+        })
         const r = sign.verifyOptions(kind, msg, String(part.value.signature), { ...(ctx.domain ? { domain: ctx.domain } : {}) })
         if (r.ok && typeof part.value.agent === 'string') {
           agentChange = { owner: r.signer, agent: part.value.agent, kind: kind === 'RevokeAgent' ? 'revoke' : 'approve' }
@@ -136,18 +157,30 @@ export function checkRequest(ctx: CheckContext, ex: Exchange): { violations: Vio
         // Accepted, yet signed by a key this session never saw approved: an agent approved before
         // the session began. Learnt, not reported: the server is the authority on approvals.
         const agentFromBefore =
-          e.recoveredAsSent !== undefined && e.causes.every((c) => c.id === 'unknown') && ex.status >= 200 && ex.status < 300 && parts.length === 1 && wallets.length === 1
+          e.recoveredAsSent !== undefined &&
+          e.causes.every((c) => c.id === 'unknown') &&
+          ex.status >= 200 &&
+          ex.status < 300 &&
+          parts.length === 1 &&
+          wallets.length === 1
         if (agentFromBefore) ctx.session.approve(wallets[0]!, e.recoveredAsSent!)
         for (const c of agentFromBefore ? [] : e.causes) {
           const where = c.item !== undefined ? `item ${c.item}: ` : ''
           const same = schemaViolations.find((s) => c.field !== undefined && (s.field === c.field || s.field.endsWith(`.${c.field}`)))
-          if (same) same.violation = { ...same.violation, check: 'schema+signature', rules: [...new Set([...same.violation.rules, ...CAUSE_RULES[c.id]])], message: `${where}${c.id}: ${c.text}` }
+          if (same)
+            same.violation = {
+              ...same.violation,
+              check: 'schema+signature',
+              rules: [...new Set([...same.violation.rules, ...CAUSE_RULES[c.id]])],
+              message: `${where}${c.id}: ${c.text}`,
+            }
           else out.push(v('signature', CAUSE_RULES[c.id], `${where}${c.id}: ${c.text}`))
         }
         if (e.verified || agentFromBefore) {
           for (const part of parts) {
             const n = readUint64(parsed, `${part.pointer}/nonce`)
-            if (n.ok && typeof part.value.wallet === 'string' && ADDRESS.test(part.value.wallet)) nonces.push({ wallet: part.value.wallet, nonce: n.value })
+            if (n.ok && typeof part.value.wallet === 'string' && ADDRESS.test(part.value.wallet))
+              nonces.push({ wallet: part.value.wallet, nonce: n.value })
           }
         }
       } catch (err) {
@@ -159,7 +192,14 @@ export function checkRequest(ctx: CheckContext, ex: Exchange): { violations: Vio
   out.unshift(...schemaViolations.map((s) => s.violation))
   const checked = nonces.map((n) => {
     const by = ctx.session.consumedBy(n.wallet, n.nonce)
-    if (by !== undefined) out.push(v('nonce', ['NONCE-2'], `nonce ${n.nonce} was already used by wallet ${n.wallet} (exchange #${by}); send a fresh nonce with every request`))
+    if (by !== undefined)
+      out.push(
+        v(
+          'nonce',
+          ['NONCE-2'],
+          `nonce ${n.nonce} was already used by wallet ${n.wallet} (exchange #${by}); send a fresh nonce with every request`,
+        ),
+      )
     return by !== undefined ? { ...n, reused: by } : n
   })
   return { violations: out, facts: { op, parsed, nonces: checked, ...(agentChange ? { agentChange } : {}) } }
@@ -181,7 +221,7 @@ function refused(ex: Exchange): boolean {
  * knows (its vault, the wallets and agents seen); only an explanation found is reported, never
  * `unknown`, since the refusal may have nothing to do with the signature.
  */
-function perpSignature(ctx: CheckContext, ex: Exchange, op: Operation, parsed: ParsedBodyOk): { rules: RuleId[]; message: string }[] {
+function perpSignature(ctx: CheckContext, op: Operation, parsed: ParsedBodyOk): { rules: RuleId[]; message: string }[] {
   const value = parsed.value as Record<string, unknown>
   const vault = typeof value.vaultAddress === 'string' && ADDRESS.test(value.vaultAddress) ? [value.vaultAddress] : []
   const signers = [...new Set([...vault.map((a) => a.toLowerCase()), ...ctx.session.seen])]
@@ -189,7 +229,10 @@ function perpSignature(ctx: CheckContext, ex: Exchange, op: Operation, parsed: P
   try {
     const e = explainRequest(ctx.contract, parsed, { operationId: op.operationId, signer: signers, budget: { maxMs: ctx.explainMs } })
     if (e.verified || e.causes.some((c) => c.id === 'unknown')) return []
-    return e.causes.map((c) => ({ rules: c.id === 'chain_id' || c.id === 'domain_name' ? ['PERP-1', 'PERP-3'] : CAUSE_RULES[c.id], message: `${c.id}: ${c.text}` }))
+    return e.causes.map((c) => ({
+      rules: c.id === 'chain_id' || c.id === 'domain_name' ? ['PERP-1', 'PERP-3'] : CAUSE_RULES[c.id],
+      message: `${c.id}: ${c.text}`,
+    }))
   } catch (err) {
     if (!(err instanceof OecError)) throw err
     return []

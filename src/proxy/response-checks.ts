@@ -32,7 +32,8 @@ const ruleOf = (op: Operation): RuleId => OPERATION_RULES[op.operationId] ?? 'EP
 /** JSON pointer of the schema a declared response has for JSON, following one `$ref`. */
 function responseSchemaPointer(ctx: CheckContext, op: Operation, status: string): string | undefined {
   const raw = getPointer(ctx.contract.doc, `${op.pointer}/responses/${status}`)
-  const base = isObject(raw) && typeof raw.$ref === 'string' && raw.$ref.startsWith('#') ? raw.$ref.slice(1) : `${op.pointer}/responses/${status}`
+  const base =
+    isObject(raw) && typeof raw.$ref === 'string' && raw.$ref.startsWith('#') ? raw.$ref.slice(1) : `${op.pointer}/responses/${status}`
   const pointer = `${base}/content/application~1json/schema`
   return getPointer(ctx.contract.doc, pointer) === undefined ? undefined : pointer
 }
@@ -68,7 +69,15 @@ export function checkResponse(ctx: CheckContext, ex: Exchange, facts: RequestFac
   const { op } = facts
   const out: Violation[] = []
   const path = pathOf(ex.url)
-  const v = (check: string, rules: RuleId[], message: string): Violation => ({ party: 'server', check, rules, message, seq: ex.seq, method: ex.method, path })
+  const v = (check: string, rules: RuleId[], message: string): Violation => ({
+    party: 'server',
+    check,
+    rules,
+    message,
+    seq: ex.seq,
+    method: ex.method,
+    path,
+  })
   const head = ex.method === 'HEAD'
   let body: unknown
   const text = ex.responseBody.toString('utf8')
@@ -82,34 +91,59 @@ export function checkResponse(ctx: CheckContext, ex: Exchange, facts: RequestFac
 
   const declared = declaredStatus(op, ex.status)
   if (declared === undefined) {
-    out.push(v('status', [ex.status >= 400 ? 'ERR-15' : ruleOf(op)], `${ex.method} ${path} answered ${ex.status}, which the contract does not declare for ${op.operationId} (declared: ${Object.keys(op.responses).join(', ')})`))
+    out.push(
+      v(
+        'status',
+        [ex.status >= 400 ? 'ERR-15' : ruleOf(op)],
+        `${ex.method} ${path} answered ${ex.status}, which the contract does not declare for ${op.operationId} (declared: ${Object.keys(op.responses).join(', ')})`,
+      ),
+    )
   } else if (body !== undefined) {
     const pointer = responseSchemaPointer(ctx, op, declared)
     const problem = pointer ? validatorFor(ctx, pointer)(body) : null
     if (problem) {
-      const rules: RuleId[] = ex.status === 429 ? ['ERR-7'] : ex.status >= 400 ? (/"code"|code/.test(problem.message) ? ['ERR-1'] : /message/.test(problem.message) ? ['ERR-2'] : ['ERR-1', 'ERR-2']) : [ruleOf(op)]
+      const rules: RuleId[] =
+        ex.status === 429
+          ? ['ERR-7']
+          : ex.status >= 400
+            ? /"code"|code/.test(problem.message)
+              ? ['ERR-1']
+              : /message/.test(problem.message)
+                ? ['ERR-2']
+                : ['ERR-1', 'ERR-2']
+            : [ruleOf(op)]
       out.push(v('body', rules, `the ${ex.status} body does not fit the contract: ${problem.message}`))
     }
     if (ex.status >= 400 && isObject(body) && typeof body.code === 'string') {
       const codes = responseErrorCodes(op.responses[declared]!)
-      if (codes.length > 0 && !codes.includes(body.code)) out.push(v('error_code', ['ERR-15'], `error code ${JSON.stringify(body.code)} is not one the ${ex.status} response of ${op.operationId} declares (${codes.join(', ')})`))
+      if (codes.length > 0 && !codes.includes(body.code))
+        out.push(
+          v(
+            'error_code',
+            ['ERR-15'],
+            `error code ${JSON.stringify(body.code)} is not one the ${ex.status} response of ${op.operationId} declares (${codes.join(', ')})`,
+          ),
+        )
     }
   }
 
   if (op.rateLimit) {
     const missing = WINDOW_HEADERS.filter((h) => ex.responseHeaders[h.toLowerCase()] === undefined)
-    if (missing.length > 0) out.push(v('rate_headers', ['RL-6'], `the ${ex.status} response of a rate-limited endpoint lacks ${missing.join(', ')}`))
+    if (missing.length > 0)
+      out.push(v('rate_headers', ['RL-6'], `the ${ex.status} response of a rate-limited endpoint lacks ${missing.join(', ')}`))
     const retry = ex.responseHeaders[RATE_LIMIT_HEADERS.retryAfter.toLowerCase()]
     if (ex.status === 429) {
       if (retry === undefined) out.push(v('rate_headers', ['RL-8', 'ERR-4'], 'a 429 without Retry-After'))
       const rem = ex.responseHeaders[RATE_LIMIT_HEADERS.remaining.toLowerCase()]
-      if (rem !== undefined && rem !== '0') out.push(v('rate_headers', ['RL-7'], `a 429 with ${RATE_LIMIT_HEADERS.remaining}: ${rem} (must be 0)`))
+      if (rem !== undefined && rem !== '0')
+        out.push(v('rate_headers', ['RL-7'], `a 429 with ${RATE_LIMIT_HEADERS.remaining}: ${rem} (must be 0)`))
     } else if (retry !== undefined) out.push(v('rate_headers', ['RL-8'], `Retry-After on a ${ex.status} (it belongs to 429 only)`))
   }
 
   const changed = changedState(ex, body)
   for (const n of facts.nonces) {
-    if (n.reused !== undefined && changed) out.push(v('nonce', ['NONCE-7'], `the server accepted nonce ${n.nonce} of wallet ${n.wallet}, consumed by exchange #${n.reused}`))
+    if (n.reused !== undefined && changed)
+      out.push(v('nonce', ['NONCE-7'], `the server accepted nonce ${n.nonce} of wallet ${n.wallet}, consumed by exchange #${n.reused}`))
     if (changed) ctx.session.consume(n.wallet, n.nonce, ex.seq)
     ctx.session.seen.add(n.wallet.toLowerCase())
   }

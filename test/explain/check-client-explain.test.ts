@@ -11,5 +11,4 @@ describe('check client + explain', () => {
     expect(f.outcome).toBe('fail')
     expect(f.message).toMatch(/^sign: digest .*; explain: chain_id: you signed chainId 1; the service signs 999$/)
   })
-
 })

@@ -42,22 +42,35 @@ describe('oec explain: single mistakes', () => {
 
   it('says what was signed and what the service signs, in words', async () => {
     const e = explainRequest(contract, await placeOrder([MISTAKES.find((m) => m.name === 'chainId 1')!]))
-    expect(e.causes).toEqual([expect.objectContaining({ id: 'chain_id', signed: 'chainId 1', sent: 'chainId 999', text: 'you signed chainId 1; the service signs 999' })])
+    expect(e.causes).toEqual([
+      expect.objectContaining({
+        id: 'chain_id',
+        signed: 'chainId 1',
+        sent: 'chainId 999',
+        text: 'you signed chainId 1; the service signs 999',
+      }),
+    ])
   })
 })
 
 describe('oec explain: two mistakes at a time', () => {
   const pairs: [(typeof MISTAKES)[number], (typeof MISTAKES)[number]][] = []
-  for (let i = 0; i < MISTAKES.length; i++) for (let j = i + 1; j < MISTAKES.length; j++) if (MISTAKES[i]!.axis !== MISTAKES[j]!.axis) pairs.push([MISTAKES[i]!, MISTAKES[j]!])
+  for (let i = 0; i < MISTAKES.length; i++)
+    for (let j = i + 1; j < MISTAKES.length; j++) if (MISTAKES[i]!.axis !== MISTAKES[j]!.axis) pairs.push([MISTAKES[i]!, MISTAKES[j]!])
   // The perp domain already changes name and chain ID: paired with another chain or name it is three mistakes.
-  const two = pairs.filter(([a, b]) => !(a.axis === 'domain' && ['chain', 'name', 'version', 'vc'].includes(b.axis)) && !(b.axis === 'domain' && ['chain', 'name', 'version', 'vc'].includes(a.axis)))
+  const two = pairs.filter(
+    ([a, b]) =>
+      !(a.axis === 'domain' && ['chain', 'name', 'version', 'vc'].includes(b.axis)) &&
+      !(b.axis === 'domain' && ['chain', 'name', 'version', 'vc'].includes(a.axis)),
+  )
 
   it(`names both causes of each of ${two.length} pairs`, { timeout: 600_000 }, async () => {
     const misses: string[] = []
     for (const [a, b] of two) {
       // A wide budget: this test is about the search space; the time bound has its own test.
       const got = ids(await placeOrder([a, b]), { budget: { maxMs: 20_000 } })
-      if (!got.includes(a.cause) || !got.includes(b.cause) || got.includes('unknown')) misses.push(`${a.name} + ${b.name}: ${got.join(', ')}`)
+      if (!got.includes(a.cause) || !got.includes(b.cause) || got.includes('unknown'))
+        misses.push(`${a.name} + ${b.name}: ${got.join(', ')}`)
     }
     expect(misses).toEqual([])
   })
@@ -88,15 +101,37 @@ describe('oec explain: other signers, agents, perps', () => {
   })
 
   it('a perp action signed with the options domain, and with chain ID 999', async () => {
-    const action = { type: 'order', orders: [{ a: 0, b: true, p: '100.5', s: '2', r: false, t: { limit: { tif: 'Gtc' } } }], grouping: 'na' }
+    const action = {
+      type: 'order',
+      orders: [{ a: 0, b: true, p: '100.5', s: '2', r: false, t: { limit: { tif: 'Gtc' } } }],
+      grouping: 'na',
+    }
     const nonce = 1_763_900_000_000n
     const connectionId = perpActionHash({ action, nonce })
-    const sign = (domain: Record<string, unknown>) => account.signTypedData({ domain: domain as never, types: { Agent: [{ name: 'source', type: 'string' }, { name: 'connectionId', type: 'bytes32' }] }, primaryType: 'Agent', message: { source: 'a', connectionId } })
+    const sign = (domain: Record<string, unknown>) =>
+      account.signTypedData({
+        domain: domain as never,
+        types: {
+          Agent: [
+            { name: 'source', type: 'string' },
+            { name: 'connectionId', type: 'bytes32' },
+          ],
+        },
+        primaryType: 'Agent',
+        message: { source: 'a', connectionId },
+      })
     const body = async (domain: Record<string, unknown>) => {
       const sig = await sign(domain)
-      return JSON.stringify({ action, nonce: Number(nonce), signature: { r: sig.slice(0, 66), s: `0x${sig.slice(66, 130)}`, v: parseInt(sig.slice(130), 16) } })
+      return JSON.stringify({
+        action,
+        nonce: Number(nonce),
+        signature: { r: sig.slice(0, 66), s: `0x${sig.slice(66, 130)}`, v: parseInt(sig.slice(130), 16) },
+      })
     }
-    expect(explainRequest(contract, await body(PERP_DOMAIN), { signer: account.address })).toMatchObject({ verified: true, operationId: 'perpExchange' })
+    expect(explainRequest(contract, await body(PERP_DOMAIN), { signer: account.address })).toMatchObject({
+      verified: true,
+      operationId: 'perpExchange',
+    })
     expect(ids(await body(OPTIONS_DOMAIN), { signer: account.address })).toEqual(expect.arrayContaining(['domain_name', 'chain_id']))
     expect(ids(await body({ ...PERP_DOMAIN, chainId: 999 }), { signer: account.address })).toEqual(['chain_id'])
   })
@@ -115,11 +150,18 @@ describe('oec explain: body shapes', () => {
     const sign = (chainId: number) =>
       account.signTypedData({
         domain: { ...OPTIONS_DOMAIN, chainId } as never,
-        types: { CancelOrderByClientId: [{ name: 'wallet', type: 'address' }, { name: 'clientId', type: 'string' }, { name: 'nonce', type: 'uint64' }] },
+        types: {
+          CancelOrderByClientId: [
+            { name: 'wallet', type: 'address' },
+            { name: 'clientId', type: 'string' },
+            { name: 'nonce', type: 'uint64' },
+          ],
+        },
         primaryType: 'CancelOrderByClientId',
         message: { wallet: account.address, clientId: 'c-1', nonce: 9n },
       })
-    const body = async (chainId: number) => `{"wallet":"${account.address}","client_id":"c-1","nonce":9,"signature":"${await sign(chainId)}"}`
+    const body = async (chainId: number) =>
+      `{"wallet":"${account.address}","client_id":"c-1","nonce":9,"signature":"${await sign(chainId)}"}`
     expect(explainRequest(contract, await body(999))).toMatchObject({ verified: true, operationId: 'cancelOrder' })
     expect(ids(await body(1337))).toEqual(['chain_id'])
   })
@@ -181,7 +223,11 @@ describe('oec explain: pure parts', () => {
   it('curl command lines: body, method and path', () => {
     const c = parseCurl(`curl -X DELETE 'http://h:1/order' -H 'content-type: application/json' --data-binary '{"a":"b c"}'`, () => '')
     expect(c).toEqual({ method: 'DELETE', path: '/order', body: '{"a":"b c"}' })
-    expect(parseCurl(`curl http://h/order -d@body.json`, (p) => `file:${p}`)).toEqual({ method: 'POST', path: '/order', body: 'file:body.json' })
+    expect(parseCurl(`curl http://h/order -d@body.json`, (p) => `file:${p}`)).toEqual({
+      method: 'POST',
+      path: '/order',
+      body: 'file:body.json',
+    })
     expect(parseCurl(`curl $'http://h/order' --data-raw $'{"x":"it\\'s"}'`, () => '')).toMatchObject({ body: `{"x":"it's"}` })
   })
 })
@@ -205,7 +251,13 @@ describe('oec explain: the command', () => {
 
   it('--curl: the body of a curl command line', async () => {
     const body = await placeOrder([MISTAKES.find((m) => m.name === 'price sent as a number')!])
-    const r = await runMain(['explain', '--format', 'json', '--curl', `curl -X POST http://localhost:8080/order -H 'content-type: application/json' --data '${body}'`])
+    const r = await runMain([
+      'explain',
+      '--format',
+      'json',
+      '--curl',
+      `curl -X POST http://localhost:8080/order -H 'content-type: application/json' --data '${body}'`,
+    ])
     expect(r.code).toBe(1)
     expect(JSON.parse(r.stdout).causes.map((c: { id: string }) => c.id)).toEqual(['number_field'])
   })

@@ -26,8 +26,18 @@ const PLACE_WITH_ROUTE = [
 ]
 const PLACE_WITHOUT_ROUTE = PLACE_WITH_ROUTE.filter((f) => f.name !== 'route')
 /** The seed's options domain (name: the neutral word `Service`) and the perp domain. */
-export const OPTIONS_DOMAIN = { name: 'Service', version: '1', chainId: 999, verifyingContract: '0x0000000000000000000000000000000000000000' as Hex }
-export const PERP_DOMAIN = { name: 'Exchange', version: '1', chainId: 1337, verifyingContract: '0x0000000000000000000000000000000000000000' as Hex }
+export const OPTIONS_DOMAIN = {
+  name: 'Service',
+  version: '1',
+  chainId: 999,
+  verifyingContract: '0x0000000000000000000000000000000000000000' as Hex,
+}
+export const PERP_DOMAIN = {
+  name: 'Exchange',
+  version: '1',
+  chainId: 1337,
+  verifyingContract: '0x0000000000000000000000000000000000000000' as Hex,
+}
 
 export interface Draft {
   domain: Record<string, unknown>
@@ -167,11 +177,24 @@ export const V_RAW: Mistake = {
 let counter = 0n
 
 /** A place-order request by `account`, with the mistakes applied, as body text. */
-export async function placeOrder(mistakes: readonly Mistake[] = [], opts: { key?: Hex; nonce?: bigint; price?: string } = {}): Promise<string> {
+export async function placeOrder(
+  mistakes: readonly Mistake[] = [],
+  opts: { key?: Hex; nonce?: bigint; price?: string } = {},
+): Promise<string> {
   const signer = opts.key ? privateKeyToAccount(opts.key) : account
   const nonce = opts.nonce ?? 1_763_900_000_000n + counter++
   const price = opts.price ?? '100.5'
-  const values: Record<string, string | bigint> = { wallet: account.address, symbol: 'BTC-20261225-100000-C', side: 'Buy', size: '2', price, tif: 'gtc', route: 'book_only', clientId: 'c-1', nonce }
+  const values: Record<string, string | bigint> = {
+    wallet: account.address,
+    symbol: 'BTC-20261225-100000-C',
+    side: 'Buy',
+    size: '2',
+    price,
+    tif: 'gtc',
+    route: 'book_only',
+    clientId: 'c-1',
+    nonce,
+  }
   const d: Draft = {
     domain: { ...OPTIONS_DOMAIN },
     fields: PLACE_WITH_ROUTE,
@@ -190,7 +213,14 @@ export async function placeOrder(mistakes: readonly Mistake[] = [], opts: { key?
     sigForm: (s) => s,
   }
   for (const m of mistakes) m.apply(d)
-  const sig = d.sigForm(await signer.signTypedData({ domain: d.domain as never, types: { PlaceOrder: d.fields }, primaryType: 'PlaceOrder', message: d.signed as never }))
+  const sig = d.sigForm(
+    await signer.signTypedData({
+      domain: d.domain as never,
+      types: { PlaceOrder: d.fields },
+      primaryType: 'PlaceOrder',
+      message: d.signed as never,
+    }),
+  )
   return `{${[...d.sent, ['signature', JSON.stringify(sig)]].map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`
 }
 
@@ -199,7 +229,12 @@ export async function approveAgent(agent: Hex, nonce: bigint, opts: { key?: Hex;
   const signer = privateKeyToAccount(opts.key ?? KEY)
   const sig = await signer.signTypedData({
     domain: (opts.domain ?? OPTIONS_DOMAIN) as never,
-    types: { ApproveAgent: [{ name: 'agent', type: 'address' }, { name: 'nonce', type: 'uint64' }] },
+    types: {
+      ApproveAgent: [
+        { name: 'agent', type: 'address' },
+        { name: 'nonce', type: 'uint64' },
+      ],
+    },
     primaryType: 'ApproveAgent',
     message: { agent, nonce },
   })

@@ -14,8 +14,12 @@ describe('explain notes', () => {
   })
 
   it('refusedRequestNote: a request that verifies puts the blame on the server', async () => {
-    expect(refusedRequestNote(contract, await placeOrder())).toBe(`explain: the request verifies under the contract's domain (signer ${account.address}), so the server hashes another domain or message`)
-    expect(refusedRequestNote(contract, await placeOrder([MISTAKES[0]!]))).toBe('explain: chain_id: you signed chainId 1; the service signs 999')
+    expect(refusedRequestNote(contract, await placeOrder())).toBe(
+      `explain: the request verifies under the contract's domain (signer ${account.address}), so the server hashes another domain or message`,
+    )
+    expect(refusedRequestNote(contract, await placeOrder([MISTAKES[0]!]))).toBe(
+      'explain: chain_id: you signed chainId 1; the service signs 999',
+    )
     // Nothing found: no note rather than an `unknown` that says nothing.
     expect(refusedRequestNote(contract, (await placeOrder()).replace('BTC-20261225-100000-C', 'ETH-20261225-4000-C'))).toBeNull()
   })

@@ -26,14 +26,30 @@ interface Raw {
 }
 
 /** One request over a fresh connection; the raw headers and body bytes as received. */
-function send(base: string, method: string, path: string, body?: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<Raw> {
+function send(
+  base: string,
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const u = new URL(path, base)
-    const req = request({ host: u.hostname, port: u.port, method, path: u.pathname + u.search, headers: body !== undefined ? { ...headers, 'content-length': String(Buffer.byteLength(body)) } : {}, agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.rawHeaders, body: Buffer.concat(chunks) }))
-    })
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        method,
+        path: u.pathname + u.search,
+        headers: body !== undefined ? { ...headers, 'content-length': String(Buffer.byteLength(body)) } : {},
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.rawHeaders, body: Buffer.concat(chunks) }))
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -42,7 +58,8 @@ function send(base: string, method: string, path: string, body?: string, headers
 /** Raw headers minus the ones that name a moment or a connection, not the answer. */
 const stable = (h: string[]) => {
   const out: string[] = []
-  for (let i = 0; i < h.length; i += 2) if (!['date', 'connection', 'keep-alive'].includes(h[i]!.toLowerCase())) out.push(`${h[i]}: ${h[i + 1]}`)
+  for (let i = 0; i < h.length; i += 2)
+    if (!['date', 'connection', 'keep-alive'].includes(h[i]!.toLowerCase())) out.push(`${h[i]}: ${h[i + 1]}`)
   return out
 }
 
@@ -111,10 +128,12 @@ describe('oec proxy', () => {
     expect((await send(proxy.url, 'POST', '/order', await placeOrder([], { key: OTHER_KEY, nonce: 25n }))).status).toBe(200)
     expect((await send(proxy.url, 'POST', '/order', await placeOrder([chain1], { key: OTHER_KEY, nonce: 26n }))).status).toBe(401)
     await proxy.idle()
-    expect(proxy.violations().map((x) => [x.party, x.seq, x.message])).toEqual([['client', 2, 'chain_id: you signed chainId 1; the service signs 999']])
+    expect(proxy.violations().map((x) => [x.party, x.seq, x.message])).toEqual([
+      ['client', 2, 'chain_id: you signed chainId 1; the service signs 999'],
+    ])
   })
 
-  it('a number price, a chainId-1 signature and a reused nonce: exactly those, the client\'s', async () => {
+  it("a number price, a chainId-1 signature and a reused nonce: exactly those, the client's", async () => {
     const { proxy } = await behindProxy()
     expect((await send(proxy.url, 'POST', '/order', await placeOrder([], { nonce: 31n }))).status).toBe(200)
     expect((await send(proxy.url, 'POST', '/order', await placeOrder([numberPrice], { nonce: 32n }))).status).toBeGreaterThanOrEqual(400)
@@ -139,15 +158,28 @@ describe('oec proxy', () => {
   it('a refused perp request is explained against the addresses the session knows', async () => {
     const { proxy } = await behindProxy()
     expect((await send(proxy.url, 'POST', '/order', await placeOrder([], { nonce: 81n }))).status).toBe(200)
-    const action = { type: 'order', orders: [{ a: 0, b: true, p: '100.5', s: '2', r: false, t: { limit: { tif: 'Gtc' } } }], grouping: 'na' }
+    const action = {
+      type: 'order',
+      orders: [{ a: 0, b: true, p: '100.5', s: '2', r: false, t: { limit: { tif: 'Gtc' } } }],
+      grouping: 'na',
+    }
     const perp = async (domain: Record<string, unknown>, nonce: bigint) => {
       const sig = await account.signTypedData({
         domain: domain as never,
-        types: { Agent: [{ name: 'source', type: 'string' }, { name: 'connectionId', type: 'bytes32' }] },
+        types: {
+          Agent: [
+            { name: 'source', type: 'string' },
+            { name: 'connectionId', type: 'bytes32' },
+          ],
+        },
         primaryType: 'Agent',
         message: { source: 'a', connectionId: perpActionHash({ action, nonce }) },
       })
-      return JSON.stringify({ action, nonce: Number(nonce), signature: { r: sig.slice(0, 66), s: `0x${sig.slice(66, 130)}`, v: parseInt(sig.slice(130), 16) } })
+      return JSON.stringify({
+        action,
+        nonce: Number(nonce),
+        signature: { r: sig.slice(0, 66), s: `0x${sig.slice(66, 130)}`, v: parseInt(sig.slice(130), 16) },
+      })
     }
     await send(proxy.url, 'POST', '/exchange', await perp(PERP_DOMAIN, 82n))
     await send(proxy.url, 'POST', '/exchange', await perp(OPTIONS_DOMAIN, 83n))
@@ -174,7 +206,9 @@ describe('oec proxy', () => {
   })
 
   it('a server that answers an undeclared status is at fault', async () => {
-    const { proxy } = await behindProxy({ transformReply: (reply, rc) => (rc.operationId === 'placeOrder' && reply.status === 200 ? { ...reply, status: 202 } : reply) })
+    const { proxy } = await behindProxy({
+      transformReply: (reply, rc) => (rc.operationId === 'placeOrder' && reply.status === 200 ? { ...reply, status: 202 } : reply),
+    })
     expect((await send(proxy.url, 'POST', '/order', await placeOrder([], { nonce: 51n }))).status).toBe(202)
     await proxy.idle()
     const v = proxy.violations()
@@ -189,7 +223,9 @@ describe('oec proxy', () => {
       ws.once('open', () => resolve())
       ws.once('error', reject)
     })
-    const pushed = new Promise<{ channel: string; data: { wallet: string } }>((resolve) => ws.once('message', (d) => resolve(JSON.parse(d.toString()))))
+    const pushed = new Promise<{ channel: string; data: { wallet: string } }>((resolve) =>
+      ws.once('message', (d) => resolve(JSON.parse(d.toString()))),
+    )
     ws.send(JSON.stringify({ method: 'subscribe', params: { channel: 'orders', wallet: account.address } }))
     await new Promise((r) => setTimeout(r, 150))
     expect((await send(proxy.url, 'POST', '/order', await placeOrder([], { nonce: 61n }))).status).toBe(200)
@@ -200,7 +236,11 @@ describe('oec proxy', () => {
   })
 
   it('bad input is one line, exit 2', async () => {
-    for (const args of [['proxy'], ['proxy', '--target', 'not a url', '--port', '0'], ['proxy', '--target', 'http://127.0.0.1:1', '--reporter', 'xml']]) {
+    for (const args of [
+      ['proxy'],
+      ['proxy', '--target', 'not a url', '--port', '0'],
+      ['proxy', '--target', 'http://127.0.0.1:1', '--reporter', 'xml'],
+    ]) {
       const r = await runMain(args)
       expect(r.code).toBe(2)
       expect(r.stderr.trim().split('\n')).toHaveLength(1)
@@ -211,7 +251,10 @@ describe('oec proxy', () => {
     const server = await startServer()
     servers.push(server)
     const out = join(mkdtempSync(join(tmpdir(), 'oec-proxy-')), 'report.json')
-    const child = spawn(process.execPath, [OEC, 'proxy', '--target', server.url, '--port', '0', '--reporter', 'json', '--out', out], { cwd: ROOT, env: { ...process.env, OEC_DEBUG: '' } })
+    const child = spawn(process.execPath, [OEC, 'proxy', '--target', server.url, '--port', '0', '--reporter', 'json', '--out', out], {
+      cwd: ROOT,
+      env: { ...process.env, OEC_DEBUG: '' },
+    })
     let stdout = ''
     let stderr = ''
     child.stderr.on('data', (d) => (stderr += d))
