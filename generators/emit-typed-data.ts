@@ -6,7 +6,7 @@
 import type { WriterFunction } from 'ts-morph'
 import { InputError } from '../src/errors.ts'
 import type { Contract } from '../src/contract/load.ts'
-import { getPointer, isObject, type DomainValues } from '../src/contract/model.ts'
+import { getPointer, type DomainValues } from '../src/contract/model.ts'
 import { toPointer } from '../src/contract/source.ts'
 import { camelCase, pascalCase, propertyName, stringLiteral, writeValue, type NameRegistry } from './names.ts'
 import { docOf, specError, type SchemaContext } from './schema.ts'

@@ -7,7 +7,7 @@ import type { WriterFunction } from 'ts-morph'
 import { getPointer, isObject, type JsonObject } from '../src/contract/model.ts'
 import type { Contract } from '../src/contract/load.ts'
 import { toPointer } from '../src/contract/source.ts'
-import { pascalCase, propertyName, type NameRegistry } from './names.ts'
+import { pascalCase, type NameRegistry } from './names.ts'
 import { child, docOf, SchemaWalker, specError, type SchemaContext } from './schema.ts'
 import { declaration, kw, lit, ref, typeAliasStatement, union, type Prop } from './type-expr.ts'
 
@@ -18,7 +18,8 @@ function resolve(ctx: SchemaContext, node: unknown, pointer: string): { node: un
   const seen = new Set<string>()
   while (isObject(node) && typeof node.$ref === 'string') {
     const r = node.$ref
-    if (!r.startsWith('#')) throw specError(ctx, child(pointer, '$ref'), `unsupported external $ref "${r}" (bundle the spec into one file first)`)
+    if (!r.startsWith('#'))
+      throw specError(ctx, child(pointer, '$ref'), `unsupported external $ref "${r}" (bundle the spec into one file first)`)
     if (seen.has(r)) throw specError(ctx, child(pointer, '$ref'), `circular $ref "${r}"`)
     seen.add(r)
     const target = getPointer(ctx.doc, r)
@@ -80,14 +81,19 @@ export function emitTypes(spec: Contract, names: NameRegistry): WriterFunction[]
         if (!required) t = union([t, kw('undefined')])
         const name = names.claim(`${base}Body`)
         const bodyDoc = docOf(body.node)
-        out.push(typeAliasStatement(name, t, { ...bodyDoc, description: bodyDoc?.description ?? `Request body of ${op.method} ${op.path}.` }))
+        out.push(
+          typeAliasStatement(name, t, { ...bodyDoc, description: bodyDoc?.description ?? `Request body of ${op.method} ${op.path}.` }),
+        )
         entry.push({ name: 'body', type: ref(name), optional: false })
       }
     }
 
     // Parameters: path-item level first, operation level overrides by (in, name).
     const params = new Map<string, { node: JsonObject; pointer: string }>()
-    for (const [owner, ownerPointer] of [[pathItem, pathPointer], [raw, op.pointer]] as const) {
+    for (const [owner, ownerPointer] of [
+      [pathItem, pathPointer],
+      [raw, op.pointer],
+    ] as const) {
       const list = owner.parameters
       if (!Array.isArray(list)) continue
       list.forEach((p, i) => {
@@ -111,7 +117,11 @@ export function emitTypes(spec: Contract, names: NameRegistry): WriterFunction[]
       })
       const name = names.claim(`${base}${suffix}`)
       out.push(declaration(name, { kind: 'object', props }, { description: `${where} parameters of ${op.method} ${op.path}.` }))
-      entry.push({ name: where === 'query' ? 'query' : where === 'path' ? 'pathParams' : where === 'header' ? 'requestHeaders' : 'cookies', type: ref(name), optional: false })
+      entry.push({
+        name: where === 'query' ? 'query' : where === 'path' ? 'pathParams' : where === 'header' ? 'requestHeaders' : 'cookies',
+        type: ref(name),
+        optional: false,
+      })
     }
 
     // Responses by status, and their headers.
@@ -124,25 +134,50 @@ export function emitTypes(spec: Contract, names: NameRegistry): WriterFunction[]
       const c = contentSchema(r.node.content, r.pointer)
       const doc = docOf(r.node)
       const key = /^[1-5][0-9][0-9]$/.test(status) ? Number(status) : status
-      responses.push({ name: key, type: c ? walker.convert(c.schema, c.pointer) : kw('undefined'), optional: false, ...(doc ? { doc } : {}) })
+      responses.push({
+        name: key,
+        type: c ? walker.convert(c.schema, c.pointer) : kw('undefined'),
+        optional: false,
+        ...(doc ? { doc } : {}),
+      })
       if (isObject(r.node.headers)) {
         const hprops: Prop[] = []
         for (const [hname, h] of Object.entries(r.node.headers)) {
           const hr = resolve(ctx, h, child(r.pointer, 'headers', hname))
           if (!isObject(hr.node)) throw specError(ctx, hr.pointer, 'a header must be a mapping')
-          const schema = 'schema' in hr.node ? { schema: hr.node.schema, pointer: child(hr.pointer, 'schema') } : contentSchema(hr.node.content, hr.pointer)
+          const schema =
+            'schema' in hr.node
+              ? { schema: hr.node.schema, pointer: child(hr.pointer, 'schema') }
+              : contentSchema(hr.node.content, hr.pointer)
           const hdoc = docOf(hr.node)
-          hprops.push({ name: hname, type: walker.convert(schema?.schema, schema?.pointer ?? hr.pointer), optional: hr.node.required !== true, ...(hdoc ? { doc: hdoc } : {}) })
+          hprops.push({
+            name: hname,
+            type: walker.convert(schema?.schema, schema?.pointer ?? hr.pointer),
+            optional: hr.node.required !== true,
+            ...(hdoc ? { doc: hdoc } : {}),
+          })
         }
         if (hprops.length > 0) headers.push({ name: key, type: { kind: 'object', props: hprops }, optional: false })
       }
     }
     const respName = names.claim(`${base}Responses`)
-    out.push(declaration(respName, { kind: 'object', props: responses }, { description: `Response bodies of ${op.method} ${op.path} by HTTP status.` }))
+    out.push(
+      declaration(
+        respName,
+        { kind: 'object', props: responses },
+        { description: `Response bodies of ${op.method} ${op.path} by HTTP status.` },
+      ),
+    )
     entry.push({ name: 'responses', type: ref(respName), optional: false })
     if (headers.length > 0) {
       const headName = names.claim(`${base}ResponseHeaders`)
-      out.push(declaration(headName, { kind: 'object', props: headers }, { description: `Response headers of ${op.method} ${op.path} by HTTP status.` }))
+      out.push(
+        declaration(
+          headName,
+          { kind: 'object', props: headers },
+          { description: `Response headers of ${op.method} ${op.path} by HTTP status.` },
+        ),
+      )
       entry.push({ name: 'responseHeaders', type: ref(headName), optional: false })
     }
 
@@ -160,7 +195,13 @@ export function emitTypes(spec: Contract, names: NameRegistry): WriterFunction[]
   }
 
   const opsName = names.claim('Operations')
-  out.push(declaration(opsName, { kind: 'object', props: operationsMap }, { description: 'Every operation of the spec by operationId: method, path and the types above.' }))
+  out.push(
+    declaration(
+      opsName,
+      { kind: 'object', props: operationsMap },
+      { description: 'Every operation of the spec by operationId: method, path and the types above.' },
+    ),
+  )
   out.push(typeAliasStatement(names.claim('OperationId'), `keyof ${opsName}`, { description: 'An operationId of the spec.' }))
   return out
 }

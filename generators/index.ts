@@ -65,5 +65,8 @@ export function emitAll(spec: Contract, options: EmitOptions = {}, newWriter: Wr
   ).flatMap(([name, statements]) => (statements ? [{ name, statements }] : []))
   // `.js` specifiers resolve to the .ts files under NodeNext, node10 and bundler resolution alike.
   const index: WriterFunction[] = [(w) => modules.forEach((m) => w.writeLine(`export * from ${stringLiteral(`./${m.name}.js`)};`))]
-  return [...modules, { name: 'index', statements: index }].map((m) => ({ name: `${m.name}.ts`, text: render(stamp, m.statements, newWriter) }))
+  return [...modules, { name: 'index', statements: index }].map((m) => ({
+    name: `${m.name}.ts`,
+    text: render(stamp, m.statements, newWriter),
+  }))
 }

@@ -8,10 +8,11 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 
 // Words that cannot name a type or a value declaration.
 const RESERVED = new Set(
-  ('break case catch class const continue debugger default delete do else enum export extends false finally for function if ' +
+  (
+    'break case catch class const continue debugger default delete do else enum export extends false finally for function if ' +
     'import in instanceof new null return super switch this throw true try typeof var void while with implements interface let ' +
-    'package private protected public static yield any boolean number string symbol bigint object never unknown undefined type')
-    .split(' '),
+    'package private protected public static yield any boolean number string symbol bigint object never unknown undefined type'
+  ).split(' '),
 )
 
 export function isIdentifier(name: string): boolean {

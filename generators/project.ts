@@ -34,5 +34,9 @@ export function render(stamp: SpecStamp, statements: readonly WriterFunction[], 
   writer.writeLine(headerLine(stamp))
   for (const statement of statements) statement(writer)
   // One trailing newline, no trailing spaces, no runs of blank lines: stable bytes whatever a writer did.
-  return writer.toString().replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').replace(/\n*$/, '\n')
+  return writer
+    .toString()
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/\n*$/, '\n')
 }

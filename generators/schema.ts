@@ -8,7 +8,18 @@ import { toPointer } from '../src/contract/source.ts'
 import { intersection, kw, lit, union, type Doc, type Prop, type TypeExpr } from './type-expr.ts'
 
 /** Keywords that change the set of valid values in ways a structural TS type cannot follow. */
-const UNSUPPORTED = ['not', 'patternProperties', 'if', 'then', 'else', 'dependentSchemas', 'dependencies', 'unevaluatedItems', '$dynamicRef', '$recursiveRef'] as const
+const UNSUPPORTED = [
+  'not',
+  'patternProperties',
+  'if',
+  'then',
+  'else',
+  'dependentSchemas',
+  'dependencies',
+  'unevaluatedItems',
+  '$dynamicRef',
+  '$recursiveRef',
+] as const
 
 export interface SchemaContext {
   readonly doc: Record<string, unknown>
@@ -39,7 +50,7 @@ export function docOf(node: unknown): Doc | undefined {
   return Object.keys(doc).length > 0 ? doc : undefined
 }
 
-const IS_LITERAL_CHAR = /[A-Za-z0-9_:\/-]/
+const IS_LITERAL_CHAR = /[A-Za-z0-9_:/-]/
 
 /** True when the regex has a `|` outside any group or class (so no prefix is fixed). */
 function topLevelAlternation(pattern: string): boolean {
@@ -65,7 +76,7 @@ export function literalPrefix(pattern: string): string | undefined {
   while (i < pattern.length) {
     let ch = pattern[i]!
     let width = 1
-    if (ch === '\\' && /[.\/_:-]/.test(pattern[i + 1] ?? '')) {
+    if (ch === '\\' && /[./_:-]/.test(pattern[i + 1] ?? '')) {
       ch = pattern[i + 1]!
       width = 2
     } else if (!IS_LITERAL_CHAR.test(ch)) break
@@ -89,10 +100,19 @@ export class SchemaWalker {
 
     if (typeof node.$ref === 'string') return this.reference(node.$ref, pointer, stack)
     for (const k of UNSUPPORTED) {
-      if (k in node) throw specError(this.ctx, child(pointer, k), `unsupported JSON Schema construct "${k}" (oec generate cannot express it as a TypeScript type)`)
+      if (k in node)
+        throw specError(
+          this.ctx,
+          child(pointer, k),
+          `unsupported JSON Schema construct "${k}" (oec generate cannot express it as a TypeScript type)`,
+        )
     }
     if ('unevaluatedProperties' in node && node.unevaluatedProperties !== false) {
-      throw specError(this.ctx, child(pointer, 'unevaluatedProperties'), 'unsupported JSON Schema construct "unevaluatedProperties" (oec generate cannot express it as a TypeScript type)')
+      throw specError(
+        this.ctx,
+        child(pointer, 'unevaluatedProperties'),
+        'unsupported JSON Schema construct "unevaluatedProperties" (oec generate cannot express it as a TypeScript type)',
+      )
     }
 
     const parts: TypeExpr[] = []
@@ -109,7 +129,8 @@ export class SchemaWalker {
   }
 
   private reference(ref: string, pointer: string, stack: readonly string[]): TypeExpr {
-    if (!ref.startsWith('#')) throw specError(this.ctx, child(pointer, '$ref'), `unsupported external $ref "${ref}" (bundle the spec into one file first)`)
+    if (!ref.startsWith('#'))
+      throw specError(this.ctx, child(pointer, '$ref'), `unsupported external $ref "${ref}" (bundle the spec into one file first)`)
     const name = this.ctx.refName(ref)
     if (name) return { kind: 'ref', name }
     const target = getPointer(this.ctx.doc, ref)
@@ -120,7 +141,8 @@ export class SchemaWalker {
 
   /** The type implied by `const`, `enum` and `type` (undefined when only composition is given). */
   private base(node: JsonObject, pointer: string, stack: readonly string[]): TypeExpr | undefined {
-    const primitive = (v: unknown): v is string | number | boolean | null => v === null || ['string', 'number', 'boolean'].includes(typeof v)
+    const primitive = (v: unknown): v is string | number | boolean | null =>
+      v === null || ['string', 'number', 'boolean'].includes(typeof v)
     if ('const' in node && primitive(node.const)) return lit(node.const)
     if (Array.isArray(node.enum) && node.enum.length > 0 && node.enum.every(primitive)) return union(node.enum.map((v) => lit(v)))
     let types: unknown = node.type
@@ -142,7 +164,10 @@ export class SchemaWalker {
       case 'integer':
       case 'number': {
         // A 64-bit integer does not fit a JS number; the body may carry it exactly as a bigint.
-        const wide = node.format === 'int64' || node.format === 'uint64' || (typeof node.maximum === 'number' && node.maximum > Number.MAX_SAFE_INTEGER)
+        const wide =
+          node.format === 'int64' ||
+          node.format === 'uint64' ||
+          (typeof node.maximum === 'number' && node.maximum > Number.MAX_SAFE_INTEGER)
         return wide ? union([kw('number'), kw('bigint')]) : kw('number')
       }
       case 'boolean':
@@ -173,7 +198,12 @@ export class SchemaWalker {
     const properties = isObject(node.properties) ? node.properties : {}
     for (const [name, sub] of Object.entries(properties)) {
       const doc = docOf(sub)
-      props.push({ name, type: this.convert(sub, child(pointer, 'properties', name), stack), optional: !required.has(name), ...(doc ? { doc } : {}) })
+      props.push({
+        name,
+        type: this.convert(sub, child(pointer, 'properties', name), stack),
+        optional: !required.has(name),
+        ...(doc ? { doc } : {}),
+      })
     }
     // `required` naming a property the schema does not describe still makes it required.
     for (const name of required) if (!(name in properties)) props.push({ name, type: kw('unknown'), optional: false })

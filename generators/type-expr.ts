@@ -75,7 +75,8 @@ function docText(doc: Doc | undefined): { description?: string; tags: { tagName:
   if (!doc) return undefined
   const clean = (s: string) => s.replace(/\*\//g, '*\\/').trimEnd()
   const tags: { tagName: string; text?: string }[] = []
-  if (doc.assumed !== undefined) tags.push({ tagName: 'remarks', text: clean(`Assumed (not shown by the source document): ${doc.assumed}`) })
+  if (doc.assumed !== undefined)
+    tags.push({ tagName: 'remarks', text: clean(`Assumed (not shown by the source document): ${doc.assumed}`) })
   for (const t of doc.tags ?? []) tags.push({ tagName: t.tagName, ...(t.text !== undefined ? { text: clean(t.text) } : {}) })
   if (doc.deprecated) tags.push({ tagName: 'deprecated' })
   const description = doc.description ? clean(doc.description) : undefined
@@ -131,6 +132,7 @@ export function writeType(writer: CodeBlockWriter, t: TypeExpr): void {
       writer.write(typeof t.value === 'string' ? stringLiteral(t.value) : String(t.value))
       return
     case 'template':
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: this writes a TypeScript template literal type, `${string}` is its source text
       writer.write('`').write(t.prefix).write('${string}`')
       return
     case 'union':

@@ -37,7 +37,7 @@ describe('oec lint', () => {
   })
 
   it('fails when a catalog code that responses use is removed, naming rule and line', async () => {
-    const path = variant('no-nonce-reused', /  - code: nonce_reused\n(    .*\n)+?    x-assumed-why: .*\n/, '')
+    const path = variant('no-nonce-reused', / {2}- code: nonce_reused\n( {4}.*\n)+? {4}x-assumed-why: .*\n/, '')
     const r = await runOec(['lint', path])
     expect(r.code).toBe(1)
     const line = lineOf(readFileSync(path, 'utf8'), '    NonceReused:')
@@ -57,7 +57,11 @@ describe('oec lint', () => {
   })
 
   it('fails when a PlaceOrder typed field is renamed, naming the field line', async () => {
-    const path = variant('renamed', '        - { name: symbol, type: string }\n        - { name: side, type: string }\n        - { name: size, type: string }\n        - { name: price, type: string }\n        - { name: tif, type: string }\n        - { name: route, type: string }', '        - { name: instrument, type: string }\n        - { name: side, type: string }\n        - { name: size, type: string }\n        - { name: price, type: string }\n        - { name: tif, type: string }\n        - { name: route, type: string }')
+    const path = variant(
+      'renamed',
+      '        - { name: symbol, type: string }\n        - { name: side, type: string }\n        - { name: size, type: string }\n        - { name: price, type: string }\n        - { name: tif, type: string }\n        - { name: route, type: string }',
+      '        - { name: instrument, type: string }\n        - { name: side, type: string }\n        - { name: size, type: string }\n        - { name: price, type: string }\n        - { name: tif, type: string }\n        - { name: route, type: string }',
+    )
     const r = await runOec(['lint', path])
     expect(r.code).toBe(1)
     const line = lineOf(readFileSync(path, 'utf8'), '- { name: instrument')
@@ -78,9 +82,11 @@ describe('oec lint', () => {
   })
 
   it('requires the rate-limit headers on rate-limited operations', async () => {
-    const path = variant('no-headers', /(    RateLimited:\n(.*\n)*?      headers:\n)        X-RateLimit-Limit:\n          \$ref: .*\n/, '$1')
+    const path = variant('no-headers', /( {4}RateLimited:\n(.*\n)*? {6}headers:\n) {8}X-RateLimit-Limit:\n {10}\$ref: .*\n/, '$1')
     const report = await lintFile(path)
-    expect(report.findings.some((f) => f.rule === 'rate-limit-headers-missing' && f.message.includes('429 does not declare X-RateLimit-Limit'))).toBe(true)
+    expect(
+      report.findings.some((f) => f.rule === 'rate-limit-headers-missing' && f.message.includes('429 does not declare X-RateLimit-Limit')),
+    ).toBe(true)
   })
 
   it('flags a catalog code nothing uses', async () => {
@@ -102,8 +108,16 @@ describe('oec lint on bad input: one line, exit 2, no stack trace', () => {
   const cases: [string, string | undefined, RegExp][] = [
     ['missing file', undefined, /^oec: cannot read spec .*missing\.yaml: no such file\n$/],
     ['invalid YAML', 'openapi: 3.1.0\ninfo: [unclosed\n', /^oec: .*invalid-yaml\.yaml:\d+: invalid YAML: .+\n$/],
-    ['duplicate key', 'openapi: 3.1.0\ninfo:\n  title: x\n  version: "1"\n  title: y\n', /^oec: .*duplicate-key\.yaml:5: invalid YAML: Map keys must be unique\n$/],
-    ['Swagger 2.0', 'swagger: "2.0"\ninfo: {title: x, version: "1"}\npaths: {}\n', /^oec: .*swagger-2-0\.yaml: a Swagger 2\.0 document; oec reads OpenAPI 3\.0 and 3\.1/],
+    [
+      'duplicate key',
+      'openapi: 3.1.0\ninfo:\n  title: x\n  version: "1"\n  title: y\n',
+      /^oec: .*duplicate-key\.yaml:5: invalid YAML: Map keys must be unique\n$/,
+    ],
+    [
+      'Swagger 2.0',
+      'swagger: "2.0"\ninfo: {title: x, version: "1"}\npaths: {}\n',
+      /^oec: .*swagger-2-0\.yaml: a Swagger 2\.0 document; oec reads OpenAPI 3\.0 and 3\.1/,
+    ],
     ['not OpenAPI', 'asyncapi: 2.6.0\ninfo: {title: x, version: "1"}\n', /^oec: .*not-openapi\.yaml: not an OpenAPI 3\.x document/],
   ]
   for (const [name, content, expected] of cases) {
@@ -160,7 +174,11 @@ describe('oec lint on a spec without toolkit extensions', () => {
     const r = await runMain(['lint', path, '--format', 'json'])
     expect(r.code).toBe(1)
     const report = JSON.parse(r.stdout) as { findings: { rule: string; line: number }[]; absent: { key: string; skipped: string[] }[] }
-    expect([...new Set(report.findings.map((f) => f.rule))].sort()).toEqual(['assumed-why-missing', 'openapi-valid', 'request-additional-properties'])
+    expect([...new Set(report.findings.map((f) => f.rule))].sort()).toEqual([
+      'assumed-why-missing',
+      'openapi-valid',
+      'request-additional-properties',
+    ])
     expect(report.absent.map((a) => a.key)).toEqual(['x-service-error-codes', 'x-eip712', 'x-rate-limits', 'x-websocket'])
     expect(report.absent.find((a) => a.key === 'x-eip712')?.skipped).toContain('eip712-field-unmapped')
   })
@@ -179,7 +197,9 @@ describe('oec lint on a spec without toolkit extensions', () => {
     expect(r.stdout).toMatch(/rate-limit-category-unknown POST \/order: unknown rate-limit category "ordres"/)
     expect(r.stdout).not.toMatch(/ eip712-/)
     const info = r.stdout.split('\n').filter((l) => l.includes(': info: '))
-    expect(info).toEqual([`${path}: info: no x-eip712 layer (signing domains and message types), no x-websocket layer (WebSocket channels): their rules were skipped (6 of the lint rules)`])
+    expect(info).toEqual([
+      `${path}: info: no x-eip712 layer (signing domains and message types), no x-websocket layer (WebSocket channels): their rules were skipped (6 of the lint rules)`,
+    ])
   })
 
   it('reports an extension it cannot read as a finding, and runs the rules of the other layers', async () => {
@@ -192,7 +212,9 @@ describe('oec lint on a spec without toolkit extensions', () => {
     expect(r.stderr).toBe('')
     expect(r.code).toBe(1)
     const text = readFileSync(path, 'utf8')
-    expect(r.stdout).toContain(`${path}:${lineOf(text, '\nx-eip712:') + 1} layer-invalid x-eip712 cannot be read (missing x-eip712.domainType); its rules were skipped`)
+    expect(r.stdout).toContain(
+      `${path}:${lineOf(text, '\nx-eip712:') + 1} layer-invalid x-eip712 cannot be read (missing x-eip712.domainType); its rules were skipped`,
+    )
     expect(r.stdout).toMatch(/catalog-code-undeclared code "not_catalogued" is not in x-service-error-codes/)
     expect(r.stdout).not.toMatch(/ eip712-/)
     // Present but unreadable is not absent, and every other layer is there: no info line.
@@ -227,8 +249,10 @@ describe('oec lint --list-rules', () => {
   })
 
   it('every finding the shipped rules can raise is in the registry; each emitted id is a literal the registry knows', () => {
-    const source = ['rules.ts', 'openapi.ts', 'load.ts'].map((f) => readFileSync(new URL(`../src/lint/${f}`, import.meta.url), 'utf8')).join('\n')
-    const used = new Set([...source.matchAll(/(?:emit\(|rule: )'([a-z0-9-]+)'/g)].map((m) => m[1]!))
+    const source = ['rules.ts', 'openapi.ts', 'load.ts']
+      .map((f) => readFileSync(new URL(`../src/lint/${f}`, import.meta.url), 'utf8'))
+      .join('\n')
+    const used = new Set([...source.matchAll(/(?:emit\(|rule: )\s*'([a-z0-9-]+)'/g)].map((m) => m[1]!))
     expect([...used].sort()).toEqual([...LINT_RULE_IDS].sort())
   })
 
@@ -244,7 +268,26 @@ describe('oec lint --list-rules', () => {
         `export const bad: LintRuleId = 'catalog-code-unsued'\n`,
     )
     const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url))
-    const r = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--allowImportingTsExtensions', '--types', 'node', join(fixture, 'typo.ts')], { encoding: 'utf8' })
+    const r = spawnSync(
+      process.execPath,
+      [
+        tsc,
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--target',
+        'ES2022',
+        '--module',
+        'NodeNext',
+        '--moduleResolution',
+        'NodeNext',
+        '--allowImportingTsExtensions',
+        '--types',
+        'node',
+        join(fixture, 'typo.ts'),
+      ],
+      { encoding: 'utf8' },
+    )
     const errors = [...r.stdout.matchAll(/typo\.ts\((\d+),\d+\): error TS\d+: (.*)/g)].map((m) => `${m[1]} ${m[2]}`)
     expect(errors, r.stdout).toEqual([expect.stringMatching(/^4 Type '"catalog-code-unsued"' is not assignable to type/)])
   }, 60_000)

@@ -13,7 +13,10 @@ it("passes Redocly's recommended ruleset with no errors", async () => {
   // The independent linter really runs with this configuration: a purpose-built bad document
   // (an unresolved $ref, an operation with no responses) gets errors from it.
   const bad = join(mkdtempSync(join(tmpdir(), 'oec-redocly-')), 'bad.yaml')
-  writeFileSync(bad, 'openapi: 3.1.0\ninfo: {title: bad, version: "1"}\npaths:\n  /x:\n    get:\n      responses:\n        "200":\n          $ref: "#/components/responses/Missing"\n')
+  writeFileSync(
+    bad,
+    'openapi: 3.1.0\ninfo: {title: bad, version: "1"}\npaths:\n  /x:\n    get:\n      responses:\n        "200":\n          $ref: "#/components/responses/Missing"\n',
+  )
   const badErrors = (await lint({ ref: bad, config })).filter((p) => p.severity === 'error').map((p) => p.ruleId)
   expect(badErrors).toContain('no-unresolved-refs')
 })

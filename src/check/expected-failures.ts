@@ -78,7 +78,11 @@ export function applyExpectedFailures(results: CaseResult[], list: ExpectedFailu
     const entry = entryFor(r.id, list)
     if (!entry) return r
     if (r.outcome === 'fail') {
-      return { ...r, outcome: 'xfail', message: `expected failure (${list.path}:${entry.line}${entry.reason ? `: ${entry.reason}` : ''}): ${r.message ?? ''}`.trim() }
+      return {
+        ...r,
+        outcome: 'xfail',
+        message: `expected failure (${list.path}:${entry.line}${entry.reason ? `: ${entry.reason}` : ''}): ${r.message ?? ''}`.trim(),
+      }
     }
     if (r.outcome === 'pass' || r.outcome === 'warn') {
       stale.push(r.id)

@@ -256,7 +256,8 @@ export function readWebSocket(doc: Record<string, unknown>): WebSocketModel {
   const ext = doc['x-websocket']
   if (!isObject(ext)) throw new InputError('spec: missing the x-websocket extension (subscription channels)')
   const channels: Record<string, WebSocketChannel> = {}
-  const refOf = (v: unknown): string | undefined => (isObject(v) && typeof v.$ref === 'string' && v.$ref.startsWith('#') ? v.$ref.slice(1) : undefined)
+  const refOf = (v: unknown): string | undefined =>
+    isObject(v) && typeof v.$ref === 'string' && v.$ref.startsWith('#') ? v.$ref.slice(1) : undefined
   for (const [name, ch] of Object.entries(isObject(ext.channels) ? ext.channels : {})) {
     const c = isObject(ch) ? ch : {}
     const subscribe = refOf(c.subscribe)

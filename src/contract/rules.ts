@@ -45,7 +45,14 @@ export function parseRules(text: string, file = 'rules.yaml'): Rule[] {
     if (r.level !== 'stated' && r.level !== 'assumed') throw new InputError(`${where}: level must be stated or assumed`)
     if (typeof r.section !== 'string' || !r.section) throw new InputError(`${where}: section is missing`)
     if (typeof r.text !== 'string' || !r.text) throw new InputError(`${where}: text is missing`)
-    return { id: r.id, section: r.section, level: r.level, text: r.text, ...(r.retired === true ? { retired: true } : {}), ...(r.advice === true ? { advice: true } : {}) }
+    return {
+      id: r.id,
+      section: r.section,
+      level: r.level,
+      text: r.text,
+      ...(r.retired === true ? { retired: true } : {}),
+      ...(r.advice === true ? { advice: true } : {}),
+    }
   })
 }
 

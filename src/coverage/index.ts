@@ -28,15 +28,63 @@ export interface CheckRef {
 
 /** The contract rules `oec lint` checks on the machine-readable description itself. */
 export const LINT_CHECKS: readonly CheckRef[] = [
-  { source: 'lint', id: 'lint/catalog-entry-fields', title: 'every catalog entry carries its fields (incl. the legacy error value)', rules: ['ERR-10', 'ERR-16', 'ERR-3'], level: 'stated' },
-  { source: 'lint', id: 'lint/catalog-code-format', title: 'HTTP codes are lowercase identifiers, JSON-RPC codes integers', rules: ['ERR-1', 'ERR-13'], level: 'stated' },
-  { source: 'lint', id: 'lint/catalog-code-undeclared', title: 'operations only emit catalogued codes', rules: ['ERR-10', 'ERR-15'], level: 'stated' },
+  {
+    source: 'lint',
+    id: 'lint/catalog-entry-fields',
+    title: 'every catalog entry carries its fields (incl. the legacy error value)',
+    rules: ['ERR-10', 'ERR-16', 'ERR-3'],
+    level: 'stated',
+  },
+  {
+    source: 'lint',
+    id: 'lint/catalog-code-format',
+    title: 'HTTP codes are lowercase identifiers, JSON-RPC codes integers',
+    rules: ['ERR-1', 'ERR-13'],
+    level: 'stated',
+  },
+  {
+    source: 'lint',
+    id: 'lint/catalog-code-undeclared',
+    title: 'operations only emit catalogued codes',
+    rules: ['ERR-10', 'ERR-15'],
+    level: 'stated',
+  },
   { source: 'lint', id: 'lint/catalog-status-mismatch', title: 'catalog statuses match the responses', rules: ['ERR-10'], level: 'stated' },
-  { source: 'lint', id: 'lint/eip712-domain-invalid', title: 'signing domains have the EIP712Domain fields', rules: ['DOM-5', 'PERP-1'], level: 'stated' },
-  { source: 'lint', id: 'lint/eip712-type-mismatch', title: 'signed body fields match the typed-data types', rules: ['SIG-7', 'PO-8'], level: 'stated' },
-  { source: 'lint', id: 'lint/eip712-property-unsigned', title: 'every body property of a signed request is signed', rules: ['AUTH-1'], level: 'stated' },
-  { source: 'lint', id: 'lint/rate-limit-headers-missing', title: 'rate-limited operations declare the headers', rules: ['RL-6'], level: 'stated' },
-  { source: 'lint', id: 'lint/request-additional-properties', title: 'request bodies refuse unknown fields', rules: ['PO-11'], level: 'assumed' },
+  {
+    source: 'lint',
+    id: 'lint/eip712-domain-invalid',
+    title: 'signing domains have the EIP712Domain fields',
+    rules: ['DOM-5', 'PERP-1'],
+    level: 'stated',
+  },
+  {
+    source: 'lint',
+    id: 'lint/eip712-type-mismatch',
+    title: 'signed body fields match the typed-data types',
+    rules: ['SIG-7', 'PO-8'],
+    level: 'stated',
+  },
+  {
+    source: 'lint',
+    id: 'lint/eip712-property-unsigned',
+    title: 'every body property of a signed request is signed',
+    rules: ['AUTH-1'],
+    level: 'stated',
+  },
+  {
+    source: 'lint',
+    id: 'lint/rate-limit-headers-missing',
+    title: 'rate-limited operations declare the headers',
+    rules: ['RL-6'],
+    level: 'stated',
+  },
+  {
+    source: 'lint',
+    id: 'lint/request-additional-properties',
+    title: 'request bodies refuse unknown fields',
+    rules: ['PO-11'],
+    level: 'assumed',
+  },
 ]
 
 export interface CoverageRow {
@@ -80,7 +128,12 @@ export interface CoverageOptions {
 
 /** The vector cases, the server catalog and the rules a coverage run reads, for the shipped contract or `spec`. */
 async function sourcesOf(opts: CoverageOptions): Promise<{ rules: readonly Rule[]; cases: LoadedCase[]; server: ServerCatalogLoader }> {
-  if (opts.spec === undefined) return { rules: loadRules(opts.rulesPath), cases: loadVectorCases(opts.vectorsDir ?? DEFAULT_VECTORS_DIR), server: opts.serverCatalog ?? loadServerCatalog }
+  if (opts.spec === undefined)
+    return {
+      rules: loadRules(opts.rulesPath),
+      cases: loadVectorCases(opts.vectorsDir ?? DEFAULT_VECTORS_DIR),
+      server: opts.serverCatalog ?? loadServerCatalog,
+    }
   const contract = contractFor(opts.spec, ['catalog', 'typedData', 'rateLimits', 'websocket'], 'oec coverage')
   const files = [...(await generateVectors(contract)).values()].map((text) => JSON.parse(text) as VectorFile)
   return {
@@ -140,8 +193,16 @@ export function formatCoverageText(r: CoverageReport, opts: { verbose?: boolean 
   const w = Math.max(...r.rows.map((x) => x.rule.id.length))
   lines.push(`${'rule'.padEnd(w)}  level    vectors  server  lint  status`)
   for (const row of r.rows) {
-    const status = row.rule.advice ? 'advice' : row.checks.length ? 'covered' : row.rule.level === 'stated' ? 'UNCOVERED' : 'uncovered (assumed)'
-    lines.push(`${row.rule.id.padEnd(w)}  ${row.rule.level.padEnd(7)}  ${String(row.count.vectors).padStart(7)}  ${String(row.count.server).padStart(6)}  ${String(row.count.lint).padStart(4)}  ${status}`)
+    const status = row.rule.advice
+      ? 'advice'
+      : row.checks.length
+        ? 'covered'
+        : row.rule.level === 'stated'
+          ? 'UNCOVERED'
+          : 'uncovered (assumed)'
+    lines.push(
+      `${row.rule.id.padEnd(w)}  ${row.rule.level.padEnd(7)}  ${String(row.count.vectors).padStart(7)}  ${String(row.count.server).padStart(6)}  ${String(row.count.lint).padStart(4)}  ${status}`,
+    )
     if (opts.verbose) {
       const families = new Map<string, number>()
       for (const c of row.checks) {
@@ -152,9 +213,13 @@ export function formatCoverageText(r: CoverageReport, opts: { verbose?: boolean 
     }
   }
   lines.push('')
-  lines.push(`checks: ${r.sources.vectors} vector cases, ${r.sources.server} server checks${r.serverCatalog === 'absent' ? ' (server runner catalog not found)' : ''}, ${r.sources.lint} spec (lint) checks`)
+  lines.push(
+    `checks: ${r.sources.vectors} vector cases, ${r.sources.server} server checks${r.serverCatalog === 'absent' ? ' (server runner catalog not found)' : ''}, ${r.sources.lint} spec (lint) checks`,
+  )
   const stated = r.rows.filter((x) => x.rule.level === 'stated' && !x.rule.advice)
-  lines.push(`stated rules: ${stated.length - r.uncoveredStated.length}/${stated.length} covered; assumed rules: ${r.rows.filter((x) => x.rule.level === 'assumed').length - r.uncoveredAssumed.length}/${r.rows.filter((x) => x.rule.level === 'assumed').length} covered; ${r.advice.length} advice rules (nothing on the wire to check)`)
+  lines.push(
+    `stated rules: ${stated.length - r.uncoveredStated.length}/${stated.length} covered; assumed rules: ${r.rows.filter((x) => x.rule.level === 'assumed').length - r.uncoveredAssumed.length}/${r.rows.filter((x) => x.rule.level === 'assumed').length} covered; ${r.advice.length} advice rules (nothing on the wire to check)`,
+  )
   for (const rule of r.uncoveredStated) lines.push(`UNCOVERED ${rule.id} (stated): ${rule.text}`)
   for (const rule of r.uncoveredAssumed) lines.push(`uncovered ${rule.id} (assumed, not a failure): ${rule.text}`)
   for (const u of r.unknownRefs) lines.push(`UNKNOWN rule ${u.id} named by check ${u.by}`)

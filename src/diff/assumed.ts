@@ -46,8 +46,16 @@ export function diffAssumed(base: DiffSpec, head: DiffSpec, c: Collector): void 
       const p = toPtr(path)
       const at = name === 'x-assumed' ? p : `${p}/${name}`
       const what = name === 'x-assumed' ? `the element at ${p || '/'}` : `${name.slice('x-assumed-'.length)} of the element at ${p || '/'}`
-      if (was) c.add('assumed-became-stated', at, `${what} is now stated rather than assumed, so a departure from it becomes a failure`, { before: true, after: false })
-      else c.add('stated-became-assumed', at, `${what} is now marked assumed, so a departure from it becomes a warning`, { before: false, after: true })
+      if (was)
+        c.add('assumed-became-stated', at, `${what} is now stated rather than assumed, so a departure from it becomes a failure`, {
+          before: true,
+          after: false,
+        })
+      else
+        c.add('stated-became-assumed', at, `${what} is now marked assumed, so a departure from it becomes a warning`, {
+          before: false,
+          after: true,
+        })
     }
   }
 

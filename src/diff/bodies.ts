@@ -27,8 +27,10 @@ export function diffRequestBody(ctx: OpContext, b: OpRef, h: OpRef, where: strin
     return
   }
   if (!rb.node || !rh.node) return
-  if (rh.node.required === true && rb.node.required !== true) c.add('request-body-became-required', `${rh.ptr}/required`, `the request body of ${where} became required`)
-  if (rh.node.required !== true && rb.node.required === true) c.add('request-body-became-optional', `${rh.ptr}/required`, `the request body of ${where} became optional`)
+  if (rh.node.required === true && rb.node.required !== true)
+    c.add('request-body-became-required', `${rh.ptr}/required`, `the request body of ${where} became required`)
+  if (rh.node.required !== true && rb.node.required === true)
+    c.add('request-body-became-optional', `${rh.ptr}/required`, `the request body of ${where} became optional`)
   diffBodyContent(ctx, 'request', rb.node, rb.ptr, rh.node, rh.ptr, c, where)
 }
 
@@ -42,7 +44,16 @@ function diffInlineSigned(ctx: OpContext, b: unknown, bPtr: string, h: unknown, 
 }
 
 /** The media types of a request or response body: a dropped one is a change, a kept one has its schema compared. */
-export function diffBodyContent(ctx: OpContext, dir: Direction, b: JsonObject, bPtr: string, h: JsonObject, hPtr: string, c: ChangeSink, where: string): void {
+export function diffBodyContent(
+  ctx: OpContext,
+  dir: Direction,
+  b: JsonObject,
+  bPtr: string,
+  h: JsonObject,
+  hPtr: string,
+  c: ChangeSink,
+  where: string,
+): void {
   const cb = contentOf(b)
   const ch = contentOf(h)
   const req = dir === 'request'
@@ -58,11 +69,21 @@ export function diffBodyContent(ctx: OpContext, dir: Direction, b: JsonObject, b
     }
     if (!isObject(mb) || !isObject(mh)) continue
     if (mb.schema === undefined && mh.schema !== undefined) {
-      c.add(req ? 'request-body-media-type-schema-added' : 'response-body-media-type-schema-added', `${hp}/schema`, `the ${dir} body's ${media} content now has a schema`, { where })
+      c.add(
+        req ? 'request-body-media-type-schema-added' : 'response-body-media-type-schema-added',
+        `${hp}/schema`,
+        `the ${dir} body's ${media} content now has a schema`,
+        { where },
+      )
       continue
     }
     if (mb.schema !== undefined && mh.schema === undefined) {
-      c.add(req ? 'request-body-media-type-schema-removed' : 'response-body-media-type-schema-removed', hp, `the ${dir} body's ${media} content no longer has a schema`, { where })
+      c.add(
+        req ? 'request-body-media-type-schema-removed' : 'response-body-media-type-schema-removed',
+        hp,
+        `the ${dir} body's ${media} content no longer has a schema`,
+        { where },
+      )
       continue
     }
     const sctx: SchemaContext = {

@@ -21,21 +21,38 @@ export function diffCatalog(base: WithLayer<'catalog'>, head: WithLayer<'catalog
   const renumbered = new Map<ErrorCodeEntry, ErrorCodeEntry>()
   for (const r of removed.filter((e) => e.surface === 'jsonrpc')) {
     const label = r.message ?? r.description
-    const candidates = added.filter((a) => a.surface === 'jsonrpc' && (a.message ?? a.description) === label && ![...renumbered.values()].includes(a))
+    const candidates = added.filter(
+      (a) => a.surface === 'jsonrpc' && (a.message ?? a.description) === label && ![...renumbered.values()].includes(a),
+    )
     if (candidates.length === 1) renumbered.set(r, candidates[0]!)
   }
 
   for (const e of removed) {
     const to = renumbered.get(e)
     if (to) {
-      c.add('jsonrpc-error-code-changed', `${at(head, to)}/code`, `the JSON-RPC error code ${String(e.code)} (${e.message ?? e.description}) is now ${String(to.code)}; clients branch on the number`, {
-        before: e.code,
-        after: to.code,
-      })
+      c.add(
+        'jsonrpc-error-code-changed',
+        `${at(head, to)}/code`,
+        `the JSON-RPC error code ${String(e.code)} (${e.message ?? e.description}) is now ${String(to.code)}; clients branch on the number`,
+        {
+          before: e.code,
+          after: to.code,
+        },
+      )
     } else if (e.surface === 'jsonrpc') {
-      c.add('jsonrpc-error-code-removed', at(base, e), `the JSON-RPC error code ${String(e.code)} was removed from ${base.catalogKey}; clients branch on the number`, { before: e.code })
+      c.add(
+        'jsonrpc-error-code-removed',
+        at(base, e),
+        `the JSON-RPC error code ${String(e.code)} was removed from ${base.catalogKey}; clients branch on the number`,
+        { before: e.code },
+      )
     } else {
-      c.add('error-code-removed', at(base, e), `the error code ${String(e.code)} was removed from ${base.catalogKey}; clients that branch on it never see it again`, { before: e.code })
+      c.add(
+        'error-code-removed',
+        at(base, e),
+        `the error code ${String(e.code)} was removed from ${base.catalogKey}; clients that branch on it never see it again`,
+        { before: e.code },
+      )
     }
   }
   const renumberedTo = new Set(renumbered.values())
@@ -50,27 +67,47 @@ export function diffCatalog(base: WithLayer<'catalog'>, head: WithLayer<'catalog
     const p = at(head, h)
     const code = String(h.code)
     if (!sameSet(b.httpStatus, h.httpStatus)) {
-      c.add('error-code-status-changed', `${p}/http_status`, `the error code ${code} now comes with HTTP ${h.httpStatus.join('/') || 'none'} instead of ${b.httpStatus.join('/') || 'none'}`, {
-        before: b.httpStatus,
-        after: h.httpStatus,
-      })
+      c.add(
+        'error-code-status-changed',
+        `${p}/http_status`,
+        `the error code ${code} now comes with HTTP ${h.httpStatus.join('/') || 'none'} instead of ${b.httpStatus.join('/') || 'none'}`,
+        {
+          before: b.httpStatus,
+          after: h.httpStatus,
+        },
+      )
     }
     if (!b.deprecated && h.deprecated) c.add('error-code-deprecated', `${p}/deprecated`, `the error code ${code} is now deprecated`)
     if (b.retryable !== h.retryable) {
-      c.add('error-code-attribute-changed', `${p}/retryable`, `the error code ${code} changed retryable from ${b.retryable} to ${h.retryable}`, { before: b.retryable, after: h.retryable, detail: 'retryable' })
+      c.add(
+        'error-code-attribute-changed',
+        `${p}/retryable`,
+        `the error code ${code} changed retryable from ${b.retryable} to ${h.retryable}`,
+        { before: b.retryable, after: h.retryable, detail: 'retryable' },
+      )
     }
     if ((b.message ?? null) !== (h.message ?? null)) {
-      c.add('error-code-attribute-changed', `${p}/message`, `the error code ${code} changed its fixed message from ${JSON.stringify(b.message ?? null)} to ${JSON.stringify(h.message ?? null)}`, {
-        before: b.message ?? null,
-        after: h.message ?? null,
-        detail: 'message',
-      })
+      c.add(
+        'error-code-attribute-changed',
+        `${p}/message`,
+        `the error code ${code} changed its fixed message from ${JSON.stringify(b.message ?? null)} to ${JSON.stringify(h.message ?? null)}`,
+        {
+          before: b.message ?? null,
+          after: h.message ?? null,
+          detail: 'message',
+        },
+      )
     }
     if (b.legacyError !== h.legacyError) {
-      c.add('error-code-legacy-error-changed', `${p}/legacy_error`, `the legacy error value of ${code} changed from ${JSON.stringify(b.legacyError)} to ${JSON.stringify(h.legacyError)}`, {
-        before: b.legacyError,
-        after: h.legacyError,
-      })
+      c.add(
+        'error-code-legacy-error-changed',
+        `${p}/legacy_error`,
+        `the legacy error value of ${code} changed from ${JSON.stringify(b.legacyError)} to ${JSON.stringify(h.legacyError)}`,
+        {
+          before: b.legacyError,
+          after: h.legacyError,
+        },
+      )
     }
   }
 }

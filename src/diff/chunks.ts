@@ -174,7 +174,8 @@ export function parseFromChunks(text: string, cache: ChunkCache): JsonObject | u
         throw new GiveUp()
       }
       const key = path[path.length - 1]!
-      if (parsed === null || typeof parsed !== 'object' || Object.keys(parsed).length !== 1 || !Object.hasOwn(parsed, key)) throw new GiveUp()
+      if (parsed === null || typeof parsed !== 'object' || Object.keys(parsed).length !== 1 || !Object.hasOwn(parsed, key))
+        throw new GiveUp()
       value = (parsed as Record<string, unknown>)[key]
     }
     let node = doc as Record<string, unknown>

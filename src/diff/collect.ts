@@ -99,9 +99,6 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 export function sortFindings(findings: DiffFinding[]): DiffFinding[] {
   return findings.sort(
     (a, b) =>
-      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
-      cmp(a.pointer, b.pointer) ||
-      cmp(a.id, b.id) ||
-      cmp(a.message, b.message),
+      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || cmp(a.pointer, b.pointer) || cmp(a.id, b.id) || cmp(a.message, b.message),
   )
 }

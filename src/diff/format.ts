@@ -76,7 +76,10 @@ const COMMAND: Readonly<Record<DiffSeverity, string>> = { breaking: 'error', war
 /** One `::error|warning|notice file=…,line=…,title=<rule-id>::<sentence>` line per finding. */
 export function formatGithub(findings: readonly DiffFinding[], ctx: FormatContext): string {
   return findings
-    .map((f) => `::${COMMAND[f.severity]} file=${escapeProperty(ctx.headPath)},line=${ctx.head.lineOf(f.pointer)},title=${escapeProperty(f.id)}::${escapeData(f.message)}\n`)
+    .map(
+      (f) =>
+        `::${COMMAND[f.severity]} file=${escapeProperty(ctx.headPath)},line=${ctx.head.lineOf(f.pointer)},title=${escapeProperty(f.id)}::${escapeData(f.message)}\n`,
+    )
     .join('')
 }
 

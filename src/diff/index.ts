@@ -19,7 +19,13 @@ import { diffWebsocket } from './websocket.ts'
 
 export type { DiffFinding, DiffLevel, DiffSeverity } from './model.ts'
 export { SEVERITY_RANK as DIFF_SEVERITY_RANK } from './model.ts'
-export { RULES as DIFF_RULES, formatRuleList as formatDiffRuleList, ruleIds as diffRuleIds, type DiffRuleId, type RuleInfo } from './registry.ts'
+export {
+  RULES as DIFF_RULES,
+  formatRuleList as formatDiffRuleList,
+  ruleIds as diffRuleIds,
+  type DiffRuleId,
+  type RuleInfo,
+} from './registry.ts'
 export { DIFF_FORMATS, countBySeverity, failsOn, formatDiff, type DiffFormat, type FormatContext } from './format.ts'
 export { loadSeverityFile, parseSeverityText } from './policy.ts'
 export { diffSpecFromSource, parseGitArg, readGitFile, readSpecArg, readSpecPair, type DiffSpec, type SpecArg } from './input.ts'
@@ -31,7 +37,11 @@ export interface DiffOptions {
   readonly today?: string
 }
 
-const both = <K extends 'catalog' | 'typedData' | 'rateLimits'>(k: K, b: DiffSpec, h: DiffSpec): [WithLayer<K>, WithLayer<K>] | undefined =>
+const both = <K extends 'catalog' | 'typedData' | 'rateLimits'>(
+  k: K,
+  b: DiffSpec,
+  h: DiffSpec,
+): [WithLayer<K>, WithLayer<K>] | undefined =>
   b[k] !== undefined && h[k] !== undefined ? [b as WithLayer<K>, h as WithLayer<K>] : undefined
 
 export function diffSpecs(base: DiffSpec, head: DiffSpec, opts: DiffOptions = {}): DiffFinding[] {

@@ -50,7 +50,14 @@ function operationsOf(doc: unknown, items: unknown, ptr: string, label: (name: s
     for (const method of HTTP_METHODS) {
       const node = r.node[method]
       if (!isObject(node)) continue
-      const op: OpRef = { method: method.toUpperCase(), path: label(name), pointer: `${r.ptr}/${method}`, node, pathItem: r.node, itemPtr: r.ptr }
+      const op: OpRef = {
+        method: method.toUpperCase(),
+        path: label(name),
+        pointer: `${r.ptr}/${method}`,
+        node,
+        pathItem: r.node,
+        itemPtr: r.ptr,
+      }
       out.set(`${op.method} ${normalizePath(name)}`, op)
     }
   }
@@ -95,25 +102,48 @@ export function diffOperations(base: DiffSpec, head: DiffSpec, c: Collector, opt
 function reportRemoved(c: Collector, b: OpRef, pathKept: boolean, today: string): void {
   const name = `${b.method} ${b.path}`
   if (b.node.deprecated !== true) {
-    c.add(pathKept ? 'api-removed-without-deprecation' : 'api-path-removed-without-deprecation', b.pointer, `${name} was removed without being deprecated first`)
+    c.add(
+      pathKept ? 'api-removed-without-deprecation' : 'api-path-removed-without-deprecation',
+      b.pointer,
+      `${name} was removed without being deprecated first`,
+    )
     return
   }
   const sunset = sunsetOf(b.node)
-  if (sunset.kind === 'invalid') c.add('api-path-sunset-parse', b.pointer, `${name} was removed, and its x-sunset ${sunset.raw} is not a date`, { before: sunset.raw })
-  else if (sunset.kind === 'date' && today < sunset.date) c.add(pathKept ? 'api-removed-before-sunset' : 'api-path-removed-before-sunset', b.pointer, `${name} was removed before its sunset date ${sunset.date}`, { before: sunset.date })
-  else c.add(pathKept ? 'api-removed-with-deprecation' : 'api-path-removed-with-deprecation', b.pointer, `${name} was removed after its deprecation`)
+  if (sunset.kind === 'invalid')
+    c.add('api-path-sunset-parse', b.pointer, `${name} was removed, and its x-sunset ${sunset.raw} is not a date`, { before: sunset.raw })
+  else if (sunset.kind === 'date' && today < sunset.date)
+    c.add(
+      pathKept ? 'api-removed-before-sunset' : 'api-path-removed-before-sunset',
+      b.pointer,
+      `${name} was removed before its sunset date ${sunset.date}`,
+      { before: sunset.date },
+    )
+  else
+    c.add(
+      pathKept ? 'api-removed-with-deprecation' : 'api-path-removed-with-deprecation',
+      b.pointer,
+      `${name} was removed after its deprecation`,
+    )
 }
 
 function diffOperation(ctx: OpContext, b: OpRef, h: OpRef): void {
   const { c } = ctx
   const where = `${h.method} ${h.path}`
   if (b.node.operationId !== undefined && b.node.operationId !== h.node.operationId) {
-    c.add('api-operation-id-removed', `${h.pointer}/operationId`, `the operationId ${String(b.node.operationId)} of ${where} was ${h.node.operationId === undefined ? 'removed' : `renamed to ${String(h.node.operationId)}`}`, {
-      before: b.node.operationId,
-      after: h.node.operationId ?? null,
-    })
+    c.add(
+      'api-operation-id-removed',
+      `${h.pointer}/operationId`,
+      `the operationId ${String(b.node.operationId)} of ${where} was ${h.node.operationId === undefined ? 'removed' : `renamed to ${String(h.node.operationId)}`}`,
+      {
+        before: b.node.operationId,
+        after: h.node.operationId ?? null,
+      },
+    )
   } else if (b.node.operationId === undefined && h.node.operationId !== undefined) {
-    c.add('api-operation-id-added', `${h.pointer}/operationId`, `${where} got the operationId ${String(h.node.operationId)}`, { after: h.node.operationId })
+    c.add('api-operation-id-added', `${h.pointer}/operationId`, `${where} got the operationId ${String(h.node.operationId)}`, {
+      after: h.node.operationId,
+    })
   }
   const sunset = String(h.node['x-sunset'])
   switch (deprecationChange(b.node, h.node)) {
@@ -121,13 +151,22 @@ function diffOperation(ctx: OpContext, b: OpRef, h: OpRef): void {
       c.add('endpoint-deprecated', `${h.pointer}/deprecated`, `${where} was deprecated`)
       break
     case 'deprecated-with-sunset':
-      c.add('endpoint-deprecated-with-sunset', `${h.pointer}/deprecated`, `${where} was deprecated with the sunset ${sunset}`, { after: sunset })
+      c.add('endpoint-deprecated-with-sunset', `${h.pointer}/deprecated`, `${where} was deprecated with the sunset ${sunset}`, {
+        after: sunset,
+      })
       break
     case 'sunset-invalid':
-      c.add(b.node.deprecated === true ? 'api-path-sunset-parse' : 'api-deprecated-sunset-parse', `${h.pointer}/x-sunset`, `${where} is deprecated with an x-sunset that is not a date`, { before: b.node['x-sunset'] ?? null, after: h.node['x-sunset'] ?? null })
+      c.add(
+        b.node.deprecated === true ? 'api-path-sunset-parse' : 'api-deprecated-sunset-parse',
+        `${h.pointer}/x-sunset`,
+        `${where} is deprecated with an x-sunset that is not a date`,
+        { before: b.node['x-sunset'] ?? null, after: h.node['x-sunset'] ?? null },
+      )
       break
     case 'sunset-deleted':
-      c.add('sunset-deleted', h.pointer, `${where} is still deprecated but lost its sunset ${String(b.node['x-sunset'])}`, { before: b.node['x-sunset'] ?? null })
+      c.add('sunset-deleted', h.pointer, `${where} is still deprecated but lost its sunset ${String(b.node['x-sunset'])}`, {
+        before: b.node['x-sunset'] ?? null,
+      })
       break
     case 'reactivated':
       c.add('endpoint-reactivated', h.pointer, `${where} is no longer deprecated`)
@@ -135,7 +174,12 @@ function diffOperation(ctx: OpContext, b: OpRef, h: OpRef): void {
   const rb = isObject(b.node['x-rate-limit']) ? b.node['x-rate-limit'].category : undefined
   const rh = isObject(h.node['x-rate-limit']) ? h.node['x-rate-limit'].category : undefined
   if (rb !== rh) {
-    c.add('rate-limit-category-changed', `${h.pointer}/x-rate-limit`, `${where} is now counted in the rate-limit category ${String(rh ?? 'none')} instead of ${String(rb ?? 'none')}`, { before: rb ?? null, after: rh ?? null })
+    c.add(
+      'rate-limit-category-changed',
+      `${h.pointer}/x-rate-limit`,
+      `${where} is now counted in the rate-limit category ${String(rh ?? 'none')} instead of ${String(rb ?? 'none')}`,
+      { before: rb ?? null, after: rh ?? null },
+    )
   }
   diffRequirements(c, b.node.security, h.node.security, `${h.pointer}/security`, where)
   diffParameters(ctx, b, h, where)

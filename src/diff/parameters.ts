@@ -54,8 +54,16 @@ function reportRemoved(c: OpContext['c'], p: Param, where: string, today: string
   const what = `${p.in} parameter \`${p.name}\``
   if (p.node.deprecated !== true) return c.add('request-parameter-removed', p.ptr, `the ${what} was removed`, { where })
   const sunset = sunsetOf(p.node)
-  if (sunset.kind === 'invalid') c.add('request-parameter-sunset-parse', p.ptr, `the ${what} was removed, and its x-sunset ${sunset.raw} is not a date`, { where, before: sunset.raw })
-  else if (sunset.kind === 'date' && today < sunset.date) c.add('request-parameter-removed-before-sunset', p.ptr, `the ${what} was removed before its sunset date ${sunset.date}`, { where, before: sunset.date })
+  if (sunset.kind === 'invalid')
+    c.add('request-parameter-sunset-parse', p.ptr, `the ${what} was removed, and its x-sunset ${sunset.raw} is not a date`, {
+      where,
+      before: sunset.raw,
+    })
+  else if (sunset.kind === 'date' && today < sunset.date)
+    c.add('request-parameter-removed-before-sunset', p.ptr, `the ${what} was removed before its sunset date ${sunset.date}`, {
+      where,
+      before: sunset.date,
+    })
   else c.add('request-parameter-removed-with-deprecation', p.ptr, `the deprecated ${what} was removed`, { where })
 }
 
@@ -79,10 +87,17 @@ export function diffParameters({ base, head, c, memo, same, today }: OpContext, 
         c.add('request-parameter-deprecated', `${q.ptr}/deprecated`, `the ${what} was deprecated`, { where })
         break
       case 'sunset-invalid':
-        c.add('request-parameter-sunset-parse', `${q.ptr}/x-sunset`, `the deprecated ${what} has an x-sunset that is not a date`, { where, before: p.node['x-sunset'] ?? null, after: q.node['x-sunset'] ?? null })
+        c.add('request-parameter-sunset-parse', `${q.ptr}/x-sunset`, `the deprecated ${what} has an x-sunset that is not a date`, {
+          where,
+          before: p.node['x-sunset'] ?? null,
+          after: q.node['x-sunset'] ?? null,
+        })
         break
       case 'sunset-deleted':
-        c.add('request-parameter-sunset-deleted', q.ptr, `the ${what} is still deprecated but lost its sunset`, { where, before: p.node['x-sunset'] ?? null })
+        c.add('request-parameter-sunset-deleted', q.ptr, `the ${what} is still deprecated but lost its sunset`, {
+          where,
+          before: p.node['x-sunset'] ?? null,
+        })
         break
       case 'reactivated':
         c.add('request-parameter-reactivated', q.ptr, `the ${what} is no longer deprecated`, { where })
@@ -108,7 +123,12 @@ export function diffParameters({ base, head, c, memo, same, today }: OpContext, 
     const required = q.node.required === true
     if (q.in === 'path') c.add('new-request-path-parameter', q.ptr, `the ${what} was added`, { where })
     else if (q.pathLevel) {
-      c.add(required ? 'new-required-request-default-parameter-to-existing-path' : 'new-optional-request-default-parameter-to-existing-path', q.ptr, `the ${required ? 'required' : 'optional'} ${what} was added for every operation of the path`, { where })
+      c.add(
+        required ? 'new-required-request-default-parameter-to-existing-path' : 'new-optional-request-default-parameter-to-existing-path',
+        q.ptr,
+        `the ${required ? 'required' : 'optional'} ${what} was added for every operation of the path`,
+        { where },
+      )
     } else if (required) c.add('new-required-request-parameter', q.ptr, `the required ${what} was added`, { where })
     else c.add('new-optional-request-parameter', q.ptr, `the optional ${what} was added`, { where })
   }

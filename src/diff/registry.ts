@@ -65,7 +65,10 @@ const SCHEMA_ROWS = {
   'became-nullable': row(I, B, 'null is now allowed', { paramProp: I, header: B }),
   'became-not-nullable': row(B, I, 'null is no longer allowed', { paramProp: B, header: I }),
   'became-enum': row(B, null, 'a free value is now restricted to an enum', { headerProp: B }),
-  'enum-value-added': row(I, W, 'an enum value was added (a response exempts it with x-extensible-enum)', { paramProp: I, propertyOnly: true }),
+  'enum-value-added': row(I, W, 'an enum value was added (a response exempts it with x-extensible-enum)', {
+    paramProp: I,
+    propertyOnly: true,
+  }),
   'enum-value-removed': row(B, I, 'an enum value was removed', { paramProp: B, mediatype: true }),
   'x-extensible-enum-value-removed': row(B, null, 'a value listed in x-extensible-enum was removed', { propertyOnly: true }),
   'const-added': row(B, I, 'a const was added'),
@@ -150,8 +153,8 @@ const SCHEMA_ROWS = {
   'default-value-added': row(I, I, 'a default value was added', { param: B }),
   'default-value-changed': row(I, I, 'the default value changed', { param: B }),
   'default-value-removed': row(I, I, 'the default value was removed', { param: B }),
-  'deprecated': row(I, I, 'the element was deprecated', { propertyOnly: true }),
-  'reactivated': row(I, I, 'the element is no longer deprecated', { propertyOnly: true }),
+  deprecated: row(I, I, 'the element was deprecated', { propertyOnly: true }),
+  reactivated: row(I, I, 'the element is no longer deprecated', { propertyOnly: true }),
   'deprecated-with-sunset': row(I, I, 'the element was deprecated with an x-sunset date', { propertyOnly: true }),
   'deprecated-sunset-invalid': row(B, B, 'the element was deprecated with an x-sunset that is not a date', { propertyOnly: true }),
 } as const satisfies Record<string, SchemaRow>
@@ -166,7 +169,12 @@ type SchemaRuleId =
   | `response-header-${SchemaSuffix}`
   | `response-mediatype-${SchemaSuffix}`
 
-const rule = (severity: DiffSeverity, direction: RuleDirection, description: string, why?: string): RuleInfo => ({ severity, direction, description, ...(why ? { why } : {}) })
+const rule = (severity: DiffSeverity, direction: RuleDirection, description: string, why?: string): RuleInfo => ({
+  severity,
+  direction,
+  description,
+  ...(why ? { why } : {}),
+})
 const rq = (s: DiffSeverity, d: string, why?: string) => rule(s, 'request', d, why)
 const rs = (s: DiffSeverity, d: string, why?: string) => rule(s, 'response', d, why)
 const no = (s: DiffSeverity, d: string, why?: string) => rule(s, 'none', d, why)
@@ -190,10 +198,14 @@ const FIXED = {
   'api-deprecated-sunset-parse': no(B, 'an operation was deprecated with an x-sunset that is not a date'),
   'api-path-sunset-parse': no(B, "a deprecated operation's x-sunset changed and one of the two is not a date"),
   'sunset-deleted': no(B, 'a still deprecated operation lost its x-sunset'),
-  'api-operation-id-removed': no(B, 'an operationId was removed or renamed', 'oasdiff: info. Generated clients name their methods after it, so their callers stop compiling'),
+  'api-operation-id-removed': no(
+    B,
+    'an operationId was removed or renamed',
+    'oasdiff: info. Generated clients name their methods after it, so their callers stop compiling',
+  ),
   'api-operation-id-added': no(I, 'an operationId was added'),
-  'api-security-added': no(I, "a security requirement was added to an operation"),
-  'api-security-removed': no(I, "a security requirement was removed from an operation"),
+  'api-security-added': no(I, 'a security requirement was added to an operation'),
+  'api-security-removed': no(I, 'a security requirement was removed from an operation'),
   'api-security-scope-added': no(I, "a scope was added to an operation's security requirement"),
   'api-security-scope-removed': no(I, "a scope was removed from an operation's security requirement"),
   'api-global-security-added': no(I, 'a document-wide security requirement was added'),
@@ -297,7 +309,11 @@ const FIXED = {
   'stated-became-assumed': no(I, 'a stated element is now marked x-assumed'),
   // versions
   'api-version-not-bumped': no(B, 'breaking changes without a change of info.version', 'oasdiff: info; the toolkit gates releases on it'),
-  'api-major-version-not-bumped': no(B, 'breaking changes without a major bump of info.version', 'oasdiff: info; the toolkit gates releases on it'),
+  'api-major-version-not-bumped': no(
+    B,
+    'breaking changes without a major bump of info.version',
+    'oasdiff: info; the toolkit gates releases on it',
+  ),
   'api-version-decreased': no(W, 'info.version went down', 'oasdiff: info'),
   'eip712-domain-version-not-bumped': no(B, 'a signed type or domain changed without a bump of the EIP-712 domain version'),
 } as const satisfies Record<string, RuleInfo>
@@ -341,11 +357,13 @@ export function ruleIds(): DiffRuleId[] {
 
 /** `oec diff --list-rules`: one line per rule, tab-separated, sorted by id. */
 export function formatRuleList(): string {
-  return ruleIds()
-    .map((id) => {
-      const r = RULES[id]!
-      const notes = [r.ours && `ours: ${r.ours}`, r.why && `level: ${r.why}`].filter(Boolean)
-      return `${id}\t${r.severity}\t${r.direction}\t${r.description}${notes.length ? ` (${notes.join('; ')})` : ''}`
-    })
-    .join('\n') + '\n'
+  return (
+    ruleIds()
+      .map((id) => {
+        const r = RULES[id]!
+        const notes = [r.ours && `ours: ${r.ours}`, r.why && `level: ${r.why}`].filter(Boolean)
+        return `${id}\t${r.severity}\t${r.direction}\t${r.description}${notes.length ? ` (${notes.join('; ')})` : ''}`
+      })
+      .join('\n') + '\n'
+  )
 }

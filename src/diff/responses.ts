@@ -51,11 +51,20 @@ export function diffResponses(ctx: OpContext, b: OpRef, h: OpRef, where: string)
   for (const status of Object.keys(sh).sort()) {
     if (status in sb) continue
     const hPtr = `${h.pointer}/responses/${esc(status)}`
-    c.add(isSuccess(status) ? 'response-success-status-added' : 'response-non-success-status-added', hPtr, `${where} may return the status ${status}`)
+    c.add(
+      isSuccess(status) ? 'response-success-status-added' : 'response-non-success-status-added',
+      hPtr,
+      `${where} may return the status ${status}`,
+    )
     const rh = resolve(ctx.head.doc, sh[status], hPtr)
     if (rh.node) {
       for (const code of responseErrorCodes(rh.node)) {
-        c.add('error-code-added-to-operation', `${rh.ptr}/${listOf(code)}`, `the error code ${code} may be returned with status ${status}`, { where, detail: String(code), after: code })
+        c.add(
+          'error-code-added-to-operation',
+          `${rh.ptr}/${listOf(code)}`,
+          `the error code ${code} may be returned with status ${status}`,
+          { where, detail: String(code), after: code },
+        )
       }
     }
   }
@@ -88,7 +97,8 @@ function diffHeaders(ctx: OpContext, b: JsonObject, bPtr: string, h: JsonObject,
   for (const [key, x] of [...hb].sort()) {
     const y = hh.get(key)
     if (!y) {
-      if (x.node.required === true) c.add('required-response-header-removed', x.ptr, `the required response header ${x.name} was removed`, { where })
+      if (x.node.required === true)
+        c.add('required-response-header-removed', x.ptr, `the required response header ${x.name} was removed`, { where })
       else c.add('optional-response-header-removed', x.ptr, `the optional response header ${x.name} was removed`, { where })
       continue
     }
@@ -96,9 +106,16 @@ function diffHeaders(ctx: OpContext, b: JsonObject, bPtr: string, h: JsonObject,
       c.add('response-header-became-optional', `${y.defPtr}/required`, `the response header ${x.name} is no longer guaranteed`, { where })
     }
     const noun = (label: string) => `the response header ${x.name}${label ? `.${label}` : ''}`
-    compareSchemas({ c, memo: ctx.memo, same: ctx.same, baseDoc: ctx.base.doc, headDoc: ctx.head.doc, dir: 'response', site: 'header', noun, where }, x.node.schema, `${x.defPtr}/schema`, y.node.schema, `${y.defPtr}/schema`)
+    compareSchemas(
+      { c, memo: ctx.memo, same: ctx.same, baseDoc: ctx.base.doc, headDoc: ctx.head.doc, dir: 'response', site: 'header', noun, where },
+      x.node.schema,
+      `${x.defPtr}/schema`,
+      y.node.schema,
+      `${y.defPtr}/schema`,
+    )
   }
-  for (const [key, y] of [...hh].sort()) if (!hb.has(key)) c.add('response-header-added', y.ptr, `the response header ${y.name} was added`, { where })
+  for (const [key, y] of [...hh].sort())
+    if (!hb.has(key)) c.add('response-header-added', y.ptr, `the response header ${y.name} was added`, { where })
 }
 
 function diffResponse(ctx: OpContext, b: JsonObject, bPtr: string, h: JsonObject, hPtr: string, c: ChangeSink, where: string): void {
@@ -109,11 +126,19 @@ function diffResponse(ctx: OpContext, b: JsonObject, bPtr: string, h: JsonObject
   const codesH = responseErrorCodes(h)
   for (const code of codesH) {
     if (codesB.has(String(code))) continue
-    c.add('error-code-added-to-operation', `${hPtr}/${listOf(code)}`, `the error code ${code} may now be returned`, { where, detail: String(code), after: code })
+    c.add('error-code-added-to-operation', `${hPtr}/${listOf(code)}`, `the error code ${code} may now be returned`, {
+      where,
+      detail: String(code),
+      after: code,
+    })
   }
   const setH = new Set(codesH.map(String))
   for (const code of responseErrorCodes(b)) {
     if (setH.has(String(code))) continue
-    c.add('error-code-removed-from-operation', `${hPtr}/${listOf(code)}`, `the error code ${code} is no longer returned`, { where, detail: String(code), before: code })
+    c.add('error-code-removed-from-operation', `${hPtr}/${listOf(code)}`, `the error code ${code} is no longer returned`, {
+      where,
+      detail: String(code),
+      before: code,
+    })
   }
 }

@@ -28,8 +28,18 @@ interface Ids {
   readonly scopeAdded: 'api-security-scope-added' | 'api-global-security-scope-added'
   readonly scopeRemoved: 'api-security-scope-removed' | 'api-global-security-scope-removed'
 }
-const GLOBAL: Ids = { added: 'api-global-security-added', removed: 'api-global-security-removed', scopeAdded: 'api-global-security-scope-added', scopeRemoved: 'api-global-security-scope-removed' }
-const OPERATION: Ids = { added: 'api-security-added', removed: 'api-security-removed', scopeAdded: 'api-security-scope-added', scopeRemoved: 'api-security-scope-removed' }
+const GLOBAL: Ids = {
+  added: 'api-global-security-added',
+  removed: 'api-global-security-removed',
+  scopeAdded: 'api-global-security-scope-added',
+  scopeRemoved: 'api-global-security-scope-removed',
+}
+const OPERATION: Ids = {
+  added: 'api-security-added',
+  removed: 'api-security-removed',
+  scopeAdded: 'api-security-scope-added',
+  scopeRemoved: 'api-security-scope-removed',
+}
 
 /** Compares two `security` lists; `pointer` is where head's list is, `where` the operation if any. */
 export function diffRequirements(c: ChangeSink, b: unknown, h: unknown, pointer: string, where?: string): void {
@@ -45,11 +55,14 @@ export function diffRequirements(c: ChangeSink, b: unknown, h: unknown, pointer:
     }
     for (const [scheme, scopes] of req) {
       const now = next.get(scheme) ?? []
-      for (const s of scopes) if (!now.includes(s)) c.add(ids.scopeRemoved, pointer, `the scope ${s} of ${scheme}${of} was removed`, { detail: `${key}:${s}` })
-      for (const s of now) if (!scopes.includes(s)) c.add(ids.scopeAdded, pointer, `the scope ${s} of ${scheme}${of} was added`, { detail: `${key}:+${s}` })
+      for (const s of scopes)
+        if (!now.includes(s)) c.add(ids.scopeRemoved, pointer, `the scope ${s} of ${scheme}${of} was removed`, { detail: `${key}:${s}` })
+      for (const s of now)
+        if (!scopes.includes(s)) c.add(ids.scopeAdded, pointer, `the scope ${s} of ${scheme}${of} was added`, { detail: `${key}:+${s}` })
     }
   }
-  for (const key of rh.keys()) if (!rb.has(key)) c.add(ids.added, pointer, `the security requirement ${key}${of} was added`, { detail: `+${key}` })
+  for (const key of rh.keys())
+    if (!rb.has(key)) c.add(ids.added, pointer, `the security requirement ${key}${of} was added`, { detail: `+${key}` })
 }
 
 function schemes(spec: DiffSpec): JsonObject {
@@ -68,8 +81,15 @@ export function diffSecurity(base: DiffSpec, head: DiffSpec, c: ChangeSink): voi
     const y = sh[name]
     if (y === undefined) c.add('api-security-component-removed', p, `the security scheme ${name} was removed`)
     else if (isObject(x) && isObject(y) && x.type !== y.type) {
-      c.add('api-security-component-type-changed', `${p}/type`, `the security scheme ${name} changed type from ${String(x.type)} to ${String(y.type)}`, { before: x.type ?? null, after: y.type ?? null })
+      c.add(
+        'api-security-component-type-changed',
+        `${p}/type`,
+        `the security scheme ${name} changed type from ${String(x.type)} to ${String(y.type)}`,
+        { before: x.type ?? null, after: y.type ?? null },
+      )
     }
   }
-  for (const name of Object.keys(sh).sort()) if (!(name in sb)) c.add('api-security-component-added', `/components/securitySchemes/${esc(name)}`, `the security scheme ${name} was added`)
+  for (const name of Object.keys(sh).sort())
+    if (!(name in sb))
+      c.add('api-security-component-added', `/components/securitySchemes/${esc(name)}`, `the security scheme ${name} was added`)
 }

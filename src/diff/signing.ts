@@ -10,7 +10,11 @@ import type { ChangeSink, Collector } from './collect.ts'
 import { esc } from './refs.ts'
 
 /** EIP-712 encodeType: `Name(type name,...)` followed by the referenced struct types, sorted. */
-export function encodeType(primaryType: string, fields: readonly { name: string; type: string }[], structs: ReadonlyMap<string, readonly { name: string; type: string }[]> = new Map()): string {
+export function encodeType(
+  primaryType: string,
+  fields: readonly { name: string; type: string }[],
+  structs: ReadonlyMap<string, readonly { name: string; type: string }[]> = new Map(),
+): string {
   const deps = new Set<string>()
   const visit = (fs: readonly { type: string }[]) => {
     for (const f of fs) {
@@ -24,7 +28,13 @@ export function encodeType(primaryType: string, fields: readonly { name: string;
   }
   visit(fields)
   const one = (name: string, fs: readonly { name: string; type: string }[]) => `${name}(${fs.map((f) => `${f.type} ${f.name}`).join(',')})`
-  return one(primaryType, fields) + [...deps].sort().map((d) => one(d, structs.get(d)!)).join('')
+  return (
+    one(primaryType, fields) +
+    [...deps]
+      .sort()
+      .map((d) => one(d, structs.get(d)!))
+      .join('')
+  )
 }
 
 export function typeHash(encoded: string): `0x${string}` {
@@ -69,7 +79,12 @@ export function diffSigning(base: WithLayer<'typedData'>, head: WithLayer<'typed
   const dtb = encodeType('EIP712Domain', base.typedData.domainType)
   const dth = encodeType('EIP712Domain', head.typedData.domainType)
   if (dtb !== dth) {
-    c.add('eip712-domain-changed', '/x-eip712/domainType', `the EIP-712 domain type changed from \`${dtb}\` to \`${dth}\`, so every domain separator changes`, { before: dtb, after: dth })
+    c.add(
+      'eip712-domain-changed',
+      '/x-eip712/domainType',
+      `the EIP-712 domain type changed from \`${dtb}\` to \`${dth}\`, so every domain separator changes`,
+      { before: dtb, after: dth },
+    )
   }
 
   const db = rawDomains(base)
@@ -87,10 +102,15 @@ export function diffSigning(base: WithLayer<'typedData'>, head: WithLayer<'typed
       const y = vh.get(field)
       if (x === y) continue
       const show = (v: string | undefined) => (v === undefined ? 'absent' : v)
-      c.add('eip712-domain-changed', `${p}/${esc(field)}`, `the ${name} signing domain's ${field} changed from ${show(x)} to ${show(y)}, which invalidates every signature made under it`, {
-        before: db[name]![field] ?? null,
-        after: dh[name]![field] ?? null,
-      })
+      c.add(
+        'eip712-domain-changed',
+        `${p}/${esc(field)}`,
+        `the ${name} signing domain's ${field} changed from ${show(x)} to ${show(y)}, which invalidates every signature made under it`,
+        {
+          before: db[name]![field] ?? null,
+          after: dh[name]![field] ?? null,
+        },
+      )
     }
   }
   for (const name of Object.keys(dh).sort()) {
@@ -112,21 +132,41 @@ export function diffSigning(base: WithLayer<'typedData'>, head: WithLayer<'typed
     if (tb !== th) {
       const hb = typeHash(tb)
       const hh = typeHash(th)
-      c.add('eip712-type-hash-changed', `${p}/fields`, `the signed message ${id} changed its type from \`${tb}\` (typeHash ${hb}) to \`${th}\` (typeHash ${hh}), so signatures made for the old type no longer verify`, {
-        before: { type: tb, typeHash: hb },
-        after: { type: th, typeHash: hh },
-      })
+      c.add(
+        'eip712-type-hash-changed',
+        `${p}/fields`,
+        `the signed message ${id} changed its type from \`${tb}\` (typeHash ${hb}) to \`${th}\` (typeHash ${hh}), so signatures made for the old type no longer verify`,
+        {
+          before: { type: tb, typeHash: hb },
+          after: { type: th, typeHash: hh },
+        },
+      )
     }
     if (b.primaryType !== h.primaryType) {
-      c.add('eip712-primary-type-renamed', `${p}/primaryType`, `the signed message ${id} renamed its struct from ${b.primaryType} to ${h.primaryType}`, { before: b.primaryType, after: h.primaryType })
+      c.add(
+        'eip712-primary-type-renamed',
+        `${p}/primaryType`,
+        `the signed message ${id} renamed its struct from ${b.primaryType} to ${h.primaryType}`,
+        { before: b.primaryType, after: h.primaryType },
+      )
     }
     if (b.domain !== h.domain) {
-      c.add('eip712-message-domain-changed', `${p}/domain`, `the signed message ${id} moved from the ${b.domain} domain to the ${h.domain} domain`, { before: b.domain, after: h.domain })
+      c.add(
+        'eip712-message-domain-changed',
+        `${p}/domain`,
+        `the signed message ${id} moved from the ${b.domain} domain to the ${h.domain} domain`,
+        { before: b.domain, after: h.domain },
+      )
     }
     h.fields.forEach((f, i) => {
       const old = b.fields.find((x) => x.name === f.name)
       if (old && old.body !== f.body) {
-        c.add('signed-field-mapping-changed', `${p}/fields/${i}`, `the typed field ${id}.${f.name} is now carried by the body property ${f.body} instead of ${old.body}`, { before: old.body, after: f.body })
+        c.add(
+          'signed-field-mapping-changed',
+          `${p}/fields/${i}`,
+          `the typed field ${id}.${f.name} is now carried by the body property ${f.body} instead of ${old.body}`,
+          { before: old.body, after: f.body },
+        )
       }
     })
   }
@@ -139,7 +179,10 @@ export function diffSigning(base: WithLayer<'typedData'>, head: WithLayer<'typed
 function signedBodyShape(schema: unknown): string | undefined {
   const signed = readSignedSchema(schema)
   if (!signed) return undefined
-  const variants = signed.variants.map((v) => `${v.message}${v.whenPresent ? ` when ${v.whenPresent} is present` : ''}${v.whenAbsent ? ` when ${v.whenAbsent} is absent` : ''}`)
+  const variants = signed.variants.map(
+    (v) =>
+      `${v.message}${v.whenPresent ? ` when ${v.whenPresent} is present` : ''}${v.whenAbsent ? ` when ${v.whenAbsent} is absent` : ''}`,
+  )
   return `signature in ${signed.signature}${signed.derived ? `, ${signed.derived} derived from the body` : ''}; signed as ${variants.join(', or ')}`
 }
 
@@ -165,5 +208,10 @@ export function diffSignedSchema(c: ChangeSink, b: unknown, h: unknown, pointer:
   if (before === undefined) return
   const after = signedBodyShape(h)
   if (before === after) return
-  c.add('signed-body-message-changed', `${pointer}/x-eip712-signed`, `${what} is now ${after ?? 'not signed'} (was: ${before}), so existing clients' signatures no longer verify`, { before, after: after ?? null, ...(where ? { where } : {}) })
+  c.add(
+    'signed-body-message-changed',
+    `${pointer}/x-eip712-signed`,
+    `${what} is now ${after ?? 'not signed'} (was: ${before}), so existing clients' signatures no longer verify`,
+    { before, after: after ?? null, ...(where ? { where } : {}) },
+  )
 }

@@ -24,7 +24,12 @@ export const promisesNothing = (op: JsonObject) => {
 
 export function reportInvalidStability(c: ChangeSink, op: JsonObject, pointer: string, name: string): void {
   if (stabilityOf(op) !== undefined) return
-  c.add('api-invalid-stability-level', `${pointer}/x-stability-level`, `${name} has the x-stability-level ${JSON.stringify(op['x-stability-level'])}, not one of ${LEVELS.join(', ')}`, { detail: pointer })
+  c.add(
+    'api-invalid-stability-level',
+    `${pointer}/x-stability-level`,
+    `${name} has the x-stability-level ${JSON.stringify(op['x-stability-level'])}, not one of ${LEVELS.join(', ')}`,
+    { detail: pointer },
+  )
 }
 
 export function diffStability(c: ChangeSink, b: JsonObject, h: JsonObject, pointer: string, name: string): void {
@@ -32,5 +37,8 @@ export function diffStability(c: ChangeSink, b: JsonObject, h: JsonObject, point
   const lh = stabilityOf(h)
   if (lb === undefined || lh === undefined || lb === lh) return
   const down = LEVELS.indexOf(lh) < LEVELS.indexOf(lb)
-  c.add(down ? 'api-stability-decreased' : 'api-stability-increased', `${pointer}/x-stability-level`, `${name} went from ${lb} to ${lh}`, { before: lb, after: lh })
+  c.add(down ? 'api-stability-decreased' : 'api-stability-increased', `${pointer}/x-stability-level`, `${name} went from ${lb} to ${lh}`, {
+    before: lb,
+    after: lh,
+  })
 }

@@ -5,7 +5,10 @@
  */
 import type { JsonObject } from '../contract/model.ts'
 
-export type Sunset = { readonly kind: 'none' } | { readonly kind: 'date'; readonly date: string } | { readonly kind: 'invalid'; readonly raw: string }
+export type Sunset =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'date'; readonly date: string }
+  | { readonly kind: 'invalid'; readonly raw: string }
 
 const DATE = /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/
 

@@ -23,21 +23,38 @@ function compareVersions(a: number[], b: number[]): number {
   return 0
 }
 
-const SIGNING_RULES = new Set(['eip712-type-hash-changed', 'eip712-primary-type-renamed', 'eip712-message-domain-changed', 'eip712-message-removed', 'eip712-domain-changed'])
+const SIGNING_RULES = new Set([
+  'eip712-type-hash-changed',
+  'eip712-primary-type-renamed',
+  'eip712-message-domain-changed',
+  'eip712-message-removed',
+  'eip712-domain-changed',
+])
 
 export function diffVersions(base: DiffSpec, head: DiffSpec, findings: readonly DiffFinding[], c: Collector): void {
   const vb = versionParts(base.version)
   const vh = versionParts(head.version)
   const breaking = findings.filter((f) => f.severity === 'breaking')
   if (vb.length && vh.length && compareVersions(vh, vb) < 0) {
-    c.add('api-version-decreased', '/info/version', `info.version went down from ${base.version} to ${head.version}`, { before: base.version, after: head.version })
+    c.add('api-version-decreased', '/info/version', `info.version went down from ${base.version} to ${head.version}`, {
+      before: base.version,
+      after: head.version,
+    })
   }
   if (breaking.length > 0) {
     const n = `${breaking.length} breaking change${breaking.length === 1 ? '' : 's'}`
     if (base.version === head.version) {
-      c.add('api-version-not-bumped', '/info/version', `${n} but info.version is still ${head.version}; bump the major version`, { before: base.version, after: head.version })
+      c.add('api-version-not-bumped', '/info/version', `${n} but info.version is still ${head.version}; bump the major version`, {
+        before: base.version,
+        after: head.version,
+      })
     } else if (!(vb.length && vh.length && (vh[0] ?? 0) > (vb[0] ?? 0))) {
-      c.add('api-major-version-not-bumped', '/info/version', `${n} but info.version went from ${base.version} to ${head.version} without a major bump`, { before: base.version, after: head.version })
+      c.add(
+        'api-major-version-not-bumped',
+        '/info/version',
+        `${n} but info.version went from ${base.version} to ${head.version} without a major bump`,
+        { before: base.version, after: head.version },
+      )
     }
   }
 
@@ -62,9 +79,14 @@ export function diffVersions(base: DiffSpec, head: DiffSpec, findings: readonly 
     const b = base.typedData?.domains[domain]
     const h = head.typedData?.domains[domain]
     if (!b || !h || b.version !== h.version) continue
-    c.add('eip712-domain-version-not-bumped', `/x-eip712/domains/${esc(domain)}/version`, `the ${domain} signing domain changed (${[...new Set(why)].join(', ')}) but its EIP-712 version is still ${h.version}; bump it so old and new signatures cannot be confused`, {
-      before: b.version,
-      after: h.version,
-    })
+    c.add(
+      'eip712-domain-version-not-bumped',
+      `/x-eip712/domains/${esc(domain)}/version`,
+      `the ${domain} signing domain changed (${[...new Set(why)].join(', ')}) but its EIP-712 version is still ${h.version}; bump it so old and new signatures cannot be confused`,
+      {
+        before: b.version,
+        after: h.version,
+      },
+    )
   }
 }

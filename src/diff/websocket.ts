@@ -17,7 +17,11 @@ export function diffWebsocket(base: DiffSpec, head: DiffSpec, c: Collector, same
   const wb = base.doc['x-websocket']
   const wh = head.doc['x-websocket']
   if (!isObject(wb) || !isObject(wh)) return
-  if (wb.path !== wh.path) c.add('websocket-path-changed', '/x-websocket/path', `the WebSocket endpoint moved from ${String(wb.path)} to ${String(wh.path)}`, { before: wb.path ?? null, after: wh.path ?? null })
+  if (wb.path !== wh.path)
+    c.add('websocket-path-changed', '/x-websocket/path', `the WebSocket endpoint moved from ${String(wb.path)} to ${String(wh.path)}`, {
+      before: wb.path ?? null,
+      after: wh.path ?? null,
+    })
   const cb = isObject(wb.channels) ? wb.channels : {}
   const ch = isObject(wh.channels) ? wh.channels : {}
   for (const name of Object.keys(cb).sort()) {
@@ -37,11 +41,19 @@ export function diffWebsocket(base: DiffSpec, head: DiffSpec, c: Collector, same
       }
       const dir = CLIENT_SENDS.has(kind) ? 'request' : 'response'
       const noun = (label: string) => (label ? `the ${name} ${kind} property \`${label}\`` : `the ${name} ${kind} message`)
-      compareSchemas({ c, memo, same, baseDoc: base.doc, headDoc: head.doc, dir, site: 'body', noun, where: `WebSocket channel ${name}` }, x[kind], `${p}/${esc(kind)}`, y[kind], `${p}/${esc(kind)}`)
+      compareSchemas(
+        { c, memo, same, baseDoc: base.doc, headDoc: head.doc, dir, site: 'body', noun, where: `WebSocket channel ${name}` },
+        x[kind],
+        `${p}/${esc(kind)}`,
+        y[kind],
+        `${p}/${esc(kind)}`,
+      )
     }
     for (const kind of Object.keys(y).sort()) {
-      if (isObject(y[kind]) && !isObject(x[kind])) c.add('websocket-message-added', `${p}/${esc(kind)}`, `the WebSocket channel ${name} gained the ${kind} message`)
+      if (isObject(y[kind]) && !isObject(x[kind]))
+        c.add('websocket-message-added', `${p}/${esc(kind)}`, `the WebSocket channel ${name} gained the ${kind} message`)
     }
   }
-  for (const name of Object.keys(ch).sort()) if (!(name in cb)) c.add('websocket-channel-added', `/x-websocket/channels/${esc(name)}`, `the WebSocket channel ${name} was added`)
+  for (const name of Object.keys(ch).sort())
+    if (!(name in cb)) c.add('websocket-channel-added', `/x-websocket/channels/${esc(name)}`, `the WebSocket channel ${name} was added`)
 }

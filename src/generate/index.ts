@@ -41,7 +41,9 @@ function refuseExternalRefs(node: unknown, tokens: (string | number)[], spec: { 
     for (const [k, v] of Object.entries(node)) {
       if (k === '$ref' && typeof v === 'string' && !v.startsWith('#')) {
         const pointer = toPointer([...tokens, k])
-        throw new InputError(`${spec.file}:${spec.lineOf(pointer)}: unsupported external $ref "${v}" at #${pointer} (bundle the spec into one file first)`)
+        throw new InputError(
+          `${spec.file}:${spec.lineOf(pointer)}: unsupported external $ref "${v}" at #${pointer} (bundle the spec into one file first)`,
+        )
       }
       refuseExternalRefs(v, [...tokens, k], spec)
     }
@@ -95,7 +97,7 @@ function staleFiles(dir: string, files: readonly GeneratedFile[]): string[] {
     .filter((e) => e.endsWith('.ts') && !names.has(e))
     .filter((e) => {
       const text = readIfFile(join(dir, e))
-      return text !== undefined && text.startsWith(GENERATED_HEADER_PREFIX)
+      return text?.startsWith(GENERATED_HEADER_PREFIX)
     })
     .sort()
 }
@@ -122,7 +124,16 @@ export function checkGenerated(dir: string, files: readonly GeneratedFile[]): Ge
     if (onDisk === f.text) continue
     if (onDisk === undefined) missing.push(f.name)
     else changed.push(f.name)
-    patches.push(createTwoFilesPatch(onDisk === undefined ? '/dev/null' : path, path, onDisk ?? '', f.text, onDisk === undefined ? 'missing' : 'on disk', 'generated from the spec'))
+    patches.push(
+      createTwoFilesPatch(
+        onDisk === undefined ? '/dev/null' : path,
+        path,
+        onDisk ?? '',
+        f.text,
+        onDisk === undefined ? 'missing' : 'on disk',
+        'generated from the spec',
+      ),
+    )
   }
   const extra = staleFiles(dir, files)
   for (const e of extra) {

@@ -6,7 +6,15 @@ import { absentLayers, type AbsentLayer } from './registry.ts'
 import { lintSpec } from './rules.ts'
 
 export type { LintFinding, LocatedFinding, Severity } from './findings.ts'
-export { LINT_RULE_IDS, LINT_RULES, formatRuleList, ruleListJson, type AbsentLayer, type LintRuleId, type LintRuleInfo } from './registry.ts'
+export {
+  LINT_RULE_IDS,
+  LINT_RULES,
+  formatRuleList,
+  ruleListJson,
+  type AbsentLayer,
+  type LintRuleId,
+  type LintRuleInfo,
+} from './registry.ts'
 export { lintSpec } from './rules.ts'
 export { loadForLint, type LintLoad } from './load.ts'
 export { validateOpenApi } from './openapi.ts'
@@ -35,7 +43,10 @@ export async function lintContract(spec: Contract, loadFindings: readonly LintFi
     errors: findings.filter((f) => f.severity === 'error').length,
     warnings: findings.filter((f) => f.severity === 'warning').length,
     // A layer that is there but unreadable has its own finding; it is not absent.
-    absent: absentLayers(spec, missingLayers(spec).filter((l) => !loadFindings.some((f) => f.pointer === `/${layerKey(l, spec.service)}`))),
+    absent: absentLayers(
+      spec,
+      missingLayers(spec).filter((l) => !loadFindings.some((f) => f.pointer === `/${layerKey(l, spec.service)}`)),
+    ),
   }
 }
 
@@ -58,9 +69,7 @@ export function absentLine(report: LintReport): string | undefined {
 }
 
 export function formatLintText(report: LintReport): string {
-  const lines = report.findings.map(
-    (f) => `${f.file}:${f.line} ${f.rule} ${f.severity === 'warning' ? '(warning) ' : ''}${f.message}`,
-  )
+  const lines = report.findings.map((f) => `${f.file}:${f.line} ${f.rule} ${f.severity === 'warning' ? '(warning) ' : ''}${f.message}`)
   const info = absentLine(report)
   if (info !== undefined) lines.push(info)
   lines.push(`${report.file}: ${report.errors} error(s), ${report.warnings} warning(s)`)

@@ -38,14 +38,34 @@ export function loadForLint(path: string, options: LoadOptions = {}): LintLoad {
     const broken: LintFinding[] = []
     for (const key of present) {
       try {
-        contractFromSource(without(source, present.filter((k) => k !== key)), options)
+        contractFromSource(
+          without(
+            source,
+            present.filter((k) => k !== key),
+          ),
+          options,
+        )
       } catch (e) {
         if (!(e instanceof InputError)) throw e
         const why = e.message.startsWith(`${source.file}: `) ? e.message.slice(source.file.length + 2) : e.message
-        broken.push({ rule: 'layer-invalid', severity: LINT_RULES['layer-invalid'].level, pointer: `/${key}`, message: `${key} cannot be read (${why}); its rules were skipped` })
+        broken.push({
+          rule: 'layer-invalid',
+          severity: LINT_RULES['layer-invalid'].level,
+          pointer: `/${key}`,
+          message: `${key} cannot be read (${why}); its rules were skipped`,
+        })
       }
     }
     if (broken.length === 0) throw err
-    return { contract: contractFromSource(without(source, broken.map((b) => b.pointer.slice(1))), options), broken }
+    return {
+      contract: contractFromSource(
+        without(
+          source,
+          broken.map((b) => b.pointer.slice(1)),
+        ),
+        options,
+      ),
+      broken,
+    }
   }
 }

@@ -34,7 +34,9 @@ export async function validateOpenApi(doc: Record<string, unknown>): Promise<Lin
     const details = (err as { details?: AjvDetail[] }).details
     if (Array.isArray(details) && details.length > 0) {
       return details.map((d) => {
-        const param = Object.values(d.params ?? {}).map(String).join(', ')
+        const param = Object.values(d.params ?? {})
+          .map(String)
+          .join(', ')
         const where = d.instancePath || '/'
         return {
           rule: 'openapi-valid',

@@ -14,24 +14,88 @@ export interface LintRuleInfo {
 }
 
 export const LINT_RULES = {
-  'openapi-valid': { level: 'error', needs: null, doc: 'The document is valid OpenAPI 3.0/3.1 (schema and $ref resolution, by swagger-parser).' },
-  'layer-invalid': { level: 'error', needs: null, doc: 'A toolkit extension that is present can be read; one that cannot is reported and its rules skipped.' },
-  'request-additional-properties': { level: 'error', needs: null, doc: 'Every object schema of a JSON request body sets additionalProperties: false.' },
-  'assumed-why-missing': { level: 'error', needs: null, doc: 'An element marked x-assumed (or x-assumed-<what>) says why in x-assumed-why.' },
-  'catalog-entry-fields': { level: 'error', needs: 'catalog', doc: 'A catalog entry has code, surface, http_status, description, retryable, since, deprecated and legacy_error.' },
-  'catalog-code-format': { level: 'error', needs: 'catalog', doc: 'An HTTP code is a lowercase identifier; a JSON-RPC code is an integer.' },
+  'openapi-valid': {
+    level: 'error',
+    needs: null,
+    doc: 'The document is valid OpenAPI 3.0/3.1 (schema and $ref resolution, by swagger-parser).',
+  },
+  'layer-invalid': {
+    level: 'error',
+    needs: null,
+    doc: 'A toolkit extension that is present can be read; one that cannot is reported and its rules skipped.',
+  },
+  'request-additional-properties': {
+    level: 'error',
+    needs: null,
+    doc: 'Every object schema of a JSON request body sets additionalProperties: false.',
+  },
+  'assumed-why-missing': {
+    level: 'error',
+    needs: null,
+    doc: 'An element marked x-assumed (or x-assumed-<what>) says why in x-assumed-why.',
+  },
+  'catalog-entry-fields': {
+    level: 'error',
+    needs: 'catalog',
+    doc: 'A catalog entry has code, surface, http_status, description, retryable, since, deprecated and legacy_error.',
+  },
+  'catalog-code-format': {
+    level: 'error',
+    needs: 'catalog',
+    doc: 'An HTTP code is a lowercase identifier; a JSON-RPC code is an integer.',
+  },
   'catalog-code-unique': { level: 'error', needs: 'catalog', doc: 'No code appears twice on the same surface.' },
-  'catalog-code-undeclared': { level: 'error', needs: 'catalog', doc: 'Every code a response or x-global-error-codes names is in the catalog.' },
-  'catalog-status-mismatch': { level: 'error', needs: 'catalog', doc: 'A response returns a code only with an HTTP status the catalog gives it.' },
-  'catalog-code-unused': { level: 'error', needs: 'catalog', doc: 'Every catalog code is used by some response, unless marked reserved: true.' },
-  'eip712-domain-invalid': { level: 'error', needs: 'typedData', doc: 'A signing domain has every domain field, a positive chainId and an address; messages name a known domain.' },
+  'catalog-code-undeclared': {
+    level: 'error',
+    needs: 'catalog',
+    doc: 'Every code a response or x-global-error-codes names is in the catalog.',
+  },
+  'catalog-status-mismatch': {
+    level: 'error',
+    needs: 'catalog',
+    doc: 'A response returns a code only with an HTTP status the catalog gives it.',
+  },
+  'catalog-code-unused': {
+    level: 'error',
+    needs: 'catalog',
+    doc: 'Every catalog code is used by some response, unless marked reserved: true.',
+  },
+  'eip712-domain-invalid': {
+    level: 'error',
+    needs: 'typedData',
+    doc: 'A signing domain has every domain field, a positive chainId and an address; messages name a known domain.',
+  },
   'eip712-type-invalid': { level: 'error', needs: 'typedData', doc: 'A message field has an EIP-712 elementary type and appears once.' },
-  'eip712-message-unknown': { level: 'error', needs: 'typedData', doc: 'A signed body (x-eip712-signed) names only messages that x-eip712.messages defines.' },
-  'eip712-field-unmapped': { level: 'error', needs: 'typedData', doc: 'Every signed field maps to a required body property, and variant conditions match the fields.' },
-  'eip712-type-mismatch': { level: 'error', needs: 'typedData', doc: 'A body property has the JSON Schema type of the EIP-712 field it carries.' },
-  'eip712-property-unsigned': { level: 'error', needs: 'typedData', doc: 'Every property of a signed body is signed by some message variant.' },
-  'rate-limit-category-unknown': { level: 'error', needs: 'rateLimits', doc: 'An operation x-rate-limit names a known category (orders, cancels, api).' },
-  'rate-limit-headers-missing': { level: 'error', needs: 'rateLimits', doc: 'A rate-limited operation declares a 429 and the X-RateLimit-* (and on 429 Retry-After) headers.' },
+  'eip712-message-unknown': {
+    level: 'error',
+    needs: 'typedData',
+    doc: 'A signed body (x-eip712-signed) names only messages that x-eip712.messages defines.',
+  },
+  'eip712-field-unmapped': {
+    level: 'error',
+    needs: 'typedData',
+    doc: 'Every signed field maps to a required body property, and variant conditions match the fields.',
+  },
+  'eip712-type-mismatch': {
+    level: 'error',
+    needs: 'typedData',
+    doc: 'A body property has the JSON Schema type of the EIP-712 field it carries.',
+  },
+  'eip712-property-unsigned': {
+    level: 'error',
+    needs: 'typedData',
+    doc: 'Every property of a signed body is signed by some message variant.',
+  },
+  'rate-limit-category-unknown': {
+    level: 'error',
+    needs: 'rateLimits',
+    doc: 'An operation x-rate-limit names a known category (orders, cancels, api).',
+  },
+  'rate-limit-headers-missing': {
+    level: 'error',
+    needs: 'rateLimits',
+    doc: 'A rate-limited operation declares a 429 and the X-RateLimit-* (and on 429 Retry-After) headers.',
+  },
 } as const satisfies Record<string, LintRuleInfo>
 
 export type LintRuleId = keyof typeof LINT_RULES
@@ -67,11 +131,13 @@ export function absentLayers(contract: Contract, missing: readonly LayerName[]):
 /** The table `--list-rules` prints: one line a rule, id and level aligned. */
 export function formatRuleList(service?: string): string {
   const width = Math.max(...LINT_RULE_IDS.map((id) => id.length))
-  return LINT_RULE_IDS.map((id) => {
-    const r = LINT_RULES[id]
-    const needs = r.needs === null ? 'any spec' : layerKey(r.needs, service)
-    return `${id.padEnd(width)}  ${r.level.padEnd(7)}  ${needs.padEnd(21)}  ${r.doc}`
-  }).join('\n') + '\n'
+  return (
+    LINT_RULE_IDS.map((id) => {
+      const r = LINT_RULES[id]
+      const needs = r.needs === null ? 'any spec' : layerKey(r.needs, service)
+      return `${id.padEnd(width)}  ${r.level.padEnd(7)}  ${needs.padEnd(21)}  ${r.doc}`
+    }).join('\n') + '\n'
+  )
 }
 
 export function ruleListJson(service?: string): { id: LintRuleId; level: Severity; needs: string | null; doc: string }[] {

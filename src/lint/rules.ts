@@ -4,21 +4,15 @@
  */
 import { RATE_LIMIT_HEADERS, WINDOW_HEADERS } from '../contract/headers.ts'
 import type { Contract, LayerName } from '../contract/load.ts'
-import {
-  deref,
-  getPointer,
-  isObject,
-  readSignedSchema,
-  responseErrorCodes,
-  type JsonObject,
-} from '../contract/model.ts'
+import { deref, getPointer, isObject, readSignedSchema, responseErrorCodes, type JsonObject } from '../contract/model.ts'
 import { toPointer } from '../contract/source.ts'
 import type { LintFinding } from './findings.ts'
 import { LINT_RULES, type LintRuleId } from './registry.ts'
 
 const UINT64_MAX = 18446744073709551615n
 const RATE_HEADERS = WINDOW_HEADERS
-const ELEMENTARY = /^(address|bool|string|bytes([1-9]|[12][0-9]|3[0-2])?|u?int(8|16|24|32|40|48|56|64|72|80|88|96|104|112|120|128|136|144|152|160|168|176|184|192|200|208|216|224|232|240|248|256)?)$/
+const ELEMENTARY =
+  /^(address|bool|string|bytes([1-9]|[12][0-9]|3[0-2])?|u?int(8|16|24|32|40|48|56|64|72|80|88|96|104|112|120|128|136|144|152|160|168|176|184|192|200|208|216|224|232|240|248|256)?)$/
 
 type Emit = (rule: LintRuleId, pointer: string, message: string) => void
 
@@ -69,7 +63,8 @@ function lintCatalog(spec: Contract<'catalog'>, emit: Emit): void {
   if (isObject(global) && Array.isArray(global.codes)) {
     global.codes.forEach((c, i) => {
       used.add(String(c))
-      if (!declared.has(String(c))) emit('catalog-code-undeclared', `/x-global-error-codes/codes/${i}`, `code "${String(c)}" is not in ${spec.catalogKey}`)
+      if (!declared.has(String(c)))
+        emit('catalog-code-undeclared', `/x-global-error-codes/codes/${i}`, `code "${String(c)}" is not in ${spec.catalogKey}`)
     })
   }
   // A shared response (`$ref` to components/responses) is reported once, where it is written.
@@ -95,7 +90,11 @@ function lintCatalog(spec: Contract<'catalog'>, emit: Emit): void {
   }
   for (const entry of spec.catalog) {
     if (!entry.reserved && !used.has(String(entry.code))) {
-      emit('catalog-code-unused', `${base}/${entry.index}/code`, `code "${String(entry.code)}" is used by no response (mark it "reserved: true" if intended)`)
+      emit(
+        'catalog-code-unused',
+        `${base}/${entry.index}/code`,
+        `code "${String(entry.code)}" is used by no response (mark it "reserved: true" if intended)`,
+      )
     }
   }
 }
@@ -106,19 +105,25 @@ function lintTypedData(spec: Contract<'typedData'>, emit: Emit): void {
   for (const [key, domain] of Object.entries(domains)) {
     const at = `/x-eip712/domains/${key}`
     for (const f of domainFields) {
-      if ((domain as unknown as Record<string, unknown>)[f] === undefined || String((domain as unknown as Record<string, unknown>)[f]) === 'undefined') {
+      if (
+        (domain as unknown as Record<string, unknown>)[f] === undefined ||
+        String((domain as unknown as Record<string, unknown>)[f]) === 'undefined'
+      ) {
         emit('eip712-domain-invalid', at, `domain "${key}" has no ${f}`)
       }
     }
-    if (!Number.isSafeInteger(domain.chainId) || domain.chainId <= 0) emit('eip712-domain-invalid', `${at}/chainId`, `domain "${key}" chainId must be a positive integer`)
-    if (!/^0x[0-9a-fA-F]{40}$/.test(domain.verifyingContract)) emit('eip712-domain-invalid', `${at}/verifyingContract`, `domain "${key}" verifyingContract is not an address`)
+    if (!Number.isSafeInteger(domain.chainId) || domain.chainId <= 0)
+      emit('eip712-domain-invalid', `${at}/chainId`, `domain "${key}" chainId must be a positive integer`)
+    if (!/^0x[0-9a-fA-F]{40}$/.test(domain.verifyingContract))
+      emit('eip712-domain-invalid', `${at}/verifyingContract`, `domain "${key}" verifyingContract is not an address`)
   }
   for (const m of Object.values(messages)) {
     const at = `/x-eip712/messages/${m.id}`
     if (!(m.domain in domains)) emit('eip712-domain-invalid', `${at}/domain`, `message ${m.id} names unknown domain "${m.domain}"`)
     const names = new Set<string>()
     m.fields.forEach((f, i) => {
-      if (!ELEMENTARY.test(f.type)) emit('eip712-type-invalid', `${at}/fields/${i}/type`, `${m.id}.${f.name} has type "${f.type}", not an EIP-712 elementary type`)
+      if (!ELEMENTARY.test(f.type))
+        emit('eip712-type-invalid', `${at}/fields/${i}/type`, `${m.id}.${f.name} has type "${f.type}", not an EIP-712 elementary type`)
       if (names.has(f.name)) emit('eip712-type-invalid', `${at}/fields/${i}/name`, `${m.id} lists field "${f.name}" twice`)
       names.add(f.name)
     })
@@ -129,7 +134,8 @@ function lintTypedData(spec: Contract<'typedData'>, emit: Emit): void {
 function typeMismatch(doc: Record<string, unknown>, propSchema: unknown, type: string): string | undefined {
   const s = deref(doc, propSchema) as JsonObject | undefined
   if (!isObject(s)) return 'has no schema'
-  if (type === 'address') return s.type === 'string' && s.pattern === '^0x[0-9a-fA-F]{40}$' ? undefined : 'is not a 0x-prefixed 40-hex string'
+  if (type === 'address')
+    return s.type === 'string' && s.pattern === '^0x[0-9a-fA-F]{40}$' ? undefined : 'is not a 0x-prefixed 40-hex string'
   if (type === 'string') return s.type === 'string' ? undefined : 'is not a string'
   const int = /^uint(\d+)$/.exec(type)
   if (int) {
@@ -153,21 +159,34 @@ function lintSignedBodies(spec: Contract<'typedData'>, emit: Emit): void {
     const at = `/components/schemas/${name}`
     const props = isObject(schema.properties) ? schema.properties : {}
     const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : [])
-    if (!(signed.signature in props)) emit('eip712-field-unmapped', `${at}/x-eip712-signed`, `${name}: signature property "${signed.signature}" is not in the body`)
+    if (!(signed.signature in props))
+      emit('eip712-field-unmapped', `${at}/x-eip712-signed`, `${name}: signature property "${signed.signature}" is not in the body`)
     const covered = new Set<string>([signed.signature])
     signed.variants.forEach((variant, vi) => {
       const message = spec.typedData.messages[variant.message]
       if (!message) {
-        emit('eip712-message-unknown', `${at}/x-eip712-signed/variants/${vi}/message`, `${name} is signed as "${variant.message}", which x-eip712.messages does not define`)
+        emit(
+          'eip712-message-unknown',
+          `${at}/x-eip712-signed/variants/${vi}/message`,
+          `${name} is signed as "${variant.message}", which x-eip712.messages does not define`,
+        )
         return
       }
       if (signed.derived) return
       const fieldNames = new Set(message.fields.map((f) => f.body))
       if (variant.whenPresent && !fieldNames.has(variant.whenPresent)) {
-        emit('eip712-field-unmapped', `${at}/x-eip712-signed/variants/${vi}`, `${variant.message} is chosen when "${variant.whenPresent}" is present but does not sign it`)
+        emit(
+          'eip712-field-unmapped',
+          `${at}/x-eip712-signed/variants/${vi}`,
+          `${variant.message} is chosen when "${variant.whenPresent}" is present but does not sign it`,
+        )
       }
       if (variant.whenAbsent && fieldNames.has(variant.whenAbsent)) {
-        emit('eip712-field-unmapped', `${at}/x-eip712-signed/variants/${vi}`, `${variant.message} is chosen when "${variant.whenAbsent}" is absent but signs it`)
+        emit(
+          'eip712-field-unmapped',
+          `${at}/x-eip712-signed/variants/${vi}`,
+          `${variant.message} is chosen when "${variant.whenAbsent}" is absent but signs it`,
+        )
       }
       message.fields.forEach((f, fi) => {
         covered.add(f.body)
@@ -177,14 +196,17 @@ function lintSignedBodies(spec: Contract<'typedData'>, emit: Emit): void {
           return
         }
         const bad = typeMismatch(spec.doc, props[f.body], f.type)
-        if (bad) emit('eip712-type-mismatch', `${at}/properties/${f.body}`, `${name}.${f.body} ${bad}, but ${message.id}.${f.name} is ${f.type}`)
+        if (bad)
+          emit('eip712-type-mismatch', `${at}/properties/${f.body}`, `${name}.${f.body} ${bad}, but ${message.id}.${f.name} is ${f.type}`)
         const conditional = f.body === variant.whenPresent
-        if (!conditional && !required.has(f.body)) emit('eip712-field-unmapped', `${at}/required`, `${name}.${f.body} is signed by ${message.id} but not required`)
+        if (!conditional && !required.has(f.body))
+          emit('eip712-field-unmapped', `${at}/required`, `${name}.${f.body} is signed by ${message.id} but not required`)
       })
     })
     if (signed.derived) continue
     for (const prop of Object.keys(props)) {
-      if (!covered.has(prop)) emit('eip712-property-unsigned', `${at}/properties/${prop}`, `${name}.${prop} is sent but signed by no message variant`)
+      if (!covered.has(prop))
+        emit('eip712-property-unsigned', `${at}/properties/${prop}`, `${name}.${prop} is sent but signed by no message variant`)
     }
   }
 }
@@ -193,7 +215,11 @@ function lintRateLimits(spec: Contract<'rateLimits'>, emit: Emit): void {
   for (const op of spec.operations) {
     if (!op.rateLimit) continue
     if (!['orders', 'cancels', 'api'].includes(op.rateLimit.category)) {
-      emit('rate-limit-category-unknown', `${op.pointer}/x-rate-limit/category`, `${op.method} ${op.path}: unknown rate-limit category "${op.rateLimit.category}"`)
+      emit(
+        'rate-limit-category-unknown',
+        `${op.pointer}/x-rate-limit/category`,
+        `${op.method} ${op.path}: unknown rate-limit category "${op.rateLimit.category}"`,
+      )
     }
     const rejectsBeforeWallet = new Set(['413', '415', '500'])
     for (const [status, response] of Object.entries(op.responses)) {
@@ -204,9 +230,11 @@ function lintRateLimits(spec: Contract<'rateLimits'>, emit: Emit): void {
           if (!(h in headers)) emit('rate-limit-headers-missing', at, `${op.method} ${op.path} ${status} does not declare ${h}`)
         }
       }
-      if (status === '429' && !(RATE_LIMIT_HEADERS.retryAfter in headers)) emit('rate-limit-headers-missing', at, `${op.method} ${op.path} 429 does not declare ${RATE_LIMIT_HEADERS.retryAfter}`)
+      if (status === '429' && !(RATE_LIMIT_HEADERS.retryAfter in headers))
+        emit('rate-limit-headers-missing', at, `${op.method} ${op.path} 429 does not declare ${RATE_LIMIT_HEADERS.retryAfter}`)
     }
-    if (!op.responses['429']) emit('rate-limit-headers-missing', `${op.pointer}/responses`, `${op.method} ${op.path} is rate-limited but declares no 429`)
+    if (!op.responses['429'])
+      emit('rate-limit-headers-missing', `${op.pointer}/responses`, `${op.method} ${op.path} is rate-limited but declares no 429`)
   }
 }
 
@@ -220,7 +248,8 @@ function lintRequestBodies(spec: Contract, emit: Emit): void {
       if (Array.isArray(list)) list.forEach((sub, i) => visit(sub, `${at}/${key}/${i}`, seen))
     }
     if (s.type === 'object' && isObject(s.properties)) {
-      if (s.additionalProperties !== false) emit('request-additional-properties', at, `request object schema at ${at} must set additionalProperties: false`)
+      if (s.additionalProperties !== false)
+        emit('request-additional-properties', at, `request object schema at ${at} must set additionalProperties: false`)
       for (const [k, v] of Object.entries(s.properties)) visit(v, `${at}/properties/${k}`, seen)
     }
     if (s.type === 'array') visit(s.items, `${at}/items`, seen)
@@ -243,4 +272,3 @@ function lintAssumed(node: unknown, pointer: string, emit: Emit): void {
   }
   for (const [k, v] of Object.entries(node)) lintAssumed(v, `${pointer}${toPointer([k])}`, emit)
 }
-

@@ -110,10 +110,19 @@ function prettyReporter(out: NodeJS.WritableStream, opts: ReporterOptions): Repo
       }
       if (warnings.length) {
         out.write(`\n${paint('bold', 'Warnings')} (departures from an assumed rule: allowed, but worth a look)\n`)
-        for (const r of warnings) out.write(`${paint('yellow', 'WARN')} ${r.id}  ${r.title}${r.rules.length ? `  [${r.rules.join(', ')}]` : ''}\n${r.message ? `     ${r.message}\n` : ''}`)
+        for (const r of warnings)
+          out.write(
+            `${paint('yellow', 'WARN')} ${r.id}  ${r.title}${r.rules.length ? `  [${r.rules.join(', ')}]` : ''}\n${r.message ? `     ${r.message}\n` : ''}`,
+          )
       }
       const xfails = results.filter((r) => r.outcome === 'xfail')
-      if (xfails.length) out.write(`\n${xfails.length} expected failure(s) still failing, as listed: ${xfails.slice(0, 5).map((r) => r.id).join(', ')}${xfails.length > 5 ? ', ...' : ''}\n`)
+      if (xfails.length)
+        out.write(
+          `\n${xfails.length} expected failure(s) still failing, as listed: ${xfails
+            .slice(0, 5)
+            .map((r) => r.id)
+            .join(', ')}${xfails.length > 5 ? ', ...' : ''}\n`,
+        )
       const verdict = exitCodeFor(results) === 0 ? paint('green', 'PASSED') : paint('red', 'FAILED')
       out.write(`\n${paint('bold', `${s.suite}`)} against ${s.target}: ${verdict}\n`)
       out.write(
@@ -179,14 +188,27 @@ function junitReporter(out: NodeJS.WritableStream): Reporter {
     onResult() {},
     finish(s) {
       const builder = junit.newBuilder()
-      const suite = builder.testSuite().name(s.suite).timestamp(s.startedAt).time(s.durationMs / 1000)
+      const suite = builder
+        .testSuite()
+        .name(s.suite)
+        .timestamp(s.startedAt)
+        .time(s.durationMs / 1000)
       suite.property('target', s.target)
       for (const raw of s.results) {
         const r = redactResult(raw)
-        const tc = suite.testCase().className(familyOf(r.id)).name(`${r.id} ${r.title}`).time(r.durationMs / 1000)
+        const tc = suite
+          .testCase()
+          .className(familyOf(r.id))
+          .name(`${r.id} ${r.title}`)
+          .time(r.durationMs / 1000)
         tc.property('rules', r.rules.join(','))
         tc.property('level', r.level)
-        const detail = [r.message, ...Object.entries(r.details ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}: ${v}`)]
+        const detail = [
+          r.message,
+          ...Object.entries(r.details ?? {})
+            .filter(([, v]) => v !== undefined)
+            .map(([k, v]) => `${k}: ${v}`),
+        ]
           .filter(Boolean)
           .join('\n')
         if (r.outcome === 'fail') tc.failure(`${r.message ?? 'failed'} [${r.rules.join(', ')}]`, 'conformance').standardOutput(detail)

@@ -4,18 +4,28 @@
  * the signature does not recover or recovers to an address with no state (a tampered message
  * and a stranger's key look alike), 403 when it recovers to an address the server knows.
  */
+import type { OptionsMessage } from '../signing/index.ts'
 import type { Code } from '../contract/codes.ts'
 import type { OptionsKind, ParsedBodyOk } from '../signing/index.ts'
 import type { ServerContext } from './context.ts'
 import type { Reply } from './reply.ts'
 
-export type AuthResult = { ok: true; signer: string; owner: string } | { ok: false; reply: Reply; code: Code<'signature_verification_failed' | 'unauthorized' | 'invalid_field'> }
+export type AuthResult =
+  | { ok: true; signer: string; owner: string }
+  | { ok: false; reply: Reply; code: Code<'signature_verification_failed' | 'unauthorized' | 'invalid_field'> }
 
-export function refusal(ctx: ServerContext, signer: string | null): { ok: false; reply: Reply; code: Code<'signature_verification_failed' | 'unauthorized'> } {
+export function refusal(
+  ctx: ServerContext,
+  signer: string | null,
+): { ok: false; reply: Reply; code: Code<'signature_verification_failed' | 'unauthorized'> } {
   if (signer !== null && ctx.known(signer)) {
     return { ok: false, code: 'unauthorized', reply: ctx.catalog.reply('unauthorized', 'Unauthorized: signer not authorized for wallet') }
   }
-  return { ok: false, code: 'signature_verification_failed', reply: ctx.catalog.reply('signature_verification_failed', 'Signature verification failed') }
+  return {
+    ok: false,
+    code: 'signature_verification_failed',
+    reply: ctx.catalog.reply('signature_verification_failed', 'Signature verification failed'),
+  }
 }
 
 /** The signer may act for `wallet`: it is the wallet, or an agent the wallet approved and has not revoked. */
@@ -27,7 +37,7 @@ export function authorizedFor(ctx: ServerContext, signer: string, wallet: string
  * `wallet` null: agent operations, where the owner is the recovered signer itself.
  */
 export function authenticate(ctx: ServerContext, kind: OptionsKind, body: ParsedBodyOk, wallet: string | null): AuthResult {
-  let message
+  let message: OptionsMessage
   try {
     message = ctx.signing.messageFromBody(kind, body)
   } catch (err) {
@@ -35,7 +45,9 @@ export function authenticate(ctx: ServerContext, kind: OptionsKind, body: Parsed
     return { ok: false, code: 'invalid_field', reply: ctx.catalog.reply('invalid_field', `invalid field: ${msg}`) }
   }
   const signature = (body.value as Record<string, unknown>).signature
-  const r = ctx.deps.verifyOptions(kind, message, String(signature), { domain: { name: ctx.config.domainName, chainId: ctx.config.chainId } })
+  const r = ctx.deps.verifyOptions(kind, message, String(signature), {
+    domain: { name: ctx.config.domainName, chainId: ctx.config.chainId },
+  })
   if (!r.ok) return explained(ctx, body, wallet, refusal(ctx, null))
   if (wallet === null) return { ok: true, signer: r.signer, owner: r.signer }
   if (authorizedFor(ctx, r.signer, wallet)) return { ok: true, signer: r.signer, owner: wallet }

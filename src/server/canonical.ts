@@ -10,7 +10,8 @@ import { deref, isObject, type JsonObject, type FullContract } from '../contract
 /** Picks the oneOf branch whose `const` properties match the value, else the first whose keys fit. */
 function branchFor(doc: unknown, branches: unknown[], value: Record<string, unknown>): JsonObject | undefined {
   const resolved = branches.map((b) => deref(doc, b) as JsonObject).filter(isObject)
-  const consts = (s: JsonObject) => Object.entries(isObject(s.properties) ? s.properties : {}).filter(([, p]) => isObject(p) && 'const' in p)
+  const consts = (s: JsonObject) =>
+    Object.entries(isObject(s.properties) ? s.properties : {}).filter(([, p]) => isObject(p) && 'const' in p)
   return (
     resolved.find((s) => {
       const c = consts(s)

@@ -58,7 +58,18 @@ export function defaultConfig(spec: FullContract): ServerConfig {
   }
 }
 
-const KEYS = ['instruments', 'walletTiers', 'routeRequired', 'domainName', 'chainId', 'tiers', 'maxBatch', 'perpChainId', 'isMainnet', 'log'] as const
+const KEYS = [
+  'instruments',
+  'walletTiers',
+  'routeRequired',
+  'domainName',
+  'chainId',
+  'tiers',
+  'maxBatch',
+  'perpChainId',
+  'isMainnet',
+  'log',
+] as const
 const TIER_NUMBERS = ['ordersPerMinute', 'cancelsPerMinute', 'apiRequestsPerMinute', 'maxOpenOrders', 'maxPositions'] as const
 const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/
 
@@ -77,7 +88,8 @@ function tierFrom(id: string, raw: unknown, base: Tier | undefined, where: strin
       out.name = v
     } else if ((TIER_NUMBERS as readonly string[]).includes(k)) {
       const min = k === 'maxPositions' ? -1 : 0
-      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw new InputError(`${where}: tiers.${id}.${k} must be a whole number >= ${min}`)
+      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min)
+        throw new InputError(`${where}: tiers.${id}.${k} must be a whole number >= ${min}`)
       out[k] = v
     } else {
       throw new InputError(`${where}: unknown key "tiers.${id}.${k}" (known: name, ${TIER_NUMBERS.join(', ')})`)
@@ -97,7 +109,8 @@ export function mergeConfig(base: ServerConfig, patch: Record<string, unknown>, 
     if (value === undefined) continue
     switch (key) {
       case 'instruments':
-        if (!Array.isArray(value) || value.some((s) => typeof s !== 'string')) throw new InputError(`${where}: instruments must be a list of symbol strings`)
+        if (!Array.isArray(value) || value.some((s) => typeof s !== 'string'))
+          throw new InputError(`${where}: instruments must be a list of symbol strings`)
         out.instruments = [...(value as string[])]
         break
       case 'walletTiers':
@@ -124,7 +137,8 @@ export function mergeConfig(base: ServerConfig, patch: Record<string, unknown>, 
       case 'chainId':
       case 'perpChainId':
       case 'maxBatch':
-        if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw new InputError(`${where}: ${key} must be a whole number >= 1`)
+        if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
+          throw new InputError(`${where}: ${key} must be a whole number >= 1`)
         out[key] = value
         break
       default:
@@ -149,7 +163,8 @@ export function checkConfig(config: ServerConfig, spec: FullContract, where = 'c
   if (!config.tiers[defaultTier]) throw new InputError(`${where}: tiers must keep the default tier "${defaultTier}"`)
   for (const [addr, tier] of Object.entries(config.walletTiers)) {
     if (!ADDRESS_RE.test(addr)) throw new InputError(`${where}: walletTiers: "${addr}" is not a 0x-prefixed 20-byte address`)
-    if (!config.tiers[tier]) throw new InputError(`${where}: walletTiers.${addr}: unknown tier "${tier}" (known: ${Object.keys(config.tiers).join(', ')})`)
+    if (!config.tiers[tier])
+      throw new InputError(`${where}: walletTiers.${addr}: unknown tier "${tier}" (known: ${Object.keys(config.tiers).join(', ')})`)
   }
   return config
 }

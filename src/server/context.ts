@@ -61,7 +61,13 @@ function headerConst(spec: FullContract, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined
 }
 
-export function createContext(spec: FullContract, signing: Signing, config: ServerConfig, deps: ServerDeps, exchange: Exchange): ServerContext {
+export function createContext(
+  spec: FullContract,
+  signing: Signing,
+  config: ServerConfig,
+  deps: ServerDeps,
+  exchange: Exchange,
+): ServerContext {
   const catalog = new ErrorCatalog(spec)
   // Every code this server can emit (the shipped catalog's, by type) must be in the served spec's catalog.
   catalog.require([...knownErrorCodes, ...(Object.keys(jsonRpcErrorCatalog).map(Number) as KnownJsonRpcErrorCode[])])
@@ -83,7 +89,11 @@ export function createContext(spec: FullContract, signing: Signing, config: Serv
   }
   const rateHeaders = (wallet: string, category: RateCategory): Record<string, string> => {
     const s = deps.rateLimiter.status(wallet.toLowerCase(), category, limits(wallet)[category], deps.clock.now())
-    return { [RATE_HEADERS.limit]: String(s.limit), [RATE_HEADERS.remaining]: String(s.remaining), [RATE_HEADERS.reset]: String(Math.ceil(s.reset)) }
+    return {
+      [RATE_HEADERS.limit]: String(s.limit),
+      [RATE_HEADERS.remaining]: String(s.remaining),
+      [RATE_HEADERS.reset]: String(Math.ceil(s.reset)),
+    }
   }
 
   return {

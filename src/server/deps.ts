@@ -51,7 +51,11 @@ export interface ServerDeps {
   /** Last look at every reply before it is written (identity by default). */
   transformReply: (reply: Reply, context: ReplyContext) => Reply
   /** Development only (`oec serve --explain`): a diagnosis added to signature refusals as `explain`. */
-  explainRefusal?: (body: ParsedBodyOk, wallet: string, context: { authorized(address: string): boolean; known(address: string): boolean }) => unknown
+  explainRefusal?: (
+    body: ParsedBodyOk,
+    wallet: string,
+    context: { authorized(address: string): boolean; known(address: string): boolean },
+  ) => unknown
 }
 
 /** The default seams; signature checks are the contract's own (`signingFor(contract)`). */

@@ -152,7 +152,18 @@ export class Exchange {
 
   private newOrder(input: OrderInput, size: Dec, price: Dec, status: OrderStatus, now: number): Order {
     this.seq += 1
-    const order: Order = { id: String(this.seq), seq: this.seq, input, walletKey: input.wallet.toLowerCase(), size, price, filled: ZERO, notional: ZERO, status, createdAt: now }
+    const order: Order = {
+      id: String(this.seq),
+      seq: this.seq,
+      input,
+      walletKey: input.wallet.toLowerCase(),
+      size,
+      price,
+      filled: ZERO,
+      notional: ZERO,
+      status,
+      createdAt: now,
+    }
     this.orders.set(order.id, order)
     let list = this.byWallet.get(order.walletKey)
     if (!list) this.byWallet.set(order.walletKey, (list = []))
@@ -179,10 +190,20 @@ export class Exchange {
     // Caps before matching: ioc/fok never rest and are exempt from the open-order cap.
     const key = input.wallet.toLowerCase()
     if (input.tif === 'gtc' && this.openOrders(key) >= caps.maxOpenOrders) {
-      return { kind: 'limit', cap: 'open orders', limit: caps.maxOpenOrders, message: `open-order cap reached: at most ${caps.maxOpenOrders} open orders per wallet` }
+      return {
+        kind: 'limit',
+        cap: 'open orders',
+        limit: caps.maxOpenOrders,
+        message: `open-order cap reached: at most ${caps.maxOpenOrders} open orders per wallet`,
+      }
     }
     if (caps.maxPositions !== -1 && isZero(this.position(key, input.symbol)) && this.positionCount(key) >= caps.maxPositions) {
-      return { kind: 'limit', cap: 'positions', limit: caps.maxPositions, message: `position cap reached: at most ${caps.maxPositions} positions per wallet` }
+      return {
+        kind: 'limit',
+        cap: 'positions',
+        limit: caps.maxPositions,
+        message: `position cap reached: at most ${caps.maxPositions} positions per wallet`,
+      }
     }
 
     const buy = input.side === 'Buy'
@@ -196,7 +217,14 @@ export class Exchange {
         available = add(available, sub(maker.size, maker.filled))
         if (cmp(available, size) >= 0) break
       }
-      if (cmp(available, size) < 0) return this.reject(input, size, price, `fok: only ${formatDec(available)} of ${input.size} available at ${input.price} or better`, now)
+      if (cmp(available, size) < 0)
+        return this.reject(
+          input,
+          size,
+          price,
+          `fok: only ${formatDec(available)} of ${input.size} available at ${input.price} or better`,
+          now,
+        )
     }
 
     const order = this.newOrder(input, size, price, 'OPEN', now)
@@ -231,7 +259,9 @@ export class Exchange {
       if (!order || order.walletKey !== key) return { kind: 'rejected', reason: `order ${by.orderId} not found for this wallet` }
     } else {
       const mine = this.byWallet.get(key) ?? []
-      order = [...mine].reverse().find((o) => o.input.clientId === by.clientId && o.status === 'OPEN') ?? [...mine].reverse().find((o) => o.input.clientId === by.clientId)
+      order =
+        [...mine].reverse().find((o) => o.input.clientId === by.clientId && o.status === 'OPEN') ??
+        [...mine].reverse().find((o) => o.input.clientId === by.clientId)
       if (!order) return { kind: 'rejected', reason: `no order with client_id ${JSON.stringify(by.clientId.slice(0, 80))} for this wallet` }
     }
     if (order.status !== 'OPEN') return { kind: 'rejected', reason: `order ${order.id} is ${order.status}, not open`, order }

@@ -2,6 +2,7 @@
  * The HTTP edge: body limits and media type, lossless parsing, routing, the rate-limit headers
  * of rate-limited endpoints, HEAD without a body, and a 500 only for the server's own faults.
  */
+import type { ParsedBodyOk } from '../signing/index.ts'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { RATE_HEADERS, type RequestState, type ServerContext } from './context.ts'
 import type { ReplyContext } from './deps.ts'
@@ -34,7 +35,9 @@ function readBody(req: IncomingMessage): Promise<BodyRead> {
         finish({ kind: 'too_large', aborted: true })
       }
     })
-    req.on('end', () => finish(total > MAX_BODY_BYTES ? { kind: 'too_large', aborted: false } : { kind: 'ok', bytes: Buffer.concat(chunks, total) }))
+    req.on('end', () =>
+      finish(total > MAX_BODY_BYTES ? { kind: 'too_large', aborted: false } : { kind: 'ok', bytes: Buffer.concat(chunks, total) }),
+    )
     // The client went away mid-body: nobody to answer.
     req.on('error', () => finish({ kind: 'gone' }))
     req.on('aborted', () => finish({ kind: 'gone' }))
@@ -46,10 +49,12 @@ function mediaProblem(header: string | undefined): string | null {
   if (header === undefined) return null
   const [type = '', ...params] = header.split(';')
   const t = type.trim().toLowerCase()
-  if (t !== 'application/json' && !/^application\/[a-z0-9.!#$&^_-]+\+json$/.test(t)) return `Content-Type ${JSON.stringify(type.trim().slice(0, 60))} is not JSON; send application/json`
+  if (t !== 'application/json' && !/^application\/[a-z0-9.!#$&^_-]+\+json$/.test(t))
+    return `Content-Type ${JSON.stringify(type.trim().slice(0, 60))} is not JSON; send application/json`
   for (const p of params) {
     const [k, v = ''] = p.split('=')
-    if (k?.trim().toLowerCase() === 'charset' && !/^"?utf-8"?$/i.test(v.trim())) return `charset ${JSON.stringify(v.trim().slice(0, 30))} is not supported; send utf-8`
+    if (k?.trim().toLowerCase() === 'charset' && !/^"?utf-8"?$/i.test(v.trim()))
+      return `charset ${JSON.stringify(v.trim().slice(0, 30))} is not supported; send utf-8`
   }
   return null
 }
@@ -59,7 +64,15 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
 export function createListener(ctx: ServerContext, router: Router): (req: IncomingMessage, res: ServerResponse) => void {
   const { deps, catalog } = ctx
 
-  const send = (res: ServerResponse, reply: Reply, rc: ReplyContext, head: boolean, started: number, state: RequestState, close = false) => {
+  const send = (
+    res: ServerResponse,
+    reply: Reply,
+    rc: ReplyContext,
+    head: boolean,
+    started: number,
+    state: RequestState,
+    close = false,
+  ) => {
     const final = deps.transformReply(reply, rc)
     const text = final.body === undefined ? '' : JSON.stringify(final.body)
     const headers: Record<string, string | number> = { ...final.headers }
@@ -70,7 +83,10 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
     if (close) headers.Connection = 'close'
     res.writeHead(final.status, headers)
     res.end(head ? undefined : text)
-    const code = final.body && typeof final.body === 'object' && typeof (final.body as { code?: unknown }).code === 'string' ? (final.body as { code: string }).code : undefined
+    const code =
+      final.body && typeof final.body === 'object' && typeof (final.body as { code?: unknown }).code === 'string'
+        ? (final.body as { code: string }).code
+        : undefined
     deps.logger({
       time: new Date().toISOString(),
       method: rc.method,
@@ -100,7 +116,12 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
       const reply =
         match.kind === 'none'
           ? catalog.reply('not_found', `no such path: ${path.slice(0, 100)}`)
-          : catalog.reply('method_not_allowed', `${method} is not allowed on ${path}; allowed: ${match.allow.join(', ')}`, {}, { Allow: match.allow.join(', ') })
+          : catalog.reply(
+              'method_not_allowed',
+              `${method} is not allowed on ${path}; allowed: ${match.allow.join(', ')}`,
+              {},
+              { Allow: match.allow.join(', ') },
+            )
       send(res, reply, { method, path }, head, started, state)
       return
     }
@@ -111,9 +132,12 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
     const withRate = (reply: Reply): Reply => {
       if (!op.rateLimit || reply.headers[RATE_HEADERS.limit] !== undefined) return reply
       const category = state.category ?? op.rateLimit.category
-      return { ...reply, headers: { ...reply.headers, ...(state.wallet ? ctx.rateHeaders(state.wallet, category) : ctx.anonymousRateHeaders(category)) } }
+      return {
+        ...reply,
+        headers: { ...reply.headers, ...(state.wallet ? ctx.rateHeaders(state.wallet, category) : ctx.anonymousRateHeaders(category)) },
+      }
     }
-    let body
+    let body: ParsedBodyOk | undefined
     if (op.requestSchema) {
       const media = mediaProblem(req.headers['content-type'])
       const read = await readBody(req)
@@ -122,7 +146,15 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
         return
       }
       if (read.kind === 'too_large') {
-        send(res, withRate(catalog.reply('payload_too_large', `body is over ${MAX_BODY_BYTES} bytes (64 KiB)`)), rc, false, started, state, read.aborted)
+        send(
+          res,
+          withRate(catalog.reply('payload_too_large', `body is over ${MAX_BODY_BYTES} bytes (64 KiB)`)),
+          rc,
+          false,
+          started,
+          state,
+          read.aborted,
+        )
         if (read.aborted) req.destroy()
         return
       }
@@ -133,17 +165,29 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
       } catch {
         return send(res, withRate(catalog.reply('invalid_json', 'body is not valid UTF-8')), rc, false, started, state)
       }
-      if (text.trim() === '') return send(res, withRate(catalog.reply('invalid_json', 'body is empty; send a JSON object')), rc, false, started, state)
+      if (text.trim() === '')
+        return send(res, withRate(catalog.reply('invalid_json', 'body is empty; send a JSON object')), rc, false, started, state)
       const parsed = deps.parseBody(text)
       if (!parsed.ok) {
-        const message = parsed.field !== null && parsed.code === 'invalid_field' && !parsed.message.includes(parsed.field) ? `invalid field "${parsed.field}": ${parsed.message}` : parsed.message
-        if (parsed.code === 'invalid_field' && handler.refuseBody) return send(res, withRate(handler.refuseBody(message)), rc, false, started, state)
+        const message =
+          parsed.field !== null && parsed.code === 'invalid_field' && !parsed.message.includes(parsed.field)
+            ? `invalid field "${parsed.field}": ${parsed.message}`
+            : parsed.message
+        if (parsed.code === 'invalid_field' && handler.refuseBody)
+          return send(res, withRate(handler.refuseBody(message)), rc, false, started, state)
         return send(res, withRate(catalog.reply(parsed.code, message)), rc, false, started, state)
       }
       body = parsed
     } else req.resume()
 
-    send(res, withRate(handler({ method, path, query: url.searchParams, ...(body ? { body } : {}), state })), rc, match.head, started, state)
+    send(
+      res,
+      withRate(handler({ method, path, query: url.searchParams, ...(body ? { body } : {}), state })),
+      rc,
+      match.head,
+      started,
+      state,
+    )
   }
 
   return (req, res) => {

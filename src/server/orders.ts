@@ -46,7 +46,12 @@ function nonceOf(body: ParsedBodyOk, prefix: string): Checked<bigint> {
 /** The signed decimal fields: sent as a JSON number they can never match the signed string. */
 const DECIMAL_FIELDS = ['size', 'price'] as const
 
-export function prepareOrder(ctx: ServerContext, body: ParsedBodyOk, check: (v: unknown) => FieldProblem | null, prefix = ''): Checked<PreparedOrder> {
+export function prepareOrder(
+  ctx: ServerContext,
+  body: ParsedBodyOk,
+  check: (v: unknown) => FieldProblem | null,
+  prefix = '',
+): Checked<PreparedOrder> {
   const raw = body.value as Record<string, unknown> | null
   const asNumber = raw && typeof raw === 'object' ? DECIMAL_FIELDS.find((f) => typeof raw[f] === 'number') : undefined
   if (asNumber) {
@@ -62,7 +67,10 @@ export function prepareOrder(ctx: ServerContext, body: ParsedBodyOk, check: (v: 
   const routeOmitted = v.route === undefined
   if (routeOmitted && ctx.config.routeRequired) {
     const field = prefix ? `${prefix}.route` : 'route'
-    return { ok: false, problem: { field, message: `missing field "${field}": this server requires route (optional only until the sunset date)` } }
+    return {
+      ok: false,
+      problem: { field, message: `missing field "${field}": this server requires route (optional only until the sunset date)` },
+    }
   }
   const symbolWhy = symbolProblem(v.symbol!, ctx.symbolRe)
   if (symbolWhy) {
@@ -82,7 +90,12 @@ export function prepareOrder(ctx: ServerContext, body: ParsedBodyOk, check: (v: 
   return { ok: true, value: { body, input, nonce: nonce.value, routeOmitted } }
 }
 
-export function prepareCancel(ctx: ServerContext, body: ParsedBodyOk, check: (v: unknown) => FieldProblem | null, prefix = ''): Checked<PreparedCancel> {
+export function prepareCancel(
+  _ctx: ServerContext,
+  body: ParsedBodyOk,
+  check: (v: unknown) => FieldProblem | null,
+  prefix = '',
+): Checked<PreparedCancel> {
   const problem = check(body.value)
   if (problem) return { ok: false, problem: prefixed(problem, prefix) }
   const v = body.value as Record<string, string>
@@ -119,7 +132,10 @@ export function executeOrder(ctx: ServerContext, p: { input: OrderInput; nonce: 
   return out
 }
 
-export type CancelOutcome = { kind: 'canceled'; order: Order } | { kind: 'rejected'; reason: string; order?: Order } | { kind: Code<'nonce_reused'>; message: string }
+export type CancelOutcome =
+  | { kind: 'canceled'; order: Order }
+  | { kind: 'rejected'; reason: string; order?: Order }
+  | { kind: Code<'nonce_reused'>; message: string }
 
 export function executeCancel(ctx: ServerContext, p: PreparedCancel): CancelOutcome {
   const { nonces } = ctx.deps

@@ -50,7 +50,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     if (err.code === 'ECONNRESET' || !socket.writable) return socket.destroy()
     const reply = ctx.catalog.reply('invalid_field', `malformed HTTP request (${err.code ?? 'parse error'})`)
     const text = JSON.stringify(reply.body)
-    socket.end(`HTTP/1.1 ${reply.status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`)
+    socket.end(
+      `HTTP/1.1 ${reply.status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    )
   })
   const ws = attachWebSocket(server, ctx)
   feed = ws
@@ -60,8 +62,10 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   await new Promise<void>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
       ws.close()
-      if (err.code === 'EADDRINUSE') reject(new InputError(`port ${port} on ${host} is already in use (pick another with --port, or 0 for any free port)`))
-      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') reject(new InputError(`cannot listen on ${host}: no such local address`))
+      if (err.code === 'EADDRINUSE')
+        reject(new InputError(`port ${port} on ${host} is already in use (pick another with --port, or 0 for any free port)`))
+      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+        reject(new InputError(`cannot listen on ${host}: no such local address`))
       else if (err.code === 'EACCES') reject(new InputError(`not allowed to listen on ${host}:${port} (ports below 1024 need privileges)`))
       else reject(new InputError(`cannot listen on ${host}:${port}: ${err.message}`))
     }

@@ -49,7 +49,10 @@ function rebase(node: unknown): unknown {
 }
 
 function fieldName(path: string, extra?: string): string {
-  const tokens = path.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const tokens = path
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (extra !== undefined) tokens.push(extra)
   let out = ''
   for (const t of tokens) out += /^\d+$/.test(t) ? `[${t}]` : out === '' ? t : `.${t}`
@@ -66,7 +69,8 @@ const COMBINATORS = new Set(['oneOf', 'anyOf', 'allOf', 'if', 'not'])
  */
 function pickError(errors: readonly ErrorObject[]): ErrorObject | undefined {
   let best: ErrorObject | undefined
-  const rank = (e: ErrorObject) => (e.keyword === 'additionalProperties' ? 1000 : 0) + e.instancePath.split('/').length + (e.keyword === 'required' ? 1 : 0)
+  const rank = (e: ErrorObject) =>
+    (e.keyword === 'additionalProperties' ? 1000 : 0) + e.instancePath.split('/').length + (e.keyword === 'required' ? 1 : 0)
   for (const e of errors) {
     if (COMBINATORS.has(e.keyword)) continue
     if (!best || rank(e) > rank(best)) best = e
@@ -102,10 +106,15 @@ export function describe(errors: readonly ErrorObject[] | null | undefined, pref
   }
   const field = fieldName(path)
   let why = e.message ?? 'is invalid'
-  if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) why = `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`
+  if (e.keyword === 'enum' && Array.isArray(params.allowedValues))
+    why = `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`
   if (e.keyword === 'const') why = `must be ${JSON.stringify(params.allowedValue)}`
   // The spec's uint64 bound reaches ajv as a double (18446744073709552000); say the exact 2^64-1.
-  if ((e.keyword === 'maximum' || e.keyword === 'minimum') && (params.limit === Number(UINT64_MAX) || e.keyword === 'minimum') && e.parentSchema?.format === 'uint64') {
+  if (
+    (e.keyword === 'maximum' || e.keyword === 'minimum') &&
+    (params.limit === Number(UINT64_MAX) || e.keyword === 'minimum') &&
+    e.parentSchema?.format === 'uint64'
+  ) {
     why = `must be an integer in 0..${UINT64_MAX}`
   }
   return { field, message: field === 'body' ? `invalid body: ${why}` : `invalid field "${field}": ${why}` }
@@ -135,7 +144,10 @@ function compileFresh(spec: FullContract): Validators {
   ajv.addSchema(spec.doc as object, SPEC_ID)
 
   const compile = (schema: unknown): ValidateFunction => ajv.compile(rebase(schema) as object)
-  const checker = (fn: ValidateFunction, prefix = '') => (value: unknown) => (fn(value) ? null : describe(fn.errors, prefix))
+  const checker =
+    (fn: ValidateFunction, prefix = '') =>
+    (value: unknown) =>
+      fn(value) ? null : describe(fn.errors, prefix)
 
   const bodies = new Map<string, BodyValidator>()
   const queries = new Map<string, QueryParam[]>()
@@ -213,7 +225,9 @@ function queryParams(
       required: param.required === true,
       check: (value) => {
         const problem = fn(value)
-        return problem ? { field: name, message: `invalid query parameter "${name}": ${problem.message.replace(/^invalid body: /, '')}` } : null
+        return problem
+          ? { field: name, message: `invalid query parameter "${name}": ${problem.message.replace(/^invalid body: /, '')}` }
+          : null
       },
     })
   }

@@ -25,7 +25,8 @@ export function attachWebSocket(server: Server, ctx: ServerContext): OrderFeed {
   for (const [name, ch] of Object.entries(channels)) {
     const sub = isObject(ch) ? ch.subscribe : undefined
     const ref = isObject(sub) && typeof sub.$ref === 'string' ? sub.$ref.replace(/^#/, '') : undefined
-    if (ref && deref(ctx.spec.doc, sub) !== undefined && getPointer(ctx.spec.doc, ref) !== undefined) checks.set(name, ctx.validators.schema(ref))
+    if (ref && deref(ctx.spec.doc, sub) !== undefined && getPointer(ctx.spec.doc, ref) !== undefined)
+      checks.set(name, ctx.validators.schema(ref))
   }
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
   const subs = new Map<string, Map<WebSocket, string>>() // wallet → socket → channel
@@ -45,7 +46,8 @@ export function attachWebSocket(server: Server, ctx: ServerContext): OrderFeed {
       const channel = typeof params.channel === 'string' ? params.channel : ''
       const check = checks.get(channel) ?? [...checks.values()][0]
       const problem = check ? check(msg) : null
-      if (problem || !checks.has(channel)) return error(ws, 'invalid_field', problem?.message ?? `unknown channel ${JSON.stringify(channel.slice(0, 40))}`)
+      if (problem || !checks.has(channel))
+        return error(ws, 'invalid_field', problem?.message ?? `unknown channel ${JSON.stringify(channel.slice(0, 40))}`)
       const wallet = String(params.wallet).toLowerCase()
       let set = subs.get(wallet)
       if (!set) subs.set(wallet, (set = new Map()))

@@ -14,9 +14,7 @@ export type ParsedBodyOk = {
   /** JSON pointer → exact source text of every number. */
   numbers: ReadonlyMap<string, string>
 }
-export type ParsedBody =
-  | ParsedBodyOk
-  | { ok: false; code: Code<'invalid_json' | 'invalid_field'>; field: string | null; message: string }
+export type ParsedBody = ParsedBodyOk | { ok: false; code: Code<'invalid_json' | 'invalid_field'>; field: string | null; message: string }
 
 export function escapePointerToken(t: string): string {
   return t.replace(/~/g, '~0').replace(/\//g, '~1')
@@ -53,7 +51,7 @@ function scan(text: string, maxDepth: number): ScanResult {
         j++
       }
       const top = stack[stack.length - 1]
-      if (top && top.keys && top.expectKey && duplicate === undefined) {
+      if (top?.keys && top.expectKey && duplicate === undefined) {
         const raw = text.slice(i + 1, j)
         let key = raw
         if (escaped) {
@@ -156,14 +154,22 @@ export function readUint64(body: ParsedBodyOk, pointer: string): { ok: true; val
   if (text === undefined) {
     const v = valueAt(body.value, pointer)
     if (v === undefined) return { ok: false, message: `${name} is missing` }
-    return { ok: false, message: `${name} must be a JSON integer in 0..${UINT64_MAX}, got a ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}` }
+    return {
+      ok: false,
+      message: `${name} must be a JSON integer in 0..${UINT64_MAX}, got a ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}`,
+    }
   }
   if (!/^(0|[1-9][0-9]*)$/.test(text)) {
-    const why = text.startsWith('-') ? 'negative' : /[eE]/.test(text) ? 'in exponent form' : text.includes('.') ? 'fractional' : 'not a plain integer'
+    const why = text.startsWith('-')
+      ? 'negative'
+      : /[eE]/.test(text)
+        ? 'in exponent form'
+        : text.includes('.')
+          ? 'fractional'
+          : 'not a plain integer'
     return { ok: false, message: `${name} must be an integer in 0..${UINT64_MAX}, got ${text} (${why})` }
   }
   const value = BigInt(text)
   if (value > UINT64_MAX) return { ok: false, message: `${name} must be an integer in 0..${UINT64_MAX}, got ${text} (above 2^64-1)` }
   return { ok: true, value }
 }
-

@@ -71,11 +71,15 @@ export function checkField(struct: CompiledStruct, f: CompiledField, value: unkn
       return
     case 'string':
       if (typeof value !== 'string') {
-        throw new SigningInputError(`${where} must be a string${f.name === 'size' || f.name === 'price' ? ' (sign the exact decimal text)' : ''}, got ${describe(value)}`, f.name)
+        throw new SigningInputError(
+          `${where} must be a string${f.name === 'size' || f.name === 'price' ? ' (sign the exact decimal text)' : ''}, got ${describe(value)}`,
+          f.name,
+        )
       }
       return
     case 'bytes32':
-      if (typeof value !== 'string' || !BYTES32_RE.test(value)) throw new SigningInputError(`${where} must be 32 bytes of hex (0x + 64 hex digits), got ${describe(value)}`, f.name)
+      if (typeof value !== 'string' || !BYTES32_RE.test(value))
+        throw new SigningInputError(`${where} must be 32 bytes of hex (0x + 64 hex digits), got ${describe(value)}`, f.name)
       return
     case 'bool':
       if (typeof value !== 'boolean') throw new SigningInputError(`${where} must be a boolean, got ${describe(value)}`, f.name)

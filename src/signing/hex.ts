@@ -18,14 +18,19 @@ export function hexBytes(value: Hex): Buffer {
 
 /** A private key as 32 bytes, or a one-line error that never echoes the key itself. */
 export function privateKeyBytes(key: unknown, isValid: (k: Uint8Array) => boolean): Buffer {
-  if (typeof key !== 'string') throw new SigningInputError(`privateKey must be a 0x-prefixed hex string of 32 bytes, got ${typeOf(key)}`, 'privateKey')
+  if (typeof key !== 'string')
+    throw new SigningInputError(`privateKey must be a 0x-prefixed hex string of 32 bytes, got ${typeOf(key)}`, 'privateKey')
   if (!/^0x[0-9a-fA-F]*$/.test(key)) throw new SigningInputError('privateKey is not 0x-prefixed hex', 'privateKey')
   if (key.length !== 66) {
     const n = (key.length - 2) / 2
-    throw new SigningInputError(`privateKey must be 32 bytes (64 hex digits), got ${Number.isInteger(n) ? `${n} byte${n === 1 ? "" : "s"}` : `${key.length - 2} hex digits`}`, 'privateKey')
+    throw new SigningInputError(
+      `privateKey must be 32 bytes (64 hex digits), got ${Number.isInteger(n) ? `${n} byte${n === 1 ? '' : 's'}` : `${key.length - 2} hex digits`}`,
+      'privateKey',
+    )
   }
   const bytes = Buffer.from(key.slice(2), 'hex')
-  if (!isValid(bytes)) throw new SigningInputError('privateKey is not a valid secp256k1 key (zero or not below the curve order)', 'privateKey')
+  if (!isValid(bytes))
+    throw new SigningInputError('privateKey is not a valid secp256k1 key (zero or not below the curve order)', 'privateKey')
   return bytes
 }
 

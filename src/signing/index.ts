@@ -7,7 +7,16 @@ export { parseBody, readUint64, escapePointerToken, type ParsedBody, type Parsed
 export { cryptoBackend, nativeCryptoAvailable, setCryptoBackend, keccak256 as keccak256Bytes, type CryptoBackendName } from './crypto.ts'
 export { setStringHashCache } from './eip712.ts'
 export { signingFor, type Signing } from './signing.ts'
-export { createOptionsSigning, eip712DomainType, exactDomain, isExactDomain, type CompiledMessage, type OptionsSigning, type OptionsTypedData, type VerifyOptions } from './options.ts'
+export {
+  createOptionsSigning,
+  eip712DomainType,
+  exactDomain,
+  isExactDomain,
+  type CompiledMessage,
+  type OptionsSigning,
+  type OptionsTypedData,
+  type VerifyOptions,
+} from './options.ts'
 export { createPerpSigning, perpActionHash, type PerpSignInput, type PerpSigning } from './perp.ts'
 export {
   addressOfPublicKey,

@@ -29,7 +29,10 @@ function prepare(v: unknown, path: string): unknown {
       throw new SigningInputError(`${path}: ${v} is past 2^53 as a JS number and may have lost digits; pass it as a bigint`, path)
     }
     if (!Number.isSafeInteger(v)) {
-      throw new SigningInputError(`${path}: ${v} is not an integer; the venue's encoding has no floats (send prices and sizes as strings)`, path)
+      throw new SigningInputError(
+        `${path}: ${v} is not an integer; the venue's encoding has no floats (send prices and sizes as strings)`,
+        path,
+      )
     }
     return integer(BigInt(v), path)
   }
@@ -38,7 +41,8 @@ function prepare(v: unknown, path: string): unknown {
     // A lossless-json number that reached here must be an integer.
     if ((v as { isLosslessNumber?: unknown }).isLosslessNumber === true) {
       const text = String((v as { value: unknown }).value)
-      if (!/^-?(0|[1-9][0-9]*)$/.test(text)) throw new SigningInputError(`${path}: ${text} is not an integer; the venue's encoding has no floats`, path)
+      if (!/^-?(0|[1-9][0-9]*)$/.test(text))
+        throw new SigningInputError(`${path}: ${text} is not an integer; the venue's encoding has no floats`, path)
       return integer(BigInt(text), path)
     }
     // Key order is the object's own order. (JavaScript puts integer-like keys first; the venue's

@@ -12,7 +12,16 @@ import { bodyText } from './wire.ts'
 import { compileStruct, domainSeparator, domainTypeOf, hashStruct, typedDigest, type CompiledStruct, type DomainFields } from './eip712.ts'
 import { isHex, toHex, typeOf } from './hex.ts'
 import { recoverSignature, signDigest } from './signature.ts'
-import { SigningInputError, type DomainOverrides, type Hex, type OptionsKind, type OptionsMessage, type ResolvedDomain, type Signer, type VerifyResult } from './types.ts'
+import {
+  SigningInputError,
+  type DomainOverrides,
+  type Hex,
+  type OptionsKind,
+  type OptionsMessage,
+  type ResolvedDomain,
+  type Signer,
+  type VerifyResult,
+} from './types.ts'
 
 interface KindInfo {
   readonly kind: string
@@ -58,9 +67,19 @@ export interface OptionsSigning {
   typedDataFor(kind: OptionsKind, message: OptionsMessage, domain?: DomainOverrides): OptionsTypedData
   /** The EIP-712 digest (cached type hashes and domain separators, native keccak). */
   digestOf(kind: OptionsKind, message: OptionsMessage, domain?: DomainOverrides): Hex
-  signOptions(kind: OptionsKind, message: OptionsMessage, signer: Signer, domain?: DomainOverrides): Promise<{ digest: Hex; signature: Hex }>
+  signOptions(
+    kind: OptionsKind,
+    message: OptionsMessage,
+    signer: Signer,
+    domain?: DomainOverrides,
+  ): Promise<{ digest: Hex; signature: Hex }>
   /** Signs and returns the exact HTTP body text (size/price as signed strings, nonce digits exact). */
-  buildRequest(kind: OptionsKind, message: OptionsMessage, signer: Signer, domain?: DomainOverrides): Promise<{ digest: Hex; signature: Hex; body: string }>
+  buildRequest(
+    kind: OptionsKind,
+    message: OptionsMessage,
+    signer: Signer,
+    domain?: DomainOverrides,
+  ): Promise<{ digest: Hex; signature: Hex; body: string }>
   /** Body (parsed) → typed message by the contract's field→body mapping; route presence picks the variant. */
   messageFromBody(kind: OptionsKind, body: ParsedBodyOk): OptionsMessage
   /** Synchronous; v ∈ {0,1,27,28}; high-s rejected unless allowHighS. Never throws. */
@@ -73,7 +92,10 @@ export interface OptionsSigning {
    * else the zero value of its type. Lets a client or a checker built for one version of a
    * spec sign the messages of a version that added a field.
    */
-  missingFields(kind: OptionsKind, message: Readonly<Record<string, unknown>>): { name: string; body: string; type: string; value: string | bigint }[]
+  missingFields(
+    kind: OptionsKind,
+    message: Readonly<Record<string, unknown>>,
+  ): { name: string; body: string; type: string; value: string | bigint }[]
 }
 
 // ---------------------------------------------------------------- domains (contract-free)
@@ -99,7 +121,8 @@ function checkDomain(o: DomainOverrides): DomainFields {
     out.name = o.name
   }
   if (o.version !== undefined) {
-    if (typeof o.version !== 'string') throw new SigningInputError(`domain.version must be a string, got ${typeOf(o.version)}`, 'domain.version')
+    if (typeof o.version !== 'string')
+      throw new SigningInputError(`domain.version must be a string, got ${typeOf(o.version)}`, 'domain.version')
     out.version = o.version
   }
   if (o.chainId !== undefined) {
@@ -109,7 +132,8 @@ function checkDomain(o: DomainOverrides): DomainFields {
     out.chainId = BigInt(c)
   }
   if (o.verifyingContract !== undefined) {
-    if (!isHex(o.verifyingContract, 20)) throw new SigningInputError('domain.verifyingContract must be an address (0x + 40 hex digits)', 'domain.verifyingContract')
+    if (!isHex(o.verifyingContract, 20))
+      throw new SigningInputError('domain.verifyingContract must be an address (0x + 40 hex digits)', 'domain.verifyingContract')
     out.verifyingContract = o.verifyingContract
   }
   return out
@@ -220,7 +244,8 @@ export function createOptionsSigning(contract: Contract<'typedData'>): OptionsSi
     return { ...specDomain(key), ...checkDomain(o) }
   }
 
-  const full = (key: string, o?: DomainOverrides): ResolvedDomain => ({ ...specDomain(key), ...(o ? checkDomain(o) : {}) }) as ResolvedDomain
+  const full = (key: string, o?: DomainOverrides): ResolvedDomain =>
+    ({ ...specDomain(key), ...(o ? checkDomain(o) : {}) }) as ResolvedDomain
 
   const separatorFor = (key: string, domain?: DomainOverrides): Buffer => {
     if (domain !== undefined) return domainSeparator(domainFields(key, domain))
@@ -233,7 +258,8 @@ export function createOptionsSigning(contract: Contract<'typedData'>): OptionsSi
   }
 
   const resolve = (kind: OptionsKind, message: OptionsMessage): CompiledMessage => {
-    if (message === null || typeof message !== 'object') throw new SigningInputError(`message must be an object, got ${typeOf(message)}`, 'message')
+    if (message === null || typeof message !== 'object')
+      throw new SigningInputError(`message must be an object, got ${typeOf(message)}`, 'message')
     return compiledMessage(messageVariant(kind, message))
   }
 
@@ -320,7 +346,8 @@ export function createOptionsSigning(contract: Contract<'typedData'>): OptionsSi
           out[f.name] = r.value
         } else {
           const v = value[f.body]
-          if (typeof v !== 'string') throw new SigningInputError(`${f.body} must be a string, got ${v === undefined ? 'nothing' : typeOf(v)}`, f.body)
+          if (typeof v !== 'string')
+            throw new SigningInputError(`${f.body} must be a string, got ${v === undefined ? 'nothing' : typeOf(v)}`, f.body)
           out[f.name] = v
         }
       }
@@ -331,20 +358,27 @@ export function createOptionsSigning(contract: Contract<'typedData'>): OptionsSi
       try {
         digest = digestBytes(kind, message, opts.domain)
       } catch (err) {
-        return { ok: false, reason: 'unrecoverable', message: `cannot hash the message: ${err instanceof Error ? err.message : String(err)}` }
+        return {
+          ok: false,
+          reason: 'unrecoverable',
+          message: `cannot hash the message: ${err instanceof Error ? err.message : String(err)}`,
+        }
       }
       return recoverSignature(digest, signature, opts.allowHighS === true)
     },
     missingFields(kind, message) {
       const info = kindInfo(kind)
       const { struct } = compiledMessage(pickVariant(info, (bodyKey) => message[typedNameOf(info, bodyKey)] !== undefined))
-      return struct.fields.filter((f) => message[f.name] === undefined).map((f) => ({ name: f.name, body: f.body, type: f.type, value: fillValue(info, f.body, f.type) }))
+      return struct.fields
+        .filter((f) => message[f.name] === undefined)
+        .map((f) => ({ name: f.name, body: f.body, type: f.type, value: fillValue(info, f.body, f.type) }))
     },
     kindFields(kind) {
       const info = kindInfo(kind)
       const seen = new Map<string, { name: string; body: string; type: string }>()
       for (const v of info.signed?.variants ?? [{ message: kind }]) {
-        for (const f of compiledMessage(v.message).struct.fields) if (!seen.has(f.name)) seen.set(f.name, { name: f.name, body: f.body, type: f.type })
+        for (const f of compiledMessage(v.message).struct.fields)
+          if (!seen.has(f.name)) seen.set(f.name, { name: f.name, body: f.body, type: f.type })
       }
       return [...seen.values()]
     },

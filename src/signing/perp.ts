@@ -35,7 +35,8 @@ function connectionIdBytes(input: Omit<PerpSignInput, 'isMainnet'>): Buffer {
   const packed = packb(input.action)
   const nonce = u64(input.nonce, 'nonce')
   const vault = input.vaultAddress ?? null
-  if (vault !== null && !isHex(vault, 20)) throw new SigningInputError('vaultAddress must be an address (0x + 40 hex digits) or null', 'vaultAddress')
+  if (vault !== null && !isHex(vault, 20))
+    throw new SigningInputError('vaultAddress must be an address (0x + 40 hex digits) or null', 'vaultAddress')
   const expires = input.expiresAfter ?? null
   const expiresValue = expires === null ? null : u64(expires, 'expiresAfter')
   const buf = Buffer.alloc(packed.length + 8 + (vault ? 21 : 1) + (expiresValue === null ? 0 : 9))
@@ -60,15 +61,26 @@ export function perpActionHash(input: Omit<PerpSignInput, 'isMainnet'>): Hex {
 
 export interface PerpSigning {
   /** viem-ready typed data of the Agent message for an action. */
-  perpTypedData(input: PerpSignInput, domain?: DomainOverrides): {
+  perpTypedData(
+    input: PerpSignInput,
+    domain?: DomainOverrides,
+  ): {
     domain: DomainFields
     types: Record<string, { name: string; type: string }[]>
     primaryType: string
     message: { source: string; connectionId: Hex }
   }
-  signPerpAction(input: PerpSignInput, signer: Signer, domain?: DomainOverrides): Promise<{ connectionId: Hex; digest: Hex; signature: Hex; r: Hex; s: Hex; v: 27 | 28 }>
+  signPerpAction(
+    input: PerpSignInput,
+    signer: Signer,
+    domain?: DomainOverrides,
+  ): Promise<{ connectionId: Hex; digest: Hex; signature: Hex; r: Hex; s: Hex; v: 27 | 28 }>
   /** Recovers the Agent signer; r/s may drop leading zeros (the venue's SDKs print them as integers). Never throws. */
-  recoverPerpSigner(input: PerpSignInput, sig: { r: string; s: string; v: number }, opts?: { domain?: DomainOverrides; allowHighS?: boolean }): VerifyResult
+  recoverPerpSigner(
+    input: PerpSignInput,
+    sig: { r: string; s: string; v: number },
+    opts?: { domain?: DomainOverrides; allowHighS?: boolean },
+  ): VerifyResult
 }
 
 const RS_RE = /^0x[0-9a-fA-F]{1,64}$/
@@ -78,12 +90,19 @@ const AGENT = 'Agent' satisfies MessageKind['perps']
 /** The Agent message of one contract (its `x-eip712.messages.Agent` and `perps` domain). */
 export function createPerpSigning(options: Pick<OptionsSigning, 'compiledMessage' | 'domainFields' | 'separatorFor'>): PerpSigning {
   const agentDigest = (input: PerpSignInput, domain?: DomainOverrides) => {
-    if (typeof input.isMainnet !== 'boolean') throw new SigningInputError(`isMainnet must be a boolean, got ${typeOf(input.isMainnet)}`, 'isMainnet')
+    if (typeof input.isMainnet !== 'boolean')
+      throw new SigningInputError(`isMainnet must be a boolean, got ${typeOf(input.isMainnet)}`, 'isMainnet')
     const connectionId = toHex(connectionIdBytes(input))
     const { message, struct } = options.compiledMessage(AGENT)
     const agent = { source: input.isMainnet ? 'a' : 'b', connectionId }
     const domainUsed = options.domainFields(message.domain, domain)
-    return { connectionId, agent, domainUsed, struct, digest: typedDigest(options.separatorFor(message.domain, domain), hashStruct(struct, agent)) }
+    return {
+      connectionId,
+      agent,
+      domainUsed,
+      struct,
+      digest: typedDigest(options.separatorFor(message.domain, domain), hashStruct(struct, agent)),
+    }
   }
 
   const perpTypedData: PerpSigning['perpTypedData'] = (input, domain) => {
@@ -110,10 +129,26 @@ export function createPerpSigning(options: Pick<OptionsSigning, 'compiledMessage
       try {
         digest = agentDigest(input, opts.domain).digest
       } catch (err) {
-        return { ok: false, reason: 'unrecoverable', message: `cannot hash the action: ${err instanceof Error ? err.message : String(err)}` }
+        return {
+          ok: false,
+          reason: 'unrecoverable',
+          message: `cannot hash the action: ${err instanceof Error ? err.message : String(err)}`,
+        }
       }
-      if (sig === null || typeof sig !== 'object' || typeof sig.r !== 'string' || typeof sig.s !== 'string' || !RS_RE.test(sig.r) || !RS_RE.test(sig.s)) {
-        return { ok: false, digest: toHex(digest), reason: 'malformed_signature', message: 'signature needs r and s as 0x-prefixed hex of at most 32 bytes' }
+      if (
+        sig === null ||
+        typeof sig !== 'object' ||
+        typeof sig.r !== 'string' ||
+        typeof sig.s !== 'string' ||
+        !RS_RE.test(sig.r) ||
+        !RS_RE.test(sig.s)
+      ) {
+        return {
+          ok: false,
+          digest: toHex(digest),
+          reason: 'malformed_signature',
+          message: 'signature needs r and s as 0x-prefixed hex of at most 32 bytes',
+        }
       }
       if (typeof sig.v !== 'number' || !Number.isInteger(sig.v)) {
         return { ok: false, digest: toHex(digest), reason: 'bad_v', message: `signature v must be 27 or 28, got ${typeOf(sig.v)}` }

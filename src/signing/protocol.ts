@@ -111,13 +111,15 @@ function perpInputOf(raw: unknown): PerpSignInput {
   if (!isObject(raw as never)) fail(`message must be an object, got ${typeOf(raw)}`)
   const m = raw as Record<string, unknown>
   for (const k of Object.keys(m)) {
-    if (!['action', 'nonce', 'vaultAddress', 'expiresAfter', 'isMainnet'].includes(k)) fail(`Agent message has no field ${k} (action, nonce, vaultAddress, expiresAfter, isMainnet)`)
+    if (!['action', 'nonce', 'vaultAddress', 'expiresAfter', 'isMainnet'].includes(k))
+      fail(`Agent message has no field ${k} (action, nonce, vaultAddress, expiresAfter, isMainnet)`)
   }
   // Any msgpack value is signable (the multi-signature inner action is an array); msgpack refuses the rest.
   if (m.action === undefined) fail('message.action is missing')
   if (typeof m.isMainnet !== 'boolean') fail(`message.isMainnet must be a boolean, got ${typeOf(m.isMainnet)}`)
   const vault = m.vaultAddress
-  if (vault !== undefined && vault !== null && typeof vault !== 'string') fail(`message.vaultAddress must be an address or null, got ${typeOf(vault)}`)
+  if (vault !== undefined && vault !== null && typeof vault !== 'string')
+    fail(`message.vaultAddress must be an address or null, got ${typeOf(vault)}`)
   return {
     action: actionValue(m.action),
     nonce: integerOf(m.nonce, 'message.nonce'),
@@ -129,7 +131,8 @@ function perpInputOf(raw: unknown): PerpSignInput {
 
 function kindOf(signing: Signing, raw: unknown): OptionsKind | typeof AGENT_KIND {
   const known = [...signing.optionsKinds(), AGENT_KIND]
-  if (typeof raw !== 'string' || !known.includes(raw)) fail(`unknown kind ${raw === undefined ? '(missing)' : JSON.stringify(raw)} (one of ${known.join(', ')})`)
+  if (typeof raw !== 'string' || !known.includes(raw))
+    fail(`unknown kind ${raw === undefined ? '(missing)' : JSON.stringify(raw)} (one of ${known.join(', ')})`)
   return raw as OptionsKind | typeof AGENT_KIND
 }
 

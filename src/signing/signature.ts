@@ -125,21 +125,37 @@ export function recoverDigest(digest: Buffer, rHex: string, sHex: string, v: num
     return { ok: false, digest: digestHex, reason: 'unrecoverable', message: 'signature r or s is zero or not below the curve order' }
   }
   if (!allowHighS && s > HALF_N_HEX) {
-    return { ok: false, digest: digestHex, reason: 'high_s', message: 'signature s is in the upper half of the curve order (malleable high-s form)' }
+    return {
+      ok: false,
+      digest: digestHex,
+      reason: 'high_s',
+      message: 'signature s is in the upper half of the curve order (malleable high-s form)',
+    }
   }
   try {
     const sig = Buffer.from(r + s, 'hex')
     const pub = cryptoBackend().secp.ecdsaRecover(sig, recid, digest, false, recoverOut)
     return { ok: true, signer: addressOfPublicKey(pub), digest: digestHex }
   } catch (err) {
-    return { ok: false, digest: digestHex, reason: 'unrecoverable', message: `no public key recovers from this signature (${err instanceof Error ? err.message : String(err)})` }
+    return {
+      ok: false,
+      digest: digestHex,
+      reason: 'unrecoverable',
+      message: `no public key recovers from this signature (${err instanceof Error ? err.message : String(err)})`,
+    }
   }
 }
 
 /** Recovers from a 65-byte `0x` signature string; a malformed string is a typed failure. */
 export function recoverSignature(digest: Buffer, signature: unknown, allowHighS: boolean): VerifyResult {
   const why = malformedSignatureReason(signature)
-  if (why !== null) return { ok: false, digest: toHex(digest), reason: 'malformed_signature', message: `signature must be 0x + 130 hex digits (r ‖ s ‖ v), got ${why}` }
+  if (why !== null)
+    return {
+      ok: false,
+      digest: toHex(digest),
+      reason: 'malformed_signature',
+      message: `signature must be 0x + 130 hex digits (r ‖ s ‖ v), got ${why}`,
+    }
   const sig = signature as string
   return recoverDigest(digest, sig.slice(2, 66), sig.slice(66, 130), parseInt(sig.slice(130, 132), 16), allowHighS)
 }

@@ -19,7 +19,9 @@ export function jsonText(v: BodyValue): string {
   if (typeof v === 'bigint') return v.toString()
   if (v === null || typeof v !== 'object') return JSON.stringify(v)
   if (Array.isArray(v)) return `[${v.map(jsonText).join(',')}]`
-  return `{${Object.entries(v as Record<string, BodyValue>).map(([k, x]) => `${JSON.stringify(k)}:${jsonText(x)}`).join(',')}}`
+  return `{${Object.entries(v as Record<string, BodyValue>)
+    .map(([k, x]) => `${JSON.stringify(k)}:${jsonText(x)}`)
+    .join(',')}}`
 }
 
 /** `{"k":v,...}` in entry order, no whitespace. */

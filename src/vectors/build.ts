@@ -59,11 +59,19 @@ export function primaryTypeOf(spec: VectorsContract, variant: string): string {
 }
 
 /** Typed data as the spec defines it for a variant, with the given domain and message. */
-export function standardTypedData(spec: VectorsContract, variant: string, domain: DomainJson, message: Record<string, unknown>): TypedDataJson {
+export function standardTypedData(
+  spec: VectorsContract,
+  variant: string,
+  domain: DomainJson,
+  message: Record<string, unknown>,
+): TypedDataJson {
   const primaryType = primaryTypeOf(spec, variant)
   return {
     domain,
-    types: { EIP712Domain: domainTypeFor(spec, domain), [primaryType]: specFields(spec, variant).map(({ name, type }) => ({ name, type })) },
+    types: {
+      EIP712Domain: domainTypeFor(spec, domain),
+      [primaryType]: specFields(spec, variant).map(({ name, type }) => ({ name, type })),
+    },
     primaryType,
     message,
   }
@@ -84,7 +92,12 @@ function toViem(td: TypedDataJson): TypedDataDefinition {
     return out
   }
   const domain = convert('EIP712Domain', td.domain) as Record<string, unknown>
-  return { domain, types: td.types, primaryType: td.primaryType, message: convert(td.primaryType, td.message) } as unknown as TypedDataDefinition
+  return {
+    domain,
+    types: td.types,
+    primaryType: td.primaryType,
+    message: convert(td.primaryType, td.message),
+  } as unknown as TypedDataDefinition
 }
 
 export function digestTyped(td: TypedDataJson): Hex {
@@ -109,12 +122,19 @@ export const str = (s: string): BodyValue => s
 export const raw = (r: string): BodyValue => new RawJson(r)
 
 /** Body entries of a signed options message: spec field → body property, nonce digit for digit. */
-export function optionsBodyEntries(spec: VectorsContract, variant: string, message: Record<string, string>, signature: string): BodyEntries {
-  const entries: BodyEntries = specFields(spec, variant).map((f) => [f.body, /^u?int\d*$/.test(f.type) ? raw(message[f.name] ?? '') : str(message[f.name] ?? '')])
+export function optionsBodyEntries(
+  spec: VectorsContract,
+  variant: string,
+  message: Record<string, string>,
+  signature: string,
+): BodyEntries {
+  const entries: BodyEntries = specFields(spec, variant).map((f) => [
+    f.body,
+    /^u?int\d*$/.test(f.type) ? raw(message[f.name] ?? '') : str(message[f.name] ?? ''),
+  ])
   entries.push(['signature', str(signature)])
   return entries
 }
-
 
 // ---------------------------------------------------------------- signature encodings
 

@@ -51,7 +51,10 @@ export async function generateVectors(specArg?: Contract | string): Promise<Map<
   return out
 }
 
-export async function writeVectors(dir: string = DEFAULT_VECTORS_DIR, spec?: Contract | string): Promise<{ files: string[]; cases: number }> {
+export async function writeVectors(
+  dir: string = DEFAULT_VECTORS_DIR,
+  spec?: Contract | string,
+): Promise<{ files: string[]; cases: number }> {
   const files = await generateVectors(spec)
   mkdirSync(dir, { recursive: true })
   let cases = 0

@@ -75,7 +75,9 @@ export interface LoadedCase {
 
 /** Every case of some vector files, each with its stable id `<family>/<tcId>`. */
 export function casesOf(files: Iterable<VectorFile>): LoadedCase[] {
-  return [...files].flatMap((file) => file.testGroups.flatMap((g) => g.tests.map((t) => ({ id: caseId(file.family, t.tcId), family: file.family, case: t }))))
+  return [...files].flatMap((file) =>
+    file.testGroups.flatMap((g) => g.tests.map((t) => ({ id: caseId(file.family, t.tcId), family: file.family, case: t }))),
+  )
 }
 
 export function loadVectorCases(dir: string = DEFAULT_VECTORS_DIR): LoadedCase[] {

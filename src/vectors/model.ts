@@ -21,7 +21,15 @@ export type ServerOutcome =
   | Code<'signature_verification_failed' | 'unauthorized' | 'invalid_field' | 'nonce_reused'>
   | Code<'not_found'> // e.g. revoking an agent that is not approved
 
-export const SERVER_OUTCOMES: readonly ServerOutcome[] = ['accepted', 'rejected', 'signature_verification_failed', 'unauthorized', 'invalid_field', 'nonce_reused', 'not_found']
+export const SERVER_OUTCOMES: readonly ServerOutcome[] = [
+  'accepted',
+  'rejected',
+  'signature_verification_failed',
+  'unauthorized',
+  'invalid_field',
+  'nonce_reused',
+  'not_found',
+]
 
 /** A signer or verifier cannot tell a tampered message from a stranger's signature. */
 export const AUTH_REFUSED: ServerOutcome[] = ['signature_verification_failed', 'unauthorized']

@@ -37,8 +37,19 @@ export interface CaseVerdictInput {
 }
 
 /** The leading fields of a case, in the order the vector files write them. */
-export function caseHead(tcId: number, input: CaseVerdictInput): Pick<VectorCase, 'tcId' | 'comment' | 'rules' | 'flags' | 'level' | 'result' | 'server'> {
-  return { tcId, comment: input.comment, rules: input.rules, flags: input.flags, level: input.level ?? 'stated', result: input.result, server: input.server }
+export function caseHead(
+  tcId: number,
+  input: CaseVerdictInput,
+): Pick<VectorCase, 'tcId' | 'comment' | 'rules' | 'flags' | 'level' | 'result' | 'server'> {
+  return {
+    tcId,
+    comment: input.comment,
+    rules: input.rules,
+    flags: input.flags,
+    level: input.level ?? 'stated',
+    result: input.result,
+    server: input.server,
+  }
 }
 
 export interface OptionsCaseInput extends CaseVerdictInput {
@@ -147,7 +158,7 @@ export async function optionsCase(spec: VectorsContract, tcId: number, given: Op
     body = (await signingFor(spec).buildRequest(input.kind, bigMessage(input.message, spec, variant), input.signer.key, overrides)).body
   }
   const op = operationFor(spec, variant)
-  const wallet = input.wallet ?? ((input.message.wallet as Hex | undefined) ?? input.signer.address)
+  const wallet = input.wallet ?? (input.message.wallet as Hex | undefined) ?? input.signer.address
 
   const c: VectorCase = {
     ...caseHead(tcId, input),
@@ -161,7 +172,11 @@ export async function optionsCase(spec: VectorsContract, tcId: number, given: Op
     request: { method: op.method, path: op.path, body },
   }
   if (untouched && standard && overrides) {
-    c.sign = { kind: input.kind, ...(sameDomain(td.domain as DomainJson, defaultDomain) ? {} : { domain: td.domain }), message: { ...input.message } }
+    c.sign = {
+      kind: input.kind,
+      ...(sameDomain(td.domain as DomainJson, defaultDomain) ? {} : { domain: td.domain }),
+      message: { ...input.message },
+    }
   }
   const verify = await verifyView(spec, input.kind, entries, input.signer.address, defaultDomain)
   if (verify) c.verify = verify
@@ -173,7 +188,13 @@ export async function optionsCase(spec: VectorsContract, tcId: number, given: Op
  * What a verifier sees: the message the server rebuilds from the body (route presence picks the
  * variant) and the signature from the body, with the verdict a correct verifier gives.
  */
-export async function verifyView(spec: VectorsContract, kind: OptionsKind, entries: BodyEntries, signer: Hex, domain: DomainJson): Promise<ProtocolVerify | undefined> {
+export async function verifyView(
+  spec: VectorsContract,
+  kind: OptionsKind,
+  entries: BodyEntries,
+  signer: Hex,
+  domain: DomainJson,
+): Promise<ProtocolVerify | undefined> {
   const get = (k: string) => entries.find(([key]) => key === k)?.[1]
   const present = new Set(entries.map(([k]) => k))
   const candidates = Object.values(spec.typedData.messages).filter((m) => m.primaryType === kind && m.domain === 'options')
@@ -217,4 +238,3 @@ export async function recoverStrict(digest: Hex, signature: string): Promise<Hex
   if (r === 0n || r >= SECP256K1_N || s === 0n || s > SECP256K1_N / 2n) return null
   return recoverAddressLoose(digest, signature)
 }
-

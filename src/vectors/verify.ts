@@ -55,7 +55,8 @@ function domainOverrides(d: ProtocolSign['domain']): DomainOverrides | undefined
   return exactDomain(o)
 }
 
-const same = (a: string | null | undefined, b: string | null | undefined) => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase()
+const same = (a: string | null | undefined, b: string | null | undefined) =>
+  typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase()
 
 async function checkCase(signing: Signing, c: VectorCase, ruleIds: Set<string>, notes: VectorFile['notes']): Promise<string[]> {
   const out: string[] = []
@@ -81,10 +82,18 @@ async function checkCase(signing: Signing, c: VectorCase, ruleIds: Set<string>, 
   }
   if (c.sign && c.sign.kind === 'Agent') {
     const m = protocolMessageValues(c.sign.message)
-    const input = { action: m.action as Record<string, unknown>, nonce: m.nonce as bigint, vaultAddress: (m.vaultAddress as Hex | undefined) ?? null, expiresAfter: (m.expiresAfter as bigint | undefined) ?? null, isMainnet: m.isMainnet as boolean }
+    const input = {
+      action: m.action as Record<string, unknown>,
+      nonce: m.nonce as bigint,
+      vaultAddress: (m.vaultAddress as Hex | undefined) ?? null,
+      expiresAfter: (m.expiresAfter as bigint | undefined) ?? null,
+      isMainnet: m.isMainnet as boolean,
+    }
     const s = await signing.signPerpAction(input, c.privateKey, domainOverrides(c.sign.domain))
-    if (s.digest !== c.digest || s.signature !== c.signature) out.push(`src/signing perp digest/signature ${s.digest}/${s.signature} differ`)
-    if (c.perp && perpActionHash(input) !== c.perp.connectionId) out.push(`connectionId ${c.perp.connectionId} differs from src/signing's ${perpActionHash(input)}`)
+    if (s.digest !== c.digest || s.signature !== c.signature)
+      out.push(`src/signing perp digest/signature ${s.digest}/${s.signature} differ`)
+    if (c.perp && perpActionHash(input) !== c.perp.connectionId)
+      out.push(`connectionId ${c.perp.connectionId} differs from src/signing's ${perpActionHash(input)}`)
   }
   if (c.verify) {
     const v = c.verify
@@ -92,14 +101,24 @@ async function checkCase(signing: Signing, c: VectorCase, ruleIds: Set<string>, 
     const result =
       v.kind === 'Agent'
         ? signing.recoverPerpSigner(
-            { action: m.action as Record<string, unknown>, nonce: m.nonce as bigint, vaultAddress: (m.vaultAddress as Hex | undefined) ?? null, expiresAfter: (m.expiresAfter as bigint | undefined) ?? null, isMainnet: m.isMainnet as boolean },
+            {
+              action: m.action as Record<string, unknown>,
+              nonce: m.nonce as bigint,
+              vaultAddress: (m.vaultAddress as Hex | undefined) ?? null,
+              expiresAfter: (m.expiresAfter as bigint | undefined) ?? null,
+              isMainnet: m.isMainnet as boolean,
+            },
             splitSignature(v.signature),
             {},
           )
         : signing.verifyOptions(v.kind as OptionsKind, m as OptionsMessage, v.signature)
     const accepted = result.ok && same(result.signer, c.signer)
-    if (accepted !== v.accept) out.push(`verify: src/signing ${accepted ? 'accepts' : `refuses (${result.ok ? `signer ${result.signer}` : result.message})`}, the vector says accept=${v.accept}`)
-    if (v.digest && result.digest && result.digest !== v.digest) out.push(`verify digest ${v.digest} differs from src/signing's ${result.digest}`)
+    if (accepted !== v.accept)
+      out.push(
+        `verify: src/signing ${accepted ? 'accepts' : `refuses (${result.ok ? `signer ${result.signer}` : result.message})`}, the vector says accept=${v.accept}`,
+      )
+    if (v.digest && result.digest && result.digest !== v.digest)
+      out.push(`verify digest ${v.digest} differs from src/signing's ${result.digest}`)
   }
   return out
 }
@@ -131,14 +150,19 @@ function clip(s: string | undefined): string {
 }
 
 /** `regenerate: false` skips the byte comparison with a fresh generation (the per-case re-derivation still runs). */
-export async function verifyVectors(dir: string = DEFAULT_VECTORS_DIR, specArg?: Contract | string, opts: { regenerate?: boolean } = {}): Promise<VerifyReport> {
+export async function verifyVectors(
+  dir: string = DEFAULT_VECTORS_DIR,
+  specArg?: Contract | string,
+  opts: { regenerate?: boolean } = {},
+): Promise<VerifyReport> {
   const spec = contractFor(specArg, ['catalog', 'typedData', 'rateLimits'], 'oec vectors verify')
   const findings: VerifyFinding[] = []
   const ruleIds = new Set((spec.rules ?? loadRules()).filter((r) => !r.retired).map((r) => r.id))
   const generated = opts.regenerate === false ? undefined : await generateVectors(spec)
   const names = vectorFileNames(dir)
   let cases = 0
-  for (const name of generated?.keys() ?? []) if (!names.includes(name)) findings.push({ file: name, message: 'missing: the generator writes this file (run oec vectors generate)' })
+  for (const name of generated?.keys() ?? [])
+    if (!names.includes(name)) findings.push({ file: name, message: 'missing: the generator writes this file (run oec vectors generate)' })
   for (const name of names) {
     const text = readFileSync(join(dir, name), 'utf8')
     let file: VectorFile
@@ -160,13 +184,16 @@ export async function verifyVectors(dir: string = DEFAULT_VECTORS_DIR, specArg?:
     else if (expected !== text) findings.push({ file: name, ...firstDifference(expected, text) })
     const tests = file.testGroups.flatMap((g) => g.tests)
     cases += tests.length
-    if (file.numberOfTests !== tests.length) findings.push({ file: name, message: `numberOfTests ${file.numberOfTests}, but ${tests.length} tests` })
+    if (file.numberOfTests !== tests.length)
+      findings.push({ file: name, message: `numberOfTests ${file.numberOfTests}, but ${tests.length} tests` })
     tests.forEach((t, i) => {
       if (t.tcId !== i + 1) findings.push({ file: name, tcId: t.tcId, message: `tcId ${t.tcId} out of sequence (expected ${i + 1})` })
     })
     const used = new Set(tests.flatMap((t) => t.flags))
-    for (const flag of Object.keys(file.notes)) if (!used.has(flag)) findings.push({ file: name, message: `note ${flag} explains no flag in use` })
-    for (const t of tests) for (const message of await checkCase(signingFor(spec), t, ruleIds, file.notes)) findings.push({ file: name, tcId: t.tcId, message })
+    for (const flag of Object.keys(file.notes))
+      if (!used.has(flag)) findings.push({ file: name, message: `note ${flag} explains no flag in use` })
+    for (const t of tests)
+      for (const message of await checkCase(signingFor(spec), t, ruleIds, file.notes)) findings.push({ file: name, tcId: t.tcId, message })
   }
   return { files: names.length, cases, findings }
 }

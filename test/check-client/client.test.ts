@@ -61,7 +61,10 @@ describe('oec check client catches deliberately wrong testees, naming the case a
 
   it.concurrent('signs with chainId 1 (via the CLI, JUnit report)', async () => {
     const out = join(tmp, 'chain.xml')
-    const r = await runOec(['check', 'client', '--reporter', 'junit', '--out', out, '--only', `${valid1},${canonical}`, '--', ...testee('chain-id-1')], { timeoutMs: 90_000 })
+    const r = await runOec(
+      ['check', 'client', '--reporter', 'junit', '--out', out, '--only', `${valid1},${canonical}`, '--', ...testee('chain-id-1')],
+      { timeoutMs: 90_000 },
+    )
     expect(r.code, r.stderr).toBe(1)
     const xml = readFileSync(out, 'utf8')
     expect(xml).toMatch(/<testcase classname="place-order-valid" name="place-order-valid\/1 /)
@@ -142,16 +145,24 @@ describe('body comparison by meaning', () => {
   const wallet = '0x00000000000000000000000000000000000000aB'
   const addressed = body.replace('"0xAb"', JSON.stringify(wallet))
   it('ignores key order, whitespace, escaping and the case of address fields', () => {
-    expect(bodyDifferences(addressed, ` { "nonce" : 9007199254740993, "size":"1\\u002e50", "signature":"0xAA", "wallet":"${wallet.toLowerCase()}" }`, { addresses: ['wallet'] })).toEqual([])
+    expect(
+      bodyDifferences(
+        addressed,
+        ` { "nonce" : 9007199254740993, "size":"1\\u002e50", "signature":"0xAA", "wallet":"${wallet.toLowerCase()}" }`,
+        { addresses: ['wallet'] },
+      ),
+    ).toEqual([])
   })
   it('compares every other string exactly, hex-looking ones included', () => {
-    expect(bodyDifferences(addressed, `{"nonce":9007199254740993,"size":"1.50","signature":"0xaa","wallet":"${wallet}"}`, { addresses: ['wallet'] })).toEqual([
-      'signature: expected the string "0xAA", got the string "0xaa"',
-    ])
+    expect(
+      bodyDifferences(addressed, `{"nonce":9007199254740993,"size":"1.50","signature":"0xaa","wallet":"${wallet}"}`, {
+        addresses: ['wallet'],
+      }),
+    ).toEqual(['signature: expected the string "0xAA", got the string "0xaa"'])
     const cloid = '{"client_id":"0xAB","wallet":"0x00000000000000000000000000000000000000aB"}'
-    expect(bodyDifferences(cloid, '{"client_id":"0xab","wallet":"0x00000000000000000000000000000000000000AB"}', { addresses: ['wallet'] })).toEqual([
-      'client_id: expected the string "0xAB", got the string "0xab"',
-    ])
+    expect(
+      bodyDifferences(cloid, '{"client_id":"0xab","wallet":"0x00000000000000000000000000000000000000AB"}', { addresses: ['wallet'] }),
+    ).toEqual(['client_id: expected the string "0xAB", got the string "0xab"'])
   })
   it('names every difference', () => {
     expect(bodyDifferences(body, '{"wallet":"0xAb","size":1.5,"nonce":9007199254740992,"signature":"0xAA","route":"book_only"}')).toEqual([

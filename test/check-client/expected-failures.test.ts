@@ -2,7 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { applyExpectedFailures, loadExpectedFailures, parseExpectedFailures, writeExpectedFailures } from '../../src/check/expected-failures.ts'
+import {
+  applyExpectedFailures,
+  loadExpectedFailures,
+  parseExpectedFailures,
+  writeExpectedFailures,
+} from '../../src/check/expected-failures.ts'
 import { runClientCheck } from '../../src/check/client/index.ts'
 import { exitCodeFor, type CaseResult } from '../../src/report/index.ts'
 import { runOec } from '../helpers/cli.ts'
@@ -10,7 +15,15 @@ import { runOec } from '../helpers/cli.ts'
 const tmp = mkdtempSync(join(tmpdir(), 'oec-xfail-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
-const r = (id: string, outcome: CaseResult['outcome'], message?: string): CaseResult => ({ id, title: id, rules: ['PO-4'], level: 'stated', outcome, durationMs: 0, ...(message ? { message } : {}) })
+const r = (id: string, outcome: CaseResult['outcome'], message?: string): CaseResult => ({
+  id,
+  title: id,
+  rules: ['PO-4'],
+  level: 'stated',
+  outcome,
+  durationMs: 0,
+  ...(message ? { message } : {}),
+})
 
 describe('expected-failure lists', () => {
   it('parses ids, prefixes, wildcards and reasons; ignores blanks and comments', () => {
@@ -25,7 +38,10 @@ describe('expected-failure lists', () => {
 
   it('listed and failing → xfail; unlisted failing stays a failure (nonce/3 does not cover nonce/30); listed and passing → stale failure', () => {
     const list = parseExpectedFailures('nonce/3 # known\nstring-format\n', 'known.txt')
-    const { results, stale } = applyExpectedFailures([r('nonce/3', 'fail', 'digest differs'), r('nonce/30', 'fail'), r('string-format/1', 'pass'), r('cancel/1', 'fail')], list)
+    const { results, stale } = applyExpectedFailures(
+      [r('nonce/3', 'fail', 'digest differs'), r('nonce/30', 'fail'), r('string-format/1', 'pass'), r('cancel/1', 'fail')],
+      list,
+    )
     expect(results.map((x) => x.outcome)).toEqual(['xfail', 'fail', 'fail', 'fail'])
     expect(results[0]!.message).toMatch(/expected failure \(known.txt:1: known\): digest differs/)
     expect(stale).toEqual(['string-format/1'])
@@ -53,14 +69,22 @@ describe('expected-failure lists', () => {
 
     const path = join(tmp, 'known.txt')
     writeFileSync(path, 'place-order-valid/1  # stale: this case passes\nplace-order-valid/4  # always signs route\n')
-    const stale = await runOec(['check', 'client', '--reporter', 'json', '--only', only.join(','), '--expected-failures', path, '--', ...testee], { timeoutMs: 90_000 })
+    const stale = await runOec(
+      ['check', 'client', '--reporter', 'json', '--only', only.join(','), '--expected-failures', path, '--', ...testee],
+      { timeoutMs: 90_000 },
+    )
     expect(stale.code, stale.stderr).toBe(1)
     const doc = JSON.parse(stale.stdout)
     expect(doc.results.find((x: CaseResult) => x.id === 'place-order-valid/1').message).toMatch(/now passes/)
     expect(doc.results.find((x: CaseResult) => x.id === 'place-order-valid/4').outcome).toBe('xfail')
 
-    const fixed = await runOec(['check', 'client', '--reporter', 'json', '--only', only.join(','), '--expected-failures', path, '--fix', '--', ...testee], { timeoutMs: 90_000 })
+    const fixed = await runOec(
+      ['check', 'client', '--reporter', 'json', '--only', only.join(','), '--expected-failures', path, '--fix', '--', ...testee],
+      { timeoutMs: 90_000 },
+    )
     expect(fixed.code, fixed.stderr).toBe(0)
-    expect(readFileSync(path, 'utf8')).toBe('# Expected failures: one case id (or id prefix) per line, "# reason" optional.\nplace-order-valid/4  # always signs route\n')
+    expect(readFileSync(path, 'utf8')).toBe(
+      '# Expected failures: one case id (or id prefix) per line, "# reason" optional.\nplace-order-valid/4  # always signs route\n',
+    )
   }, 150_000)
 })

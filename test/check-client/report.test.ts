@@ -15,10 +15,24 @@ const results: CaseResult[] = [
     details: { request: `{"privateKey":"${KEY}","kind":"PlaceOrder"}`, expected: 'digest 0x12' },
     durationMs: 4,
   },
-  { id: 'signature-encoding/3', title: 'v as 0/1', rules: ['SIG-9'], level: 'assumed', outcome: 'warn', message: 'refused v = 0', durationMs: 1 },
+  {
+    id: 'signature-encoding/3',
+    title: 'v as 0/1',
+    rules: ['SIG-9'],
+    level: 'assumed',
+    outcome: 'warn',
+    message: 'refused v = 0',
+    durationMs: 1,
+  },
   { id: 'nonce/4', title: 'listed', rules: ['NONCE-1'], level: 'stated', outcome: 'xfail', message: 'expected failure', durationMs: 1 },
 ]
-const summary: RunSummary = { suite: 'oec check client', target: 'my-signer', results, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1234 }
+const summary: RunSummary = {
+  suite: 'oec check client',
+  target: 'my-signer',
+  results,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  durationMs: 1234,
+}
 
 function render(name: 'pretty' | 'json' | 'junit'): string {
   const out = new PassThrough()

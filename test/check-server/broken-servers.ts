@@ -5,14 +5,24 @@
  */
 import http from 'node:http'
 import { isLosslessNumber, parse as losslessParse, stringify as losslessStringify } from 'lossless-json'
-import { type DomainOverrides, type OptionsMessage } from '../../src/signing/index.ts'
+import type { DomainOverrides, OptionsMessage } from '../../src/signing/index.ts'
 import { hashTypedData } from 'viem'
 import { recoverSignature } from '../../src/signing/signature.ts'
 import { contract, optionsDomain, recoverPerpSigner, verifyOptions } from '../helpers/shipped.ts'
 import { positionsSetup, unlimitedSetup } from '../../src/check/server/runner.ts'
 import type { CheckSelector } from '../../src/check/server/registry.ts'
 import { shippedContract } from '../../src/contract/index.ts'
-import { DEFAULT_INSTRUMENTS, SimulatedClock, createAgentStore, createRateLimiter, startServer, defaultConfig, type ServerConfig, type ServerDeps, type RateLimiter } from '../../src/server/index.ts'
+import {
+  DEFAULT_INSTRUMENTS,
+  SimulatedClock,
+  createAgentStore,
+  createRateLimiter,
+  startServer,
+  defaultConfig,
+  type ServerConfig,
+  type ServerDeps,
+  type RateLimiter,
+} from '../../src/server/index.ts'
 
 export interface Target {
   readonly url: string
@@ -63,14 +73,24 @@ export async function proxied(rewrite: Rewrite, config: Partial<ServerConfig> = 
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
-      const incoming: ProxyRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }
+      const incoming: ProxyRequest = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      }
       const changed = rewrite.request ? rewrite.request(incoming) : incoming
       const reply = (r: ProxyResponse) => {
         const out = rewrite.response ? rewrite.response(incoming, r) : r
         if (req.method === 'HEAD' && rewrite.headBody) {
           // Node never sends a body after HEAD; a broken server does, written straight onto the socket.
           const body = out.body || '{"code":"not_found","message":"no such path"}'
-          const head = [`HTTP/1.1 ${out.status} X`, ...Object.entries(out.headers).map(([k, v]) => `${k}: ${v}`), `content-length: ${Buffer.byteLength(body)}`, 'connection: close']
+          const head = [
+            `HTTP/1.1 ${out.status} X`,
+            ...Object.entries(out.headers).map(([k, v]) => `${k}: ${v}`),
+            `content-length: ${Buffer.byteLength(body)}`,
+            'connection: close',
+          ]
           req.socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
           return
         }
@@ -80,16 +100,23 @@ export async function proxied(rewrite: Rewrite, config: Partial<ServerConfig> = 
       if (isResponse(changed)) return reply(changed)
       const headers = { ...changed.headers, host: base.host, 'content-length': String(Buffer.byteLength(changed.body)) }
       delete headers['transfer-encoding']
-      const up = http.request({ host: base.hostname, port: base.port, method: changed.method, path: changed.path, headers, agent }, (ur) => {
-        const body: Buffer[] = []
-        ur.on('data', (c: Buffer) => body.push(c))
-        ur.on('end', () => {
-          const h: Record<string, string> = {}
-          for (const [k, v] of Object.entries(ur.headers)) if (v !== undefined && k !== 'content-length' && k !== 'connection' && k !== 'keep-alive') h[k] = Array.isArray(v) ? v.join(', ') : v
-          reply({ status: ur.statusCode ?? 502, headers: h, body: Buffer.concat(body).toString('utf8') })
-        })
-      })
-      up.on('error', () => reply({ status: 502, headers: { 'content-type': 'application/json' }, body: '{"code":"bad_gateway","message":"upstream failed"}' }))
+      const up = http.request(
+        { host: base.hostname, port: base.port, method: changed.method, path: changed.path, headers, agent },
+        (ur) => {
+          const body: Buffer[] = []
+          ur.on('data', (c: Buffer) => body.push(c))
+          ur.on('end', () => {
+            const h: Record<string, string> = {}
+            for (const [k, v] of Object.entries(ur.headers))
+              if (v !== undefined && k !== 'content-length' && k !== 'connection' && k !== 'keep-alive')
+                h[k] = Array.isArray(v) ? v.join(', ') : v
+            reply({ status: ur.statusCode ?? 502, headers: h, body: Buffer.concat(body).toString('utf8') })
+          })
+        },
+      )
+      up.on('error', () =>
+        reply({ status: 502, headers: { 'content-type': 'application/json' }, body: '{"code":"bad_gateway","message":"upstream failed"}' }),
+      )
       up.end(changed.body)
     })
   })
@@ -108,7 +135,11 @@ export async function proxied(rewrite: Rewrite, config: Partial<ServerConfig> = 
   }
 }
 
-export const jsonResponse = (status: number, body: unknown): ProxyResponse => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+export const jsonResponse = (status: number, body: unknown): ProxyResponse => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+})
 
 /** Applies `f` to every object in a lossless parse of the body (items of bulk bodies included). */
 export function rewriteObjects(text: string, f: (o: Record<string, unknown>) => void): string {
@@ -258,7 +289,13 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     how: 'an order without route is verified as the 9-field PlaceOrder with route best_execution',
     caughtBy: 'route.omitted',
     only: ['route.omitted'],
-    start: () => reference({}, { verifyOptions: withMessage((kind, m) => (kind === 'PlaceOrder' && m.route === undefined ? { ...m, route: 'best_execution' } : m)) }),
+    start: () =>
+      reference(
+        {},
+        {
+          verifyOptions: withMessage((kind, m) => (kind === 'PlaceOrder' && m.route === undefined ? { ...m, route: 'best_execution' } : m)),
+        },
+      ),
   },
   {
     name: 'decimal strings normalized before verifying',
@@ -266,11 +303,14 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     caughtBy: 'auth.string-format',
     only: ['auth.string-format'],
     start: () =>
-      reference({}, {
-        verifyOptions: withMessage((kind, m) =>
-          kind === 'PlaceOrder' ? { ...m, size: normalize(String(m.size)), price: normalize(String(m.price)) } : m,
-        ),
-      }),
+      reference(
+        {},
+        {
+          verifyOptions: withMessage((kind, m) =>
+            kind === 'PlaceOrder' ? { ...m, size: normalize(String(m.size)), price: normalize(String(m.price)) } : m,
+          ),
+        },
+      ),
   },
   {
     name: '61 orders allowed',
@@ -291,8 +331,10 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     start: () => {
       const real = createRateLimiter(60)
       const shared: RateLimiter = {
-        charge: (w, cost, limits, now) => real.charge(w, { ...cost, orders: (cost.orders ?? 0) + (cost.cancels ?? 0), cancels: 0 }, limits, now),
-        status: (w, category, limit, now) => (category === 'cancels' ? real.status(w, 'orders', limit, now) : real.status(w, category, limit, now)),
+        charge: (w, cost, limits, now) =>
+          real.charge(w, { ...cost, orders: (cost.orders ?? 0) + (cost.cancels ?? 0), cancels: 0 }, limits, now),
+        status: (w, category, limit, now) =>
+          category === 'cancels' ? real.status(w, 'orders', limit, now) : real.status(w, category, limit, now),
       }
       return reference({}, { rateLimiter: shared })
     },
@@ -303,20 +345,32 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     caughtBy: 'rl.headers',
     only: ['rl.headers'],
     start: () =>
-      reference({}, {
-        transformReply: (reply) => {
-          if (reply.status < 400) return reply
-          const headers = Object.fromEntries(Object.entries(reply.headers).filter(([k]) => !/^x-ratelimit-/i.test(k)))
-          return { ...reply, headers }
+      reference(
+        {},
+        {
+          transformReply: (reply) => {
+            if (reply.status < 400) return reply
+            const headers = Object.fromEntries(Object.entries(reply.headers).filter(([k]) => !/^x-ratelimit-/i.test(k)))
+            return { ...reply, headers }
+          },
         },
-      }),
+      ),
   },
   {
     name: 'Retry-After missing',
     how: 'the 429 has no Retry-After header',
     caughtBy: 'rl.order-limit',
     only: ['rl.order-limit'],
-    start: () => reference({}, { transformReply: (reply) => ({ ...reply, headers: Object.fromEntries(Object.entries(reply.headers).filter(([k]) => k.toLowerCase() !== 'retry-after')) }) }),
+    start: () =>
+      reference(
+        {},
+        {
+          transformReply: (reply) => ({
+            ...reply,
+            headers: Object.fromEntries(Object.entries(reply.headers).filter(([k]) => k.toLowerCase() !== 'retry-after')),
+          }),
+        },
+      ),
   },
   {
     name: 'batch counted once',
@@ -325,12 +379,16 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     only: ['rl.remaining'],
     start: () => {
       const real = createRateLimiter(60)
-      return reference({}, {
-        rateLimiter: {
-          charge: (w, cost, limits, now) => real.charge(w, Object.fromEntries(Object.entries(cost).map(([k, n]) => [k, Math.min(n ?? 0, 1)])), limits, now),
-          status: real.status,
+      return reference(
+        {},
+        {
+          rateLimiter: {
+            charge: (w, cost, limits, now) =>
+              real.charge(w, Object.fromEntries(Object.entries(cost).map(([k, n]) => [k, Math.min(n ?? 0, 1)])), limits, now),
+            status: real.status,
+          },
         },
-      })
+      )
     },
   },
   {
@@ -351,7 +409,12 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     only: ['cap.positions'],
     start: async () => {
       const setup = positionsSetup(shippedContract(), DEFAULT_INSTRUMENTS)
-      const tiers = Object.fromEntries(Object.entries(defaultConfig(contract).tiers).map(([id, t]) => [id, { ...t, maxPositions: t.maxPositions > 0 ? 1_000_000 : t.maxPositions }]))
+      const tiers = Object.fromEntries(
+        Object.entries(defaultConfig(contract).tiers).map(([id, t]) => [
+          id,
+          { ...t, maxPositions: t.maxPositions > 0 ? 1_000_000 : t.maxPositions },
+        ]),
+      )
       // The runner still believes the spec's cap; the server enforces none.
       const t = await reference({ tiers, instruments: setup.instruments, walletTiers: setup.walletTiers })
       return { ...t, tierWallets: [setup.wallet] }
@@ -365,7 +428,12 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     start: async () => {
       const setup = positionsSetup(shippedContract(), DEFAULT_INSTRUMENTS)
       const unlimited = unlimitedSetup(shippedContract())!
-      const tiers = Object.fromEntries(Object.entries(defaultConfig(contract).tiers).map(([id, t]) => [id, { ...t, maxPositions: t.maxPositions === -1 ? 20 : t.maxPositions }]))
+      const tiers = Object.fromEntries(
+        Object.entries(defaultConfig(contract).tiers).map(([id, t]) => [
+          id,
+          { ...t, maxPositions: t.maxPositions === -1 ? 20 : t.maxPositions },
+        ]),
+      )
       const t = await reference({ tiers, instruments: setup.instruments, walletTiers: unlimited.walletTiers })
       return { ...t, tierWallets: [unlimited.wallet] }
     },
@@ -378,20 +446,23 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     only: ['rl.batch-crossing'],
     start: () => {
       const real = createRateLimiter(60)
-      return reference({}, {
-        rateLimiter: {
-          charge(w, cost, limits, now) {
-            const r = real.charge(w, cost, limits, now)
-            if (!r.ok) {
-              // Charge what still fits before refusing: the refused batch eats the rest of the window.
-              const left = real.status(w, r.category, limits[r.category], now).remaining
-              if (left > 0) real.charge(w, { [r.category]: left }, limits, now)
-            }
-            return r
+      return reference(
+        {},
+        {
+          rateLimiter: {
+            charge(w, cost, limits, now) {
+              const r = real.charge(w, cost, limits, now)
+              if (!r.ok) {
+                // Charge what still fits before refusing: the refused batch eats the rest of the window.
+                const left = real.status(w, r.category, limits[r.category], now).remaining
+                if (left > 0) real.charge(w, { [r.category]: left }, limits, now)
+              }
+              return r
+            },
+            status: real.status,
           },
-          status: real.status,
         },
-      })
+      )
     },
   },
   {
@@ -420,13 +491,16 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     caughtBy: 'err.body-shape',
     only: ['err.body-shape'],
     start: () =>
-      reference({}, {
-        transformReply: (reply) => {
-          if (reply.status < 400 || !reply.body || typeof reply.body !== 'object') return reply
-          const { code: _code, ...rest } = reply.body as Record<string, unknown>
-          return { ...reply, body: rest }
+      reference(
+        {},
+        {
+          transformReply: (reply) => {
+            if (reply.status < 400 || !reply.body || typeof reply.body !== 'object') return reply
+            const { code: _code, ...rest } = reply.body as Record<string, unknown>
+            return { ...reply, body: rest }
+          },
         },
-      }),
+      ),
   },
   {
     name: 'nonce precision lost',
@@ -481,7 +555,14 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     how: 'perp Agent signatures are recovered under chainId 999 instead of 1337',
     caughtBy: 'perp.chain-id-999',
     only: ['perp.chain-id-999', 'perp.order-accepted'],
-    start: () => reference({}, { recoverPerpSigner: (input, sig, opts = {}) => recoverPerpSigner(input, sig, { ...opts, domain: { ...opts.domain, chainId: 999 } }) }),
+    start: () =>
+      reference(
+        {},
+        {
+          recoverPerpSigner: (input, sig, opts = {}) =>
+            recoverPerpSigner(input, sig, { ...opts, domain: { ...opts.domain, chainId: 999 } }),
+        },
+      ),
   },
   {
     name: 'perp signatures cached',
@@ -490,16 +571,19 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     only: ['perp.replay', 'perp.order-accepted'],
     start: () => {
       const seen = new Map<string, ReturnType<typeof recoverPerpSigner>>()
-      return reference({}, {
-        recoverPerpSigner: (input, sig, opts) => {
-          const key = `${sig.r}:${sig.s}`
-          const hit = seen.get(key)
-          if (hit) return hit
-          const r = recoverPerpSigner(input, sig, opts)
-          if (r.ok) seen.set(key, r)
-          return r
+      return reference(
+        {},
+        {
+          recoverPerpSigner: (input, sig, opts) => {
+            const key = `${sig.r}:${sig.s}`
+            const hit = seen.get(key)
+            if (hit) return hit
+            const r = recoverPerpSigner(input, sig, opts)
+            if (r.ok) seen.set(key, r)
+            return r
+          },
         },
-      })
+      )
     },
   },
   {
@@ -509,13 +593,16 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     outcome: 'warn',
     only: ['perp.chain-id-999'],
     start: () =>
-      reference({}, {
-        transformReply: (reply, rc) => {
-          const body = reply.body as { status?: unknown; response?: unknown } | undefined
-          if (rc.path !== '/exchange' || body?.status !== 'err') return reply
-          return { ...reply, status: 401, body: { code: 'signature_verification_failed', message: body.response } }
+      reference(
+        {},
+        {
+          transformReply: (reply, rc) => {
+            const body = reply.body as { status?: unknown; response?: unknown } | undefined
+            if (rc.path !== '/exchange' || body?.status !== 'err') return reply
+            return { ...reply, status: 401, body: { code: 'signature_verification_failed', message: body.response } }
+          },
         },
-      }),
+      ),
   },
   {
     name: 'perp agent books to itself',
@@ -536,8 +623,19 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     only: ['perp.exact-integers'],
     start: () => {
       const rounded = (v: unknown): unknown =>
-        typeof v === 'bigint' ? (BigInt(Number(v)) === v ? v : BigInt(Number(v))) : Array.isArray(v) ? v.map(rounded) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rounded(x)])) : v
-      return reference({}, { recoverPerpSigner: (input, sig, opts) => recoverPerpSigner({ ...input, action: rounded(input.action) }, sig, opts) })
+        typeof v === 'bigint'
+          ? BigInt(Number(v)) === v
+            ? v
+            : BigInt(Number(v))
+          : Array.isArray(v)
+            ? v.map(rounded)
+            : v && typeof v === 'object'
+              ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rounded(x)]))
+              : v
+      return reference(
+        {},
+        { recoverPerpSigner: (input, sig, opts) => recoverPerpSigner({ ...input, action: rounded(input.action) }, sig, opts) },
+      )
     },
   },
   {
@@ -563,15 +661,18 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     only: ['auth.replay'],
     start: () => {
       const seen = new Map<string, ReturnType<Verify>>()
-      return reference({}, {
-        verifyOptions: (kind, m, sig, opts) => {
-          const hit = seen.get(sig)
-          if (hit) return hit
-          const r = verifyOptions(kind, m, sig, opts)
-          if (r.ok) seen.set(sig, r)
-          return r
+      return reference(
+        {},
+        {
+          verifyOptions: (kind, m, sig, opts) => {
+            const hit = seen.get(sig)
+            if (hit) return hit
+            const r = verifyOptions(kind, m, sig, opts)
+            if (r.ok) seen.set(sig, r)
+            return r
+          },
         },
-      })
+      )
     },
   },
   {
@@ -579,7 +680,16 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     how: 'an order without route carries no header that the same order with route lacks',
     caughtBy: 'route.omitted',
     only: ['route.omitted'],
-    start: () => reference({}, { transformReply: (r) => ({ ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => !['deprecation', 'sunset'].includes(k.toLowerCase()))) }) }),
+    start: () =>
+      reference(
+        {},
+        {
+          transformReply: (r) => ({
+            ...r,
+            headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => !['deprecation', 'sunset'].includes(k.toLowerCase()))),
+          }),
+        },
+      ),
   },
   {
     name: 'deprecation notice under its own name',
@@ -588,13 +698,16 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     outcome: 'warn',
     only: ['route.omitted'],
     start: () =>
-      reference({}, {
-        transformReply: (r) => {
-          if (r.headers.Deprecation === undefined) return r
-          const { Deprecation: _d, Sunset: _s, ...rest } = r.headers
-          return { ...r, headers: { ...rest, 'X-Route-Deprecated': 'true' } }
+      reference(
+        {},
+        {
+          transformReply: (r) => {
+            if (r.headers.Deprecation === undefined) return r
+            const { Deprecation: _d, Sunset: _s, ...rest } = r.headers
+            return { ...r, headers: { ...rest, 'X-Route-Deprecated': 'true' } }
+          },
         },
-      }),
+      ),
   },
   {
     name: 'number price refused as invalid_field',
@@ -633,13 +746,16 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     caughtBy: 'err.rejected-reason',
     only: ['err.rejected-reason'],
     start: () =>
-      reference({}, {
-        transformReply: (r, rc) => {
-          if (rc.operationId !== 'placeOrder' || (r.body as { status?: unknown } | undefined)?.status !== 'REJECTED') return r
-          const { reason: _r, ...rest } = r.body as Record<string, unknown>
-          return { ...r, body: rest }
+      reference(
+        {},
+        {
+          transformReply: (r, rc) => {
+            if (rc.operationId !== 'placeOrder' || (r.body as { status?: unknown } | undefined)?.status !== 'REJECTED') return r
+            const { reason: _r, ...rest } = r.body as Record<string, unknown>
+            return { ...r, body: rest }
+          },
         },
-      }),
+      ),
   },
   {
     name: 'orderbook 400 for a malformed symbol',
@@ -652,7 +768,9 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
         request: (r) => {
           if (!r.path.startsWith('/orderbook')) return r
           const symbol = new URL(r.path, 'http://x').searchParams.get('symbol')
-          return symbol !== null && !/^[A-Z0-9]+-[0-9]{8}-[0-9.]+-[CP]$/.test(symbol) ? jsonResponse(400, { code: 'invalid_field', message: 'invalid query parameter "symbol"' }) : r
+          return symbol !== null && !/^[A-Z0-9]+-[0-9]{8}-[0-9.]+-[CP]$/.test(symbol)
+            ? jsonResponse(400, { code: 'invalid_field', message: 'invalid query parameter "symbol"' })
+            : r
         },
       }),
   },
@@ -662,14 +780,27 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     caughtBy: 'vectors.struct-mismatch',
     only: ['vectors.struct-mismatch'],
     start: () =>
-      reference({}, {
-        verifyOptions: (kind, m, sig, opts = {}) => {
-          if (kind !== 'CancelOrder') return verifyOptions(kind, m, sig, opts)
-          const types = { CancelOrder: [{ name: 'wallet', type: 'address' }, { name: 'orderId', type: 'string' }, { name: 'nonce', type: 'uint256' }] } as const
-          const digest = hashTypedData({ domain: optionsDomain(opts.domain), types, primaryType: 'CancelOrder', message: m as { wallet: `0x${string}`; orderId: string; nonce: bigint } })
-          return recoverSignature(Buffer.from(digest.slice(2), 'hex'), sig, false)
+      reference(
+        {},
+        {
+          verifyOptions: (kind, m, sig, opts = {}) => {
+            if (kind !== 'CancelOrder') return verifyOptions(kind, m, sig, opts)
+            const types = {
+              CancelOrder: [
+                { name: 'wallet', type: 'address' },
+                { name: 'orderId', type: 'string' },
+                { name: 'nonce', type: 'uint256' },
+              ],
+            } as const
+            const digest = hashTypedData({
+              domain: optionsDomain(opts.domain),
+              types,
+              primaryType: 'CancelOrder',
+              message: m as { wallet: `0x${string}`; orderId: string; nonce: bigint },
+            })
+            return recoverSignature(Buffer.from(digest.slice(2), 'hex'), sig, false)
+          },
         },
-      }),
+      ),
   },
 ]
-

@@ -26,9 +26,18 @@ describe('broken servers are caught', () => {
     it(`${b.name} (${b.how}) → ${b.caughtBy} ${b.outcome ?? 'fail'}s`, async () => {
       const t = await b.start()
       open.push(t)
-      const { summary } = await runServerChecks({ target: t.url, clock: t.clock, symbols: t.symbols, only: b.only, ...(t.tierWallets ? { tierWallets: t.tierWallets } : {}) })
+      const { summary } = await runServerChecks({
+        target: t.url,
+        clock: t.clock,
+        symbols: t.symbols,
+        only: b.only,
+        ...(t.tierWallets ? { tierWallets: t.tierWallets } : {}),
+      })
       const caught = under(summary.results, b.caughtBy).filter((r) => r.outcome === (b.outcome ?? 'fail'))
-      expect(caught.map((r) => r.id), `results: ${summary.results.map((r) => `${r.id}=${r.outcome}`).join(' ')}`).not.toEqual([])
+      expect(
+        caught.map((r) => r.id),
+        `results: ${summary.results.map((r) => `${r.id}=${r.outcome}`).join(' ')}`,
+      ).not.toEqual([])
       // A failure carries what was sent, what came back and how to reproduce it.
       const f = caught[0]!
       expect(f.message).toBeTruthy()

@@ -23,7 +23,8 @@ const base = new Map<string, BodyValue>([
 ])
 
 const derive = (seed: number, info: SchemaInfo = placeOrder.info) => deriveMutations(spec.doc, info, base, createRng(seed, 'x'))
-const show = (v: unknown) => (v === REMOVE ? '<removed>' : v instanceof RawJson ? `raw:${v.text}` : JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `${x}n` : x)))
+const show = (v: unknown) =>
+  v === REMOVE ? '<removed>' : v instanceof RawJson ? `raw:${v.text}` : JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `${x}n` : x))
 
 describe('signed request schemas come from the spec', () => {
   it('finds every signed options body and the operation that takes it', () => {
@@ -59,13 +60,15 @@ describe('deriveMutations', () => {
   })
 
   it('breaks patterns and enums for real (each value fails the spec constraint)', () => {
-    for (const m of derive(3)) {
-      if (m.kind === 'pattern') {
-        const pattern = m.field === 'price' || m.field === 'size' ? /^(0|[1-9][0-9]*)(\.[0-9]+)?$/ : m.field === 'wallet' ? /^0x[0-9a-fA-F]{40}$/ : undefined
-        if (pattern) expect(pattern.test(String(m.value)), m.id).toBe(false)
-      }
-      if (m.kind === 'enum') expect(['Buy', 'Sell', 'gtc', 'ioc', 'fok', 'best_execution', 'book_only', 'rfq_only']).not.toContain(m.value)
-    }
+    const patterns: Record<string, RegExp> = { price: /^(0|[1-9][0-9]*)(\.[0-9]+)?$/, size: /^(0|[1-9][0-9]*)(\.[0-9]+)?$/, wallet: /^0x[0-9a-fA-F]{40}$/ }
+    const all = derive(3)
+    const broken = all.filter((m) => m.kind === 'pattern' && m.field in patterns)
+    const enums = all.filter((m) => m.kind === 'enum')
+    // Every pattern field and every enum field gets mutations; none may go unchecked.
+    expect(new Set(broken.map((m) => m.field))).toEqual(new Set(Object.keys(patterns)))
+    expect(new Set(enums.map((m) => m.field))).toEqual(new Set(['side', 'tif', 'route']))
+    for (const m of broken) expect(patterns[m.field]!.test(String(m.value)), m.id).toBe(false)
+    for (const m of enums) expect(['Buy', 'Sell', 'gtc', 'ioc', 'fok', 'best_execution', 'book_only', 'rfq_only']).not.toContain(m.value)
   })
 
   it('re-signs only what is still signable', () => {
@@ -94,7 +97,16 @@ describe('deriveMutations', () => {
     expect(byId.get('clientId.unknown')?.level).toBe('assumed')
     expect(byId.get('price.pattern-1')?.level).toBe('assumed') // the decimal grammar is assumed (PO-10)
     const cancel = targets.find((t) => t.info.name === 'CancelOrderRequest')!
-    const cm = deriveMutations(spec.doc, cancel.info, new Map<string, BodyValue>([['wallet', '0x1111111111111111111111111111111111111111'], ['order_id', '7'], ['nonce', 1n]]), createRng(1, 'x'))
+    const cm = deriveMutations(
+      spec.doc,
+      cancel.info,
+      new Map<string, BodyValue>([
+        ['wallet', '0x1111111111111111111111111111111111111111'],
+        ['order_id', '7'],
+        ['nonce', 1n],
+      ]),
+      createRng(1, 'x'),
+    )
     expect(cm.every((m) => m.level === 'assumed')).toBe(true) // the cancel body is assumed
     expect(cm.some((m) => m.id === 'order_id.min-length')).toBe(true)
   })

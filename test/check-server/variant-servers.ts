@@ -28,14 +28,20 @@ export interface VariantServer {
 async function full(config: Partial<ServerConfig> = {}, deps: Partial<ServerDeps> = {}): Promise<Target> {
   const positions = positionsSetup(shippedContract(), DEFAULT_INSTRUMENTS)
   const unlimited = unlimitedSetup(shippedContract())!
-  const t = await reference({ instruments: positions.instruments, walletTiers: { ...positions.walletTiers, ...unlimited.walletTiers }, ...config }, deps)
+  const t = await reference(
+    { instruments: positions.instruments, walletTiers: { ...positions.walletTiers, ...unlimited.walletTiers }, ...config },
+    deps,
+  )
   return { ...t, tierWallets: [positions.wallet, unlimited.wallet] }
 }
 
 async function fullProxied(rewrite: Parameters<typeof proxied>[0]): Promise<Target> {
   const positions = positionsSetup(shippedContract(), DEFAULT_INSTRUMENTS)
   const unlimited = unlimitedSetup(shippedContract())!
-  const t = await proxied(rewrite, { instruments: positions.instruments, walletTiers: { ...positions.walletTiers, ...unlimited.walletTiers } })
+  const t = await proxied(rewrite, {
+    instruments: positions.instruments,
+    walletTiers: { ...positions.walletTiers, ...unlimited.walletTiers },
+  })
   return { ...t, tierWallets: [positions.wallet, unlimited.wallet] }
 }
 
@@ -49,13 +55,33 @@ function onReplies(ops: readonly OperationId[], f: (r: Reply) => Reply): ServerD
   return (reply, rc) => (rc.operationId !== undefined && (ops as readonly string[]).includes(rc.operationId) ? f(reply) : reply)
 }
 
-const OPTION_WRITES: readonly OperationId[] = ['placeOrder', 'cancelOrder', 'placeOrders', 'replaceOrders', 'cancelOrders', 'cancelOrdersByClientId', 'approveAgent', 'revokeAgent']
+const OPTION_WRITES: readonly OperationId[] = [
+  'placeOrder',
+  'cancelOrder',
+  'placeOrders',
+  'replaceOrders',
+  'cancelOrders',
+  'cancelOrdersByClientId',
+  'approveAgent',
+  'revokeAgent',
+]
 
 /** The batch property of each bulk path and method. */
-const BATCH: Readonly<Record<string, string>> = { 'POST /bulk_order': 'orders', 'PUT /bulk_order': 'replacements', 'DELETE /bulk_order': 'cancels', 'DELETE /bulk_order_cloid': 'cancels' }
+const BATCH: Readonly<Record<string, string>> = {
+  'POST /bulk_order': 'orders',
+  'PUT /bulk_order': 'replacements',
+  'DELETE /bulk_order': 'cancels',
+  'DELETE /bulk_order_cloid': 'cancels',
+}
 
 /** Codes of a whole-batch refusal that stay whole-batch refusals in every reading (transport, size, mixed wallets, limits). */
-const WHOLE_BATCH: readonly KnownErrorCode[] = ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'batch_too_large', 'rate_limit_exceeded']
+const WHOLE_BATCH: readonly KnownErrorCode[] = [
+  'invalid_json',
+  'payload_too_large',
+  'unsupported_media_type',
+  'batch_too_large',
+  'rate_limit_exceeded',
+]
 
 function allBadAsRejectedSlots(req: ProxyRequest, res: ProxyResponse): ProxyResponse {
   const prop = BATCH[`${req.method} ${req.path.split('?')[0]}`]
@@ -76,7 +102,25 @@ function allBadAsRejectedSlots(req: ProxyRequest, res: ProxyResponse): ProxyResp
 }
 
 /** Body keys any options request may carry; a server that ignores the rest drops them before reading. */
-const KNOWN_KEYS = new Set(['wallet', 'symbol', 'side', 'size', 'price', 'tif', 'route', 'client_id', 'nonce', 'signature', 'order_id', 'agent', 'orders', 'replacements', 'cancels', 'cancel', 'order'])
+const KNOWN_KEYS = new Set([
+  'wallet',
+  'symbol',
+  'side',
+  'size',
+  'price',
+  'tif',
+  'route',
+  'client_id',
+  'nonce',
+  'signature',
+  'order_id',
+  'agent',
+  'orders',
+  'replacements',
+  'cancels',
+  'cancel',
+  'order',
+])
 
 const AGENT_PATHS = new Set(['/approve-agent', '/revoke-agent'])
 
@@ -157,13 +201,20 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
     how: 'every signature refusal is 403 unauthorized with the Unauthorized message',
     effect: async (t) => (await post(t, '/order', await signedOrder(wallet(), {}, {}, wallet().key))).status === 403,
     start: () =>
-      full({}, {
-        transformReply: onReplies(OPTION_WRITES, (r) =>
-          codeOf(r) === 'signature_verification_failed'
-            ? { ...r, status: 403, body: { ...(r.body as object), code: 'unauthorized', message: 'Unauthorized: signer not authorized for wallet' } }
-            : r,
-        ),
-      }),
+      full(
+        {},
+        {
+          transformReply: onReplies(OPTION_WRITES, (r) =>
+            codeOf(r) === 'signature_verification_failed'
+              ? {
+                  ...r,
+                  status: 403,
+                  body: { ...(r.body as object), code: 'unauthorized', message: 'Unauthorized: signer not authorized for wallet' },
+                }
+              : r,
+          ),
+        },
+      ),
   },
   {
     name: '401 for every auth refusal',
@@ -174,11 +225,20 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
       return (await post(t, '/order', await signedOrder(wallet(), {}, {}, known.key))).status === 401
     },
     start: () =>
-      full({}, {
-        transformReply: onReplies(OPTION_WRITES, (r) =>
-          codeOf(r) === 'unauthorized' ? { ...r, status: 401, body: { ...(r.body as object), code: 'signature_verification_failed', message: 'Signature verification failed' } } : r,
-        ),
-      }),
+      full(
+        {},
+        {
+          transformReply: onReplies(OPTION_WRITES, (r) =>
+            codeOf(r) === 'unauthorized'
+              ? {
+                  ...r,
+                  status: 401,
+                  body: { ...(r.body as object), code: 'signature_verification_failed', message: 'Signature verification failed' },
+                }
+              : r,
+          ),
+        },
+      ),
   },
   {
     name: 'revoking an unknown agent answers 200',
@@ -197,11 +257,16 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
     how: 'an order over a cap is an HTTP 200 REJECTED result whose reason states the cap',
     effect: async (t) => (await overCap(t)).status === 200,
     start: () =>
-      full({}, {
-        transformReply: onReplies(['placeOrder'], (r) =>
-          codeOf(r) === 'limit_exceeded' ? { ...r, status: 200, body: { status: 'REJECTED', reason: (r.body as { message: string }).message } } : r,
-        ),
-      }),
+      full(
+        {},
+        {
+          transformReply: onReplies(['placeOrder'], (r) =>
+            codeOf(r) === 'limit_exceeded'
+              ? { ...r, status: 200, body: { status: 'REJECTED', reason: (r.body as { message: string }).message } }
+              : r,
+          ),
+        },
+      ),
   },
   {
     name: 'caps refused with 403',
@@ -214,13 +279,16 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
     how: 'assumed codes have other names (nonce_already_used, too_many_items, ...); invalid_field, signature_verification_failed and every legacy error stay',
     effect: async (t) => (await post(t, '/order', '{')).json.code === 'malformed_json',
     start: () =>
-      full({}, {
-        transformReply: (r) => {
-          const code = codeOf(r)
-          const renamed = code !== undefined ? RENAMED[code as KnownErrorCode] : undefined
-          return renamed ? { ...r, body: { ...(r.body as object), code: renamed } } : r
+      full(
+        {},
+        {
+          transformReply: (r) => {
+            const code = codeOf(r)
+            const renamed = code !== undefined ? RENAMED[code as KnownErrorCode] : undefined
+            return renamed ? { ...r, body: { ...(r.body as object), code: renamed } } : r
+          },
         },
-      }),
+      ),
   },
   {
     name: 'deprecation header named Warning',
@@ -230,13 +298,16 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
       return r.headers.get('warning') !== null && r.headers.get('deprecation') === null
     },
     start: () =>
-      full({}, {
-        transformReply: (r) => {
-          if (r.headers.Deprecation === undefined) return r
-          const { Deprecation: _d, Sunset: _s, ...rest } = r.headers
-          return { ...r, headers: { ...rest, Warning: '299 - "route omitted: send route, it may become required"' } }
+      full(
+        {},
+        {
+          transformReply: (r) => {
+            if (r.headers.Deprecation === undefined) return r
+            const { Deprecation: _d, Sunset: _s, ...rest } = r.headers
+            return { ...r, headers: { ...rest, Warning: '299 - "route omitted: send route, it may become required"' } }
+          },
         },
-      }),
+      ),
   },
   {
     name: 'windows from the first request',
@@ -253,10 +324,20 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
     how: 'a signature whose v byte is 0 or 1 is refused (only 27/28 accepted)',
     effect: async (t) => {
       const body = await signedOrder(wallet())
-      const raw = body.replace(/("signature":"0x[0-9a-f]{128})(1b|1c)"/, (_m, head: string, v: string) => `${head}${v === '1b' ? '00' : '01'}"`)
+      const raw = body.replace(
+        /("signature":"0x[0-9a-f]{128})(1b|1c)"/,
+        (_m, head: string, v: string) => `${head}${v === '1b' ? '00' : '01'}"`,
+      )
       return raw !== body && (await post(t, '/order', raw)).status === 401
     },
-    start: () => full({}, { verifyOptions: (kind, m, sig, opts) => (/(00|01)$/i.test(sig) ? { ok: false, reason: 'bad_v', message: 'v must be 27 or 28' } : verifyOptions(kind, m, sig, opts)) }),
+    start: () =>
+      full(
+        {},
+        {
+          verifyOptions: (kind, m, sig, opts) =>
+            /(00|01)$/i.test(sig) ? { ok: false, reason: 'bad_v', message: 'v must be 27 or 28' } : verifyOptions(kind, m, sig, opts),
+        },
+      ),
   },
   {
     name: 'unknown body fields ignored',
@@ -311,7 +392,10 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
           rewriteObjects(req.body, (o) => {
             agent ??= o.agent
           })
-          return { ...jsonResponse(200, { wallet: agent, agent, status: 'approved' }), headers: { ...res.headers, 'content-type': 'application/json' } }
+          return {
+            ...jsonResponse(200, { wallet: agent, agent, status: 'approved' }),
+            headers: { ...res.headers, 'content-type': 'application/json' },
+          }
         },
       }),
   },
@@ -338,13 +422,15 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
     how: 'an order in a well-formed symbol the server does not list gets 400 invalid_field, not 200 REJECTED',
     effect: async (t) => (await placeOrder(t, wallet(), { symbol: 'OECMISSING-20301231-1-C' })).status === 400,
     start: () =>
-      full({}, {
-        transformReply: onReplies(['placeOrder'], (r) => {
-          const b = r.body as { status?: string; reason?: string } | undefined
-          if (r.status !== 200 || b?.status !== 'REJECTED' || !b.reason?.startsWith('unknown instrument')) return r
-          return { ...r, status: 400, body: { code: 'invalid_field', message: `invalid field "symbol": ${b.reason}` } }
-        }),
-      }),
+      full(
+        {},
+        {
+          transformReply: onReplies(['placeOrder'], (r) => {
+            const b = r.body as { status?: string; reason?: string } | undefined
+            if (r.status !== 200 || b?.status !== 'REJECTED' || !b.reason?.startsWith('unknown instrument')) return r
+            return { ...r, status: 400, body: { code: 'invalid_field', message: `invalid field "symbol": ${b.reason}` } }
+          }),
+        },
+      ),
   },
 ]
-

@@ -24,7 +24,13 @@ describe('assumption-variant servers pass', () => {
       const t = await v.start()
       open.push(t)
       expect(await v.effect(t), 'the variant choice is in effect').toBe(true)
-      const { summary } = await runServerChecks({ target: t.url, clock: t.clock, symbols: t.symbols, slow: true, ...(t.tierWallets ? { tierWallets: t.tierWallets } : {}) })
+      const { summary } = await runServerChecks({
+        target: t.url,
+        clock: t.clock,
+        symbols: t.symbols,
+        slow: true,
+        ...(t.tierWallets ? { tierWallets: t.tierWallets } : {}),
+      })
       const failed = summary.results.filter((r) => r.outcome === 'fail')
       expect(failed.map((r) => `${r.id}: ${r.message}`)).toEqual([])
       expect(summary.results.filter((r) => r.outcome === 'pass').length).toBeGreaterThan(250)

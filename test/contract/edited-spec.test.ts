@@ -30,8 +30,13 @@ export function editedSpecText(): string {
   }
   swap('      name: Service\n', `      name: ${DOMAIN}\n`, 1)
   swap('        - { name: tif, type: string }\n', '        - { name: tif, type: string }\n        - { name: memo, type: string }\n', 2)
-  swap('      required: [wallet, symbol, side, size, price, tif, client_id, nonce, signature]\n', '      required: [wallet, symbol, side, size, price, tif, memo, client_id, nonce, signature]\n', 1)
-  const route = '        route:\n          $ref: "#/components/schemas/Route"\n          description: When omitted the server treats it as `best_execution`; send it.\n'
+  swap(
+    '      required: [wallet, symbol, side, size, price, tif, client_id, nonce, signature]\n',
+    '      required: [wallet, symbol, side, size, price, tif, memo, client_id, nonce, signature]\n',
+    1,
+  )
+  const route =
+    '        route:\n          $ref: "#/components/schemas/Route"\n          description: When omitted the server treats it as `best_execution`; send it.\n'
   swap(route, `        memo:\n          type: string\n${route}`, 1)
   return s
 }
@@ -91,7 +96,11 @@ async function expectServesEdited(url: string): Promise<void> {
 describe('a spec other than the shipped one', () => {
   it('compiles into a contract with the renamed domain and the new field', () => {
     expect(edited.typedData.domains.options?.name).toBe(DOMAIN)
-    expect(signingFor(edited).kindFields('PlaceOrder').map((f) => f.name)).toContain('memo')
+    expect(
+      signingFor(edited)
+        .kindFields('PlaceOrder')
+        .map((f) => f.name),
+    ).toContain('memo')
     expect(shipped.kindFields('PlaceOrder').map((f) => f.name)).not.toContain('memo')
   })
 
@@ -122,7 +131,23 @@ describe('a spec other than the shipped one', () => {
       await expectServesEdited(url)
     })
     it('oec check server --spec edited.yaml --target passes against it', async () => {
-      const r = await runOec(['check', 'server', '--spec', specPath, '--target', url, '--symbol', 'BTC-20261225-100000-C', '--symbol', 'ETH-20261225-4000-C', '--reporter', 'json'], { timeoutMs: 110_000 })
+      const r = await runOec(
+        [
+          'check',
+          'server',
+          '--spec',
+          specPath,
+          '--target',
+          url,
+          '--symbol',
+          'BTC-20261225-100000-C',
+          '--symbol',
+          'ETH-20261225-4000-C',
+          '--reporter',
+          'json',
+        ],
+        { timeoutMs: 110_000 },
+      )
       expect(r.stderr).toBe('')
       const report = JSON.parse(r.stdout) as Report
       expect(report.counts.fail).toBe(0)
@@ -130,7 +155,10 @@ describe('a spec other than the shipped one', () => {
       expect(r.code).toBe(0)
     })
     it('the same run against the shipped spec fails on the renamed domain', async () => {
-      const r = await runOec(['check', 'server', '--target', url, '--symbol', 'BTC-20261225-100000-C', '--only', 'auth', '--reporter', 'json'], { timeoutMs: 60_000 })
+      const r = await runOec(
+        ['check', 'server', '--target', url, '--symbol', 'BTC-20261225-100000-C', '--only', 'auth', '--reporter', 'json'],
+        { timeoutMs: 60_000 },
+      )
       expect(r.code).toBe(1)
     })
   })
@@ -145,17 +173,51 @@ describe('a spec other than the shipped one', () => {
     expect(total(counts(r.stdout))).toBe(total(counts(base.stdout)))
   })
 
-  it('oec coverage --spec reads that spec\'s rules, vectors and checks', async () => {
+  it("oec coverage --spec reads that spec's rules, vectors and checks", async () => {
     const r = await runOec(['coverage', '--spec', specPath, '--format', 'json'], { timeoutMs: 60_000 })
     expect(r.code).toBe(0)
     const json = JSON.parse(r.stdout) as { rules: { id: string }[] }
     expect(json.rules.length).toBeGreaterThan(100)
   })
 
-  it('oec check client --spec replays that spec\'s vectors; a signer of the shipped spec fails them', async () => {
-    const ok = await runOec(['check', 'client', '--spec', specPath, '--reporter', 'json', '--', process.execPath, join(ROOT, 'bin/oec.js'), 'sign', '--jsonl', '--spec', specPath], { timeoutMs: 60_000 })
+  it("oec check client --spec replays that spec's vectors; a signer of the shipped spec fails them", async () => {
+    const ok = await runOec(
+      [
+        'check',
+        'client',
+        '--spec',
+        specPath,
+        '--reporter',
+        'json',
+        '--',
+        process.execPath,
+        join(ROOT, 'bin/oec.js'),
+        'sign',
+        '--jsonl',
+        '--spec',
+        specPath,
+      ],
+      { timeoutMs: 60_000 },
+    )
     expect(ok.code).toBe(0)
-    const stale = await runOec(['check', 'client', '--spec', specPath, '--only', 'place-order-valid', '--reporter', 'json', '--', process.execPath, join(ROOT, 'bin/oec.js'), 'sign', '--jsonl'], { timeoutMs: 60_000 })
+    const stale = await runOec(
+      [
+        'check',
+        'client',
+        '--spec',
+        specPath,
+        '--only',
+        'place-order-valid',
+        '--reporter',
+        'json',
+        '--',
+        process.execPath,
+        join(ROOT, 'bin/oec.js'),
+        'sign',
+        '--jsonl',
+      ],
+      { timeoutMs: 60_000 },
+    )
     expect(stale.code).toBe(1)
   })
 })

@@ -55,7 +55,8 @@ function isConstrainedTypeArgument(checker: ts.TypeChecker, node: ts.StringLiter
   const symbol = checker.getSymbolAtLocation(ref.typeName)
   const target = symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol
   const decl = target?.declarations?.[0]
-  const constraint = decl && (ts.isTypeAliasDeclaration(decl) || ts.isInterfaceDeclaration(decl)) ? decl.typeParameters?.[index]?.constraint : undefined
+  const constraint =
+    decl && (ts.isTypeAliasDeclaration(decl) || ts.isInterfaceDeclaration(decl)) ? decl.typeParameters?.[index]?.constraint : undefined
   if (!constraint) return false
   const t = checker.getTypeFromTypeNode(constraint)
   return (t.isUnion() ? t.types : [t]).every((m) => m.isStringLiteral())
@@ -67,7 +68,8 @@ function isTyped(checker: ts.TypeChecker, node: ts.StringLiteralLike): boolean {
   // Compared with a value of a literal union (`===`, `case`): the compiler refuses a literal outside it.
   const parent = node.parent
   const other =
-    ts.isBinaryExpression(parent) && [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(parent.operatorToken.kind)
+    ts.isBinaryExpression(parent) &&
+    [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(parent.operatorToken.kind)
       ? parent.left === node
         ? parent.right
         : parent.left

@@ -24,7 +24,11 @@ function expectedErrors(file: string): { line: number; code: number }[] {
 }
 
 describe('contract literals are typed', () => {
-  const config = ts.getParsedCommandLineOfConfigFile(join(import.meta.dirname, '../../tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(import.meta.dirname, '../../tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  )!
   const program = ts.createProgram(files, { ...config.options, noEmit: true })
   const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file && files.includes(d.file.fileName))
 

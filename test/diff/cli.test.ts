@@ -89,7 +89,9 @@ describe('oec diff CLI (in-process main)', () => {
     const warnings = r.stdout.indexOf('### Warnings (1)')
     expect(breaking).toBeGreaterThan(0)
     expect(warnings).toBeGreaterThan(breaking)
-    expect(r.stdout).toContain('- **error-code-status-changed**: The error code limit\\_exceeded now comes with HTTP 400 instead of 422. (`/x-service-error-codes/10/http_status`)')
+    expect(r.stdout).toContain(
+      '- **error-code-status-changed**: The error code limit\\_exceeded now comes with HTTP 400 instead of 422. (`/x-service-error-codes/10/http_status`)',
+    )
   })
 
   it('github: workflow annotations at the changed line of the head file', async () => {
@@ -98,12 +100,18 @@ describe('oec diff CLI (in-process main)', () => {
     const lines = r.stdout.trim().split('\n')
     expect(lines).toHaveLength(3)
     const file = head.replace(/:/g, '%3A').replace(/,/g, '%2C')
-    expect(lines).toContain(`::error file=${file},line=${statusEdit.line},title=error-code-status-changed::The error code limit_exceeded now comes with HTTP 400 instead of 422.`)
+    expect(lines).toContain(
+      `::error file=${file},line=${statusEdit.line},title=error-code-status-changed::The error code limit_exceeded now comes with HTTP 400 instead of 422.`,
+    )
     expect(lines.find((l) => l.includes('rate-limit-tier-lowered'))).toBe(
       `::warning file=${file},line=${both.line},title=rate-limit-tier-lowered::The Tier 1 tier's ordersPerMinute was lowered from 30 to 20.`,
     )
     const version = lines.find((l) => l.includes('api-version-not-bumped'))!
-    expect(version).toMatch(new RegExp(`^::error file=.*,line=${original.split('\n').findIndex((l) => l.startsWith('  version:')) + 1},title=api-version-not-bumped::`))
+    expect(version).toMatch(
+      new RegExp(
+        `^::error file=.*,line=${original.split('\n').findIndex((l) => l.startsWith('  version:')) + 1},title=api-version-not-bumped::`,
+      ),
+    )
   })
 
   it('--fail-on: a warning passes by default and fails with --fail-on warning', async () => {
@@ -121,7 +129,10 @@ describe('oec diff CLI (in-process main)', () => {
   })
 
   it('--severity: a file lowers or silences rules, and the version rule follows', async () => {
-    const levels = write('levels.txt', '# project policy\nerror-code-status-changed   info\n\nrate-limit-tier-lowered none  # tiers are commercial\n')
+    const levels = write(
+      'levels.txt',
+      '# project policy\nerror-code-status-changed   info\n\nrate-limit-tier-lowered none  # tiers are commercial\n',
+    )
     const r = await oec(['diff', base, head, '--severity', levels, '--format', 'json'])
     expect(r.stderr).toBe('')
     const findings = JSON.parse(r.stdout) as { id: string; severity: string }[]
@@ -147,7 +158,10 @@ describe('oec diff CLI (in-process main)', () => {
   it('--service reads the catalog under x-<word>-error-codes', async () => {
     const acmeBase = write('acme-base.yaml', original.replace('x-service-error-codes:', 'x-acme-error-codes:'))
     const acmeHead = write('acme-head.yaml', statusEdit.text.replace('x-service-error-codes:', 'x-acme-error-codes:'))
-    const [ok, missing] = await Promise.all([oec(['diff', acmeBase, acmeHead, '--service', 'acme', '--format', 'json']), oec(['diff', acmeBase, acmeHead])])
+    const [ok, missing] = await Promise.all([
+      oec(['diff', acmeBase, acmeHead, '--service', 'acme', '--format', 'json']),
+      oec(['diff', acmeBase, acmeHead]),
+    ])
     expect(ok.code).toBe(1)
     expect((JSON.parse(ok.stdout) as { pointer: string }[]).map((f) => f.pointer)).toContain('/x-acme-error-codes/10/http_status')
     // Without --service the one x-<word>-error-codes list the document has is the catalog.
@@ -168,7 +182,10 @@ describe('oec diff CLI (in-process main)', () => {
     expect(r.stderr).toBe('')
     expect(r.code).toBe(1)
     // The renamed path parameter is the same operation: only the enum value is reported.
-    expect((JSON.parse(r.stdout) as { id: string }[]).map((f) => f.id).sort()).toEqual(['api-version-not-bumped', 'request-parameter-enum-value-removed'])
+    expect((JSON.parse(r.stdout) as { id: string }[]).map((f) => f.id).sort()).toEqual([
+      'api-version-not-bumped',
+      'request-parameter-enum-value-removed',
+    ])
     const swagger = write('swagger.yaml', 'swagger: "2.0"\ninfo: {title: s, version: "1"}\npaths: {}\n')
     const refused = await oec(['diff', swagger, a])
     expect(refused.code).toBe(2)
@@ -185,7 +202,14 @@ describe('oec diff CLI (in-process main)', () => {
     const againstShipped = await oec(['diff', write('same.yaml', original)])
     expect(againstShipped.code).toBe(0)
     expect(againstShipped.stdout).toMatch(/0 breaking, 0 warning, 0 info/)
-    const againstSpec = await oec(['diff', write('same2.yaml', original), '--spec', write('edited.yaml', statusEdit.text), '--format', 'json'])
+    const againstSpec = await oec([
+      'diff',
+      write('same2.yaml', original),
+      '--spec',
+      write('edited.yaml', statusEdit.text),
+      '--format',
+      'json',
+    ])
     expect(againstSpec.code).toBe(1)
     const usage = await oec(['diff'])
     expect(usage.code).toBe(2)
@@ -211,7 +235,6 @@ describe('oec diff CLI (in-process main)', () => {
     expect(format.code).toBe(2)
     expect(format.stderr).toContain('xml')
   })
-
 })
 
 describe('oec diff through the real binary', () => {
@@ -232,12 +255,21 @@ describe('oec diff through the real binary', () => {
   it('git:<ref>:<path> reads the committed spec in a temporary repository', slow, async () => {
     const repo = mkdtempSync(join(tmpdir(), 'oec-diff-git-'))
     repos.push(repo)
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=oec', '-c', 'user.email=oec@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, stdio: 'pipe' })
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=oec', '-c', 'user.email=oec@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
+        cwd: repo,
+        stdio: 'pipe',
+      })
     git('init', '-q')
     writeFileSync(join(repo, 'spec.yaml'), original)
     git('add', 'spec.yaml')
     git('commit', '-q', '-m', 'base')
-    const routeRequired = editAfter(original, '    PlaceOrderRequest:\n', 'required: [wallet, symbol, side, size, price, tif, client_id', 'required: [wallet, symbol, side, size, price, tif, route, client_id')
+    const routeRequired = editAfter(
+      original,
+      '    PlaceOrderRequest:\n',
+      'required: [wallet, symbol, side, size, price, tif, client_id',
+      'required: [wallet, symbol, side, size, price, tif, route, client_id',
+    )
     writeFileSync(join(repo, 'spec.yaml'), routeRequired.text)
 
     const opts = { cwd: repo, ...long }
@@ -247,7 +279,9 @@ describe('oec diff through the real binary', () => {
     const badPath = await runOec(['diff', 'git:HEAD:missing.yaml', 'spec.yaml'], opts)
     expect(r.stderr).toBe('')
     expect(r.code).toBe(1)
-    expect(r.stdout).toContain('title=request-property-became-required::Request property `route` became required in POST /bulk_order, POST /order, PUT /bulk_order.')
+    expect(r.stdout).toContain(
+      'title=request-property-became-required::Request property `route` became required in POST /bulk_order, POST /order, PUT /bulk_order.',
+    )
     expect(r.stdout).toMatch(/^::error file=spec\.yaml,line=\d+,title=request-property-became-required::/m)
     expect(same.code).toBe(0)
     expect(same.stdout).toContain('git:HEAD:spec.yaml → git:HEAD:spec.yaml: 0 breaking, 0 warning, 0 info')

@@ -16,7 +16,12 @@ describe('diffSource (the fast loader)', () => {
     const fast = diffSource(shipped, 'spec.yaml')
     const slow = parseSpecText(shipped, 'spec.yaml')
     expect(fast.doc).toEqual(slow.doc)
-    for (const p of ['/info/version', '/x-eip712/domains/perps/chainId', '/components/schemas/Route/enum', '/paths/~1order/post/responses/429']) {
+    for (const p of [
+      '/info/version',
+      '/x-eip712/domains/perps/chainId',
+      '/components/schemas/Route/enum',
+      '/paths/~1order/post/responses/429',
+    ]) {
       expect(fast.lineOf(p)).toBe(slow.lineOf(p))
     }
     expect(fast.lineOf('/info/version')).toBe(shipped.split('\n').indexOf('  version: 1.0.0') + 1)
@@ -108,7 +113,10 @@ describe('git:<ref>:<path> arguments', () => {
 
 describe('--severity files', () => {
   it('reads levels, oasdiff spellings, comments and blank lines', () => {
-    const m = parseSeverityText('# levels\n\nerror-code-removed   warn\napi-version-not-bumped ERR # raise\nendpoint-added none\nrate-limit-tier-lowered info\n', 'l.txt')
+    const m = parseSeverityText(
+      '# levels\n\nerror-code-removed   warn\napi-version-not-bumped ERR # raise\nendpoint-added none\nrate-limit-tier-lowered info\n',
+      'l.txt',
+    )
     expect([...m]).toEqual([
       ['error-code-removed', 'warning'],
       ['api-version-not-bumped', 'breaking'],
@@ -118,7 +126,9 @@ describe('--severity files', () => {
   })
 
   it('names the line of a malformed entry', () => {
-    expect(() => parseSeverityText('endpoint-added\n', 'l.txt')).toThrow('l.txt:1: expected "rule-id breaking|warning|info|none", got "endpoint-added"')
+    expect(() => parseSeverityText('endpoint-added\n', 'l.txt')).toThrow(
+      'l.txt:1: expected "rule-id breaking|warning|info|none", got "endpoint-added"',
+    )
     expect(() => parseSeverityText('\n\nendpoint-added info extra\n', 'l.txt')).toThrow(/^l\.txt:3: /)
     expect(() => parseSeverityText('no-such-rule info\n', 'l.txt')).toThrow('l.txt:1: unknown rule id "no-such-rule"')
     expect(() => parseSeverityText('endpoint-added loud\n', 'l.txt')).toThrow(/^l\.txt:1: unknown level "loud"/)

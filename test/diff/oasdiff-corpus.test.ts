@@ -82,10 +82,14 @@ describe('oasdiff corpus', () => {
   it('reports nothing on the pairs oasdiff calls clean', () => {
     const dirty: string[] = []
     for (const c of clean) {
-      const found = diffPair(c.base, c.revision).filter((f) => DIFF_SEVERITY_RANK[f.severity] >= DIFF_SEVERITY_RANK[c.minLevel] && (!c.rules || c.rules.includes(f.id)))
+      const found = diffPair(c.base, c.revision).filter(
+        (f) => DIFF_SEVERITY_RANK[f.severity] >= DIFF_SEVERITY_RANK[c.minLevel] && (!c.rules || c.rules.includes(f.id)),
+      )
       if (found.length > 0) dirty.push(`${c.test}: ${found.map((f) => `${f.id} (${f.severity})`).join(', ')}`)
     }
-    console.log(`oasdiff corpus: ${clean.length - dirty.length}/${clean.length} clean pairs clean (${table.clean.length - clean.length} skipped)`)
+    console.log(
+      `oasdiff corpus: ${clean.length - dirty.length}/${clean.length} clean pairs clean (${table.clean.length - clean.length} skipped)`,
+    )
     expect(dirty).toEqual([])
   })
 })

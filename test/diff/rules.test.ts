@@ -24,13 +24,22 @@ interface Case {
 }
 
 const VERSION_RULES = ['api-version-not-bumped', 'api-major-version-not-bumped', 'eip712-domain-version-not-bumped']
-const cat = (code: string | number, suffix = '') => (doc: Doc) => `/x-service-error-codes/${codeIndex(doc, code)}${suffix}`
+const cat =
+  (code: string | number, suffix = '') =>
+  (doc: Doc) =>
+    `/x-service-error-codes/${codeIndex(doc, code)}${suffix}`
 const entry = (doc: Doc, code: string | number) => doc['x-service-error-codes'][codeIndex(doc, code)]
 const msg = (doc: Doc, id: string) => at(doc, `/x-eip712/messages/${id}`)
 
 const cases: Case[] = [
   // ---------------------------------------------------------------- catalog
-  { name: 'code removed', edit: (d) => d['x-service-error-codes'].splice(codeIndex(d, 'nonce_reused'), 1), id: 'error-code-removed', severity: 'breaking', pointer: cat('nonce_reused') },
+  {
+    name: 'code removed',
+    edit: (d) => d['x-service-error-codes'].splice(codeIndex(d, 'nonce_reused'), 1),
+    id: 'error-code-removed',
+    severity: 'breaking',
+    pointer: cat('nonce_reused'),
+  },
   {
     name: 'code renamed: removed half',
     edit: (d) => (entry(d, 'not_ready').code = 'service_not_ready'),
@@ -62,7 +71,13 @@ const cases: Case[] = [
     pointer: cat('limit_exceeded', '/http_status'),
     check: (f) => expect([f.before, f.after]).toEqual([[422], [400]]),
   },
-  { name: 'code newly deprecated', edit: (d) => (entry(d, 'invalid_json').deprecated = true), id: 'error-code-deprecated', severity: 'warning', pointer: cat('invalid_json', '/deprecated') },
+  {
+    name: 'code newly deprecated',
+    edit: (d) => (entry(d, 'invalid_json').deprecated = true),
+    id: 'error-code-deprecated',
+    severity: 'warning',
+    pointer: cat('invalid_json', '/deprecated'),
+  },
   {
     name: 'retryable changed',
     edit: (d) => (entry(d, 'internal_error').retryable = false),
@@ -78,7 +93,13 @@ const cases: Case[] = [
     pointer: cat(13020, '/code'),
     check: (f) => expect([f.before, f.after]).toEqual([13020, 13021]),
   },
-  { name: 'JSON-RPC code removed', edit: (d) => d['x-service-error-codes'].splice(codeIndex(d, 13020), 1), id: 'jsonrpc-error-code-removed', severity: 'breaking', pointer: cat(13020) },
+  {
+    name: 'JSON-RPC code removed',
+    edit: (d) => d['x-service-error-codes'].splice(codeIndex(d, 13020), 1),
+    id: 'jsonrpc-error-code-removed',
+    severity: 'breaking',
+    pointer: cat(13020),
+  },
   {
     name: 'legacy error value changed',
     edit: (d) => (entry(d, 'rate_limit_exceeded').legacy_error = 'too_many_requests'),
@@ -87,8 +108,20 @@ const cases: Case[] = [
     pointer: cat('rate_limit_exceeded', '/legacy_error'),
   },
   // ---------------------------------------------------------------- signing
-  { name: 'options domain name', edit: (d) => (at(d, '/x-eip712/domains/options').name = 'Other'), id: 'eip712-domain-changed', severity: 'breaking', pointer: '/x-eip712/domains/options/name' },
-  { name: 'options chainId', edit: (d) => (at(d, '/x-eip712/domains/options').chainId = 1), id: 'eip712-domain-changed', severity: 'breaking', pointer: '/x-eip712/domains/options/chainId' },
+  {
+    name: 'options domain name',
+    edit: (d) => (at(d, '/x-eip712/domains/options').name = 'Other'),
+    id: 'eip712-domain-changed',
+    severity: 'breaking',
+    pointer: '/x-eip712/domains/options/name',
+  },
+  {
+    name: 'options chainId',
+    edit: (d) => (at(d, '/x-eip712/domains/options').chainId = 1),
+    id: 'eip712-domain-changed',
+    severity: 'breaking',
+    pointer: '/x-eip712/domains/options/chainId',
+  },
   {
     name: 'options domain version',
     edit: (d) => (at(d, '/x-eip712/domains/options').version = '2'),
@@ -103,8 +136,20 @@ const cases: Case[] = [
     severity: 'breaking',
     pointer: '/x-eip712/domains/options/verifyingContract',
   },
-  { name: 'perp domain chainId (issue 9)', edit: (d) => (at(d, '/x-eip712/domains/perps').chainId = 999), id: 'eip712-domain-changed', severity: 'breaking', pointer: '/x-eip712/domains/perps/chainId' },
-  { name: 'perp domain name (issue 9)', edit: (d) => (at(d, '/x-eip712/domains/perps').name = 'Service'), id: 'eip712-domain-changed', severity: 'breaking', pointer: '/x-eip712/domains/perps/name' },
+  {
+    name: 'perp domain chainId (issue 9)',
+    edit: (d) => (at(d, '/x-eip712/domains/perps').chainId = 999),
+    id: 'eip712-domain-changed',
+    severity: 'breaking',
+    pointer: '/x-eip712/domains/perps/chainId',
+  },
+  {
+    name: 'perp domain name (issue 9)',
+    edit: (d) => (at(d, '/x-eip712/domains/perps').name = 'Service'),
+    id: 'eip712-domain-changed',
+    severity: 'breaking',
+    pointer: '/x-eip712/domains/perps/name',
+  },
   {
     name: 'domain type gains salt',
     edit: (d) => at(d, '/x-eip712/domainType').push({ name: 'salt', type: 'bytes32' }),
@@ -134,8 +179,20 @@ const cases: Case[] = [
     pointer: '/x-eip712/messages/PlaceOrder/fields',
     check: (f) => expect((f.after as { type: string }).type).toContain('string price,string size'),
   },
-  { name: 'PlaceOrder field renamed', edit: (d) => (msg(d, 'PlaceOrderWithoutRoute').fields[1].name = 'instrument'), id: 'eip712-type-hash-changed', severity: 'breaking', pointer: '/x-eip712/messages/PlaceOrderWithoutRoute/fields' },
-  { name: 'CancelOrder field added', edit: (d) => msg(d, 'CancelOrder').fields.push({ name: 'expiry', type: 'uint64' }), id: 'eip712-type-hash-changed', severity: 'breaking', pointer: '/x-eip712/messages/CancelOrder/fields' },
+  {
+    name: 'PlaceOrder field renamed',
+    edit: (d) => (msg(d, 'PlaceOrderWithoutRoute').fields[1].name = 'instrument'),
+    id: 'eip712-type-hash-changed',
+    severity: 'breaking',
+    pointer: '/x-eip712/messages/PlaceOrderWithoutRoute/fields',
+  },
+  {
+    name: 'CancelOrder field added',
+    edit: (d) => msg(d, 'CancelOrder').fields.push({ name: 'expiry', type: 'uint64' }),
+    id: 'eip712-type-hash-changed',
+    severity: 'breaking',
+    pointer: '/x-eip712/messages/CancelOrder/fields',
+  },
   {
     name: 'struct renamed',
     edit: (d) => (msg(d, 'ApproveAgent').primaryType = 'ApproveAgentV2'),
@@ -144,7 +201,13 @@ const cases: Case[] = [
     pointer: '/x-eip712/messages/ApproveAgent/primaryType',
     also: ['eip712-type-hash-changed'],
   },
-  { name: 'signed message removed', edit: (d) => delete d['x-eip712'].messages.RevokeAgent, id: 'eip712-message-removed', severity: 'breaking', pointer: '/x-eip712/messages/RevokeAgent' },
+  {
+    name: 'signed message removed',
+    edit: (d) => delete d['x-eip712'].messages.RevokeAgent,
+    id: 'eip712-message-removed',
+    severity: 'breaking',
+    pointer: '/x-eip712/messages/RevokeAgent',
+  },
   {
     name: 'typed field carried by another body property',
     edit: (d) => (msg(d, 'CancelOrderByClientId').fields[1].body = 'cloid'),
@@ -161,8 +224,11 @@ const cases: Case[] = [
   },
   {
     name: 'inline request body signed as another message',
-    baseEdit: (d) => (d.paths['/order'].delete.requestBody.content['application/json'].schema = structuredClone(d.components.schemas.CancelOrderRequest)),
-    edit: (d) => (d.paths['/order'].delete.requestBody.content['application/json'].schema['x-eip712-signed'].variants[0].message = 'CancelOrderByClientId'),
+    baseEdit: (d) =>
+      (d.paths['/order'].delete.requestBody.content['application/json'].schema = structuredClone(d.components.schemas.CancelOrderRequest)),
+    edit: (d) =>
+      (d.paths['/order'].delete.requestBody.content['application/json'].schema['x-eip712-signed'].variants[0].message =
+        'CancelOrderByClientId'),
     id: 'signed-body-message-changed',
     severity: 'breaking',
     pointer: '/paths/~1order/delete/requestBody/content/application~1json/schema/x-eip712-signed',
@@ -176,7 +242,13 @@ const cases: Case[] = [
     also: ['eip712-type-hash-changed'],
   },
   // ---------------------------------------------------------------- operations
-  { name: 'operation removed', edit: (d) => delete d.paths['/bulk_order_cloid'], id: 'api-path-removed-without-deprecation', severity: 'breaking', pointer: '/paths/~1bulk_order_cloid/delete' },
+  {
+    name: 'operation removed',
+    edit: (d) => delete d.paths['/bulk_order_cloid'],
+    id: 'api-path-removed-without-deprecation',
+    severity: 'breaking',
+    pointer: '/paths/~1bulk_order_cloid/delete',
+  },
   {
     name: 'deprecated operation removed before its sunset',
     baseEdit: (d) => Object.assign(d.paths['/health'].get, { deprecated: true, 'x-sunset': '2999-01-01' }),
@@ -192,7 +264,13 @@ const cases: Case[] = [
     severity: 'info',
     pointer: '/paths/~1ping/get',
   },
-  { name: 'operationId renamed', edit: (d) => (d.paths['/order'].post.operationId = 'createOrder'), id: 'api-operation-id-removed', severity: 'breaking', pointer: '/paths/~1order/post/operationId' },
+  {
+    name: 'operationId renamed',
+    edit: (d) => (d.paths['/order'].post.operationId = 'createOrder'),
+    id: 'api-operation-id-removed',
+    severity: 'breaking',
+    pointer: '/paths/~1order/post/operationId',
+  },
   {
     name: 'route made required',
     edit: (d) => at(d, '/components/schemas/PlaceOrderRequest/required').push('route'),
@@ -248,7 +326,10 @@ const cases: Case[] = [
   },
   {
     name: 'response property made optional',
-    edit: (d) => (at(d, '/components/schemas/OrderRecord').required = at(d, '/components/schemas/OrderRecord/required').filter((x: string) => x !== 'filled_size')),
+    edit: (d) =>
+      (at(d, '/components/schemas/OrderRecord').required = at(d, '/components/schemas/OrderRecord/required').filter(
+        (x: string) => x !== 'filled_size',
+      )),
     id: 'response-property-became-optional',
     severity: 'breaking',
     pointer: '/components/schemas/OrderRecord/properties/filled_size',
@@ -282,7 +363,14 @@ const cases: Case[] = [
     severity: 'breaking',
     pointer: '/components/schemas/AgentChange/properties/status/type',
   },
-  { name: 'request pattern added', edit: (d) => (at(d, '/components/schemas/ClientId').pattern = '^[0-9a-f]*$'), id: 'request-property-pattern-added', severity: 'breaking', pointer: '/components/schemas/ClientId/pattern', also: ['response-property-pattern-added'] },
+  {
+    name: 'request pattern added',
+    edit: (d) => (at(d, '/components/schemas/ClientId').pattern = '^[0-9a-f]*$'),
+    id: 'request-property-pattern-added',
+    severity: 'breaking',
+    pointer: '/components/schemas/ClientId/pattern',
+    also: ['response-property-pattern-added'],
+  },
   {
     name: 'request pattern changed',
     edit: (d) => (at(d, '/components/schemas/Decimal').pattern = '^[0-9]+(\\.[0-9]{1,8})?$'),
@@ -291,8 +379,20 @@ const cases: Case[] = [
     pointer: '/components/schemas/Decimal/pattern',
     also: ['response-property-pattern-changed'],
   },
-  { name: 'maxLength added', edit: (d) => (at(d, '/components/schemas/OrderId').maxLength = 64), id: 'request-property-max-length-set', severity: 'warning', pointer: '/components/schemas/OrderId/maxLength' },
-  { name: 'minLength raised', edit: (d) => (at(d, '/components/schemas/OrderId').minLength = 8), id: 'request-property-min-length-increased', severity: 'breaking', pointer: '/components/schemas/OrderId/minLength' },
+  {
+    name: 'maxLength added',
+    edit: (d) => (at(d, '/components/schemas/OrderId').maxLength = 64),
+    id: 'request-property-max-length-set',
+    severity: 'warning',
+    pointer: '/components/schemas/OrderId/maxLength',
+  },
+  {
+    name: 'minLength raised',
+    edit: (d) => (at(d, '/components/schemas/OrderId').minLength = 8),
+    id: 'request-property-min-length-increased',
+    severity: 'breaking',
+    pointer: '/components/schemas/OrderId/minLength',
+  },
   {
     name: 'minimum raised',
     edit: (d) => (at(d, '/components/schemas/PerpOrder/properties/a').minimum = 1),
@@ -321,8 +421,20 @@ const cases: Case[] = [
     severity: 'info',
     pointer: '/components/schemas/PerpOrder/properties/a/minimum',
   },
-  { name: 'success status removed', edit: (d) => delete d.paths['/approve-agent'].post.responses['200'], id: 'response-success-status-removed', severity: 'breaking', pointer: '/paths/~1approve-agent/post/responses/200' },
-  { name: 'error status removed', edit: (d) => delete d.paths['/order'].post.responses['409'], id: 'response-non-success-status-removed', severity: 'info', pointer: '/paths/~1order/post/responses/409' },
+  {
+    name: 'success status removed',
+    edit: (d) => delete d.paths['/approve-agent'].post.responses['200'],
+    id: 'response-success-status-removed',
+    severity: 'breaking',
+    pointer: '/paths/~1approve-agent/post/responses/200',
+  },
+  {
+    name: 'error status removed',
+    edit: (d) => delete d.paths['/order'].post.responses['409'],
+    id: 'response-non-success-status-removed',
+    severity: 'info',
+    pointer: '/paths/~1order/post/responses/409',
+  },
   {
     name: 'rate-limit header removed',
     edit: (d) => delete d.paths['/order'].post.responses['200'].headers['X-RateLimit-Remaining'],
@@ -338,7 +450,13 @@ const cases: Case[] = [
     pointer: '/components/headers/X-RateLimit-Reset/required',
     check: (f) => expect(f.message).toMatch(/and \d+ more operations/),
   },
-  { name: 'query parameter removed', edit: (d) => d.paths['/orders'].get.parameters.splice(1, 1), id: 'request-parameter-removed', severity: 'warning', pointer: '/paths/~1orders/get/parameters/1' },
+  {
+    name: 'query parameter removed',
+    edit: (d) => d.paths['/orders'].get.parameters.splice(1, 1),
+    id: 'request-parameter-removed',
+    severity: 'warning',
+    pointer: '/paths/~1orders/get/parameters/1',
+  },
   {
     name: 'query parameter made required',
     edit: (d) => (d.paths['/orders'].get.parameters[1].required = true),
@@ -410,9 +528,27 @@ const cases: Case[] = [
     severity: 'warning',
     pointer: '/x-rate-limits/tiers/market_maker/maxPositions',
   },
-  { name: 'tier limit raised', edit: (d) => (at(d, '/x-rate-limits/tiers/tier1').cancelsPerMinute = 90), id: 'rate-limit-tier-raised', severity: 'info', pointer: '/x-rate-limits/tiers/tier1/cancelsPerMinute' },
-  { name: 'max batch lowered', edit: (d) => (d['x-rate-limits'].maxBatch = 20), id: 'max-batch-decreased', severity: 'warning', pointer: '/x-rate-limits/maxBatch' },
-  { name: 'tier removed', edit: (d) => delete d['x-rate-limits'].tiers.tier2, id: 'rate-limit-tier-removed', severity: 'warning', pointer: '/x-rate-limits/tiers/tier2' },
+  {
+    name: 'tier limit raised',
+    edit: (d) => (at(d, '/x-rate-limits/tiers/tier1').cancelsPerMinute = 90),
+    id: 'rate-limit-tier-raised',
+    severity: 'info',
+    pointer: '/x-rate-limits/tiers/tier1/cancelsPerMinute',
+  },
+  {
+    name: 'max batch lowered',
+    edit: (d) => (d['x-rate-limits'].maxBatch = 20),
+    id: 'max-batch-decreased',
+    severity: 'warning',
+    pointer: '/x-rate-limits/maxBatch',
+  },
+  {
+    name: 'tier removed',
+    edit: (d) => delete d['x-rate-limits'].tiers.tier2,
+    id: 'rate-limit-tier-removed',
+    severity: 'warning',
+    pointer: '/x-rate-limits/tiers/tier2',
+  },
   // ---------------------------------------------------------------- x-assumed
   {
     name: 'assumed operation becomes stated',
@@ -471,8 +607,20 @@ const cases: Case[] = [
     severity: 'info',
     pointer: '/paths/~1health/get',
   },
-  { name: 'operation deprecated', edit: (d) => (d.paths['/health'].get.deprecated = true), id: 'endpoint-deprecated', severity: 'info', pointer: '/paths/~1health/get/deprecated' },
-  { name: 'rate-limit category changed', edit: (d) => (d.paths['/order'].post['x-rate-limit'].category = 'api'), id: 'rate-limit-category-changed', severity: 'warning', pointer: '/paths/~1order/post/x-rate-limit' },
+  {
+    name: 'operation deprecated',
+    edit: (d) => (d.paths['/health'].get.deprecated = true),
+    id: 'endpoint-deprecated',
+    severity: 'info',
+    pointer: '/paths/~1health/get/deprecated',
+  },
+  {
+    name: 'rate-limit category changed',
+    edit: (d) => (d.paths['/order'].post['x-rate-limit'].category = 'api'),
+    id: 'rate-limit-category-changed',
+    severity: 'warning',
+    pointer: '/paths/~1order/post/x-rate-limit',
+  },
   {
     name: 'request body became required',
     baseEdit: (d) => (d.paths['/approve-agent'].post.requestBody.required = false),
@@ -588,7 +736,13 @@ const cases: Case[] = [
     severity: 'info',
     pointer: '/components/responses/BadQuery/x-error-codes',
   },
-  { name: 'signing domain removed', edit: (d) => delete d['x-eip712'].domains.perps, id: 'eip712-domain-removed', severity: 'breaking', pointer: '/x-eip712/domains/perps' },
+  {
+    name: 'signing domain removed',
+    edit: (d) => delete d['x-eip712'].domains.perps,
+    id: 'eip712-domain-removed',
+    severity: 'breaking',
+    pointer: '/x-eip712/domains/perps',
+  },
   {
     name: 'signing domain added',
     edit: (d) => (d['x-eip712'].domains.spot = { ...at(d, '/x-eip712/domains/perps'), name: 'Spot' }),
@@ -617,9 +771,27 @@ const cases: Case[] = [
     severity: 'info',
     pointer: '/x-rate-limits/tiers/vip',
   },
-  { name: 'window changed', edit: (d) => (d['x-rate-limits'].windowSeconds = 30), id: 'rate-limit-window-changed', severity: 'warning', pointer: '/x-rate-limits/windowSeconds' },
-  { name: 'default tier changed', edit: (d) => (d['x-rate-limits'].defaultTier = 'tier1'), id: 'rate-limit-default-tier-changed', severity: 'warning', pointer: '/x-rate-limits/defaultTier' },
-  { name: 'max batch raised', edit: (d) => (d['x-rate-limits'].maxBatch = 100), id: 'max-batch-increased', severity: 'info', pointer: '/x-rate-limits/maxBatch' },
+  {
+    name: 'window changed',
+    edit: (d) => (d['x-rate-limits'].windowSeconds = 30),
+    id: 'rate-limit-window-changed',
+    severity: 'warning',
+    pointer: '/x-rate-limits/windowSeconds',
+  },
+  {
+    name: 'default tier changed',
+    edit: (d) => (d['x-rate-limits'].defaultTier = 'tier1'),
+    id: 'rate-limit-default-tier-changed',
+    severity: 'warning',
+    pointer: '/x-rate-limits/defaultTier',
+  },
+  {
+    name: 'max batch raised',
+    edit: (d) => (d['x-rate-limits'].maxBatch = 100),
+    id: 'max-batch-increased',
+    severity: 'info',
+    pointer: '/x-rate-limits/maxBatch',
+  },
   {
     name: 'operation removed, path kept',
     edit: (d) => delete d.paths['/order'].delete,
@@ -645,7 +817,8 @@ const cases: Case[] = [
   },
   {
     name: 'path parameter added',
-    edit: (d) => (d.paths['/health/{region}'].get.parameters = [{ name: 'region', in: 'path', required: true, schema: { type: 'string' } }]),
+    edit: (d) =>
+      (d.paths['/health/{region}'].get.parameters = [{ name: 'region', in: 'path', required: true, schema: { type: 'string' } }]),
     baseEdit: (d) => {
       d.paths['/health/{region}'] = d.paths['/health']
       delete d.paths['/health']
@@ -655,9 +828,28 @@ const cases: Case[] = [
     pointer: '/paths/~1health~1{region}/get/parameters/0',
   },
   { name: 'layer removed', edit: (d) => delete d['x-rate-limits'], id: 'layer-removed', severity: 'breaking', pointer: '/x-rate-limits' },
-  { name: 'layer added', baseEdit: (d) => delete d['x-websocket'], edit: (d) => (d['x-websocket'] = structuredClone(base().doc['x-websocket'])), id: 'layer-added', severity: 'info', pointer: '/x-websocket' },
-  { name: 'WebSocket endpoint moved', edit: (d) => (d['x-websocket'].path = '/stream'), id: 'websocket-path-changed', severity: 'breaking', pointer: '/x-websocket/path' },
-  { name: 'WebSocket channel removed', edit: (d) => delete d['x-websocket'].channels.orders, id: 'websocket-channel-removed', severity: 'breaking', pointer: '/x-websocket/channels/orders' },
+  {
+    name: 'layer added',
+    baseEdit: (d) => delete d['x-websocket'],
+    edit: (d) => (d['x-websocket'] = structuredClone(base().doc['x-websocket'])),
+    id: 'layer-added',
+    severity: 'info',
+    pointer: '/x-websocket',
+  },
+  {
+    name: 'WebSocket endpoint moved',
+    edit: (d) => (d['x-websocket'].path = '/stream'),
+    id: 'websocket-path-changed',
+    severity: 'breaking',
+    pointer: '/x-websocket/path',
+  },
+  {
+    name: 'WebSocket channel removed',
+    edit: (d) => delete d['x-websocket'].channels.orders,
+    id: 'websocket-channel-removed',
+    severity: 'breaking',
+    pointer: '/x-websocket/channels/orders',
+  },
   {
     name: 'WebSocket channel added',
     edit: (d) => (d['x-websocket'].channels.fills = { message: { $ref: '#/components/schemas/WsOrderUpdate' } }),
@@ -665,7 +857,13 @@ const cases: Case[] = [
     severity: 'info',
     pointer: '/x-websocket/channels/fills',
   },
-  { name: 'WebSocket message removed', edit: (d) => delete d['x-websocket'].channels.orders.subscribe, id: 'websocket-message-removed', severity: 'breaking', pointer: '/x-websocket/channels/orders/subscribe' },
+  {
+    name: 'WebSocket message removed',
+    edit: (d) => delete d['x-websocket'].channels.orders.subscribe,
+    id: 'websocket-message-removed',
+    severity: 'breaking',
+    pointer: '/x-websocket/channels/orders/subscribe',
+  },
   {
     name: 'WebSocket message added',
     edit: (d) => (d['x-websocket'].channels.orders.unsubscribe = { $ref: '#/components/schemas/WsSubscribe' }),
@@ -703,10 +901,34 @@ const keywordCases: [suffix: string, severity: DiffSeverity, before: object, aft
   ['max-increased', 'info', { type: 'integer', maximum: 10 }, { type: 'integer', maximum: 20 }, '/maximum'],
   ['min-increased', 'breaking', { type: 'integer', minimum: 1 }, { type: 'integer', minimum: 2 }, '/minimum'],
   ['min-decreased', 'info', { type: 'integer', minimum: 1 }, { type: 'integer', minimum: 0 }, '/minimum'],
-  ['max-items-decreased', 'breaking', { type: 'array', items: { type: 'string' }, maxItems: 10 }, { type: 'array', items: { type: 'string' }, maxItems: 5 }, '/maxItems'],
-  ['max-items-increased', 'info', { type: 'array', items: { type: 'string' }, maxItems: 10 }, { type: 'array', items: { type: 'string' }, maxItems: 20 }, '/maxItems'],
-  ['min-items-increased', 'breaking', { type: 'array', items: { type: 'string' }, minItems: 1 }, { type: 'array', items: { type: 'string' }, minItems: 2 }, '/minItems'],
-  ['min-items-decreased', 'info', { type: 'array', items: { type: 'string' }, minItems: 2 }, { type: 'array', items: { type: 'string' }, minItems: 1 }, '/minItems'],
+  [
+    'max-items-decreased',
+    'breaking',
+    { type: 'array', items: { type: 'string' }, maxItems: 10 },
+    { type: 'array', items: { type: 'string' }, maxItems: 5 },
+    '/maxItems',
+  ],
+  [
+    'max-items-increased',
+    'info',
+    { type: 'array', items: { type: 'string' }, maxItems: 10 },
+    { type: 'array', items: { type: 'string' }, maxItems: 20 },
+    '/maxItems',
+  ],
+  [
+    'min-items-increased',
+    'breaking',
+    { type: 'array', items: { type: 'string' }, minItems: 1 },
+    { type: 'array', items: { type: 'string' }, minItems: 2 },
+    '/minItems',
+  ],
+  [
+    'min-items-decreased',
+    'info',
+    { type: 'array', items: { type: 'string' }, minItems: 2 },
+    { type: 'array', items: { type: 'string' }, minItems: 1 },
+    '/minItems',
+  ],
   ['one-of-removed', 'breaking', { oneOf: [{ type: 'string' }, { type: 'integer' }] }, { oneOf: [{ type: 'string' }] }, '/oneOf'],
 ]
 for (const [suffix, severity, before, after, where] of keywordCases) {
@@ -720,7 +942,8 @@ for (const [suffix, severity, before, after, where] of keywordCases) {
   })
   cases.push({
     name: `query parameter ${suffix}`,
-    baseEdit: (d) => d.paths['/orders'].get.parameters.push({ name: 'memo', in: 'query', required: false, schema: structuredClone(before) }),
+    baseEdit: (d) =>
+      d.paths['/orders'].get.parameters.push({ name: 'memo', in: 'query', required: false, schema: structuredClone(before) }),
     edit: (d) => (d.paths['/orders'].get.parameters[2].schema = structuredClone(after)),
     id: `request-parameter-${suffix}`,
     severity,
@@ -758,11 +981,14 @@ describe('oec diff rules: one fixture pair per rule', () => {
   // A rule is exercised by a fixture pair here or by a row of the oasdiff corpus; a schema
   // keyword family (one change named at body, property, parameter and header) by at least one site.
   it('has a fixture pair or a corpus row for every registered rule', () => {
-    const corpus = JSON.parse(readFileSync(new URL('./oasdiff-corpus/table.json', import.meta.url), 'utf8')) as { rows: { id: string; skip?: string }[] }
+    const corpus = JSON.parse(readFileSync(new URL('./oasdiff-corpus/table.json', import.meta.url), 'utf8')) as {
+      rows: { id: string; skip?: string }[]
+    }
     // plain.test.ts: rows `['<suffix>', {before}, {after}]` and cases ending in `'<rule-id>']`.
     const plain = readFileSync(new URL('./plain.test.ts', import.meta.url), 'utf8')
-    const plainFamilies = [...plain.matchAll(/^\s*\['([a-z-]+)', \{/gm)].map((m) => m[1]!)
-    const plainRules = [...plain.matchAll(/, '([a-z-]+)'\],$/gm)].map((m) => m[1]!)
+    // Whitespace-insensitive: the formatter may break a row over several lines.
+    const plainFamilies = [...plain.matchAll(/^\s*\[\s*'([a-z-]+)',\s*\{/gm)].map((m) => m[1]!)
+    const plainRules = [...plain.matchAll(/,\s*'([a-z-]+)',?\s*\],?$/gm)].map((m) => m[1]!)
     const tested = new Set([...cases.map((c) => c.id), ...corpus.rows.filter((r) => !r.skip).map((r) => r.id), ...plainRules])
     const families = new Set([...[...tested].map((id) => DIFF_RULES[id]?.family), ...plainFamilies].filter(Boolean))
     const untested = Object.entries(DIFF_RULES).filter(([id, r]) => !tested.has(id) && !(r.family && families.has(r.family)))
@@ -772,15 +998,37 @@ describe('oec diff rules: one fixture pair per rule', () => {
   it('covers every registered rule id that the issue lists', () => {
     const tested = new Set(cases.map((c) => c.id))
     for (const id of [
-      'error-code-removed', 'error-code-added', 'error-code-status-changed', 'error-code-deprecated', 'error-code-attribute-changed',
-      'jsonrpc-error-code-changed', 'jsonrpc-error-code-removed', 'error-code-legacy-error-changed', 'eip712-domain-changed',
-      'eip712-type-hash-changed', 'api-removed-without-deprecation', 'new-required-request-property', 'request-property-became-required',
-      'request-property-enum-value-removed', 'response-required-property-removed', 'response-property-became-optional',
-      'response-property-enum-value-added', 'request-property-type-changed', 'response-property-type-changed',
-      'request-property-pattern-added', 'request-property-max-length-decreased', 'request-property-min-increased',
-      'response-success-status-removed', 'response-non-success-status-removed', 'required-response-header-removed',
-      'rate-limit-tier-lowered', 'assumed-became-stated', 'stated-became-assumed', 'api-version-not-bumped',
-      'api-major-version-not-bumped', 'eip712-domain-version-not-bumped',
+      'error-code-removed',
+      'error-code-added',
+      'error-code-status-changed',
+      'error-code-deprecated',
+      'error-code-attribute-changed',
+      'jsonrpc-error-code-changed',
+      'jsonrpc-error-code-removed',
+      'error-code-legacy-error-changed',
+      'eip712-domain-changed',
+      'eip712-type-hash-changed',
+      'api-removed-without-deprecation',
+      'new-required-request-property',
+      'request-property-became-required',
+      'request-property-enum-value-removed',
+      'response-required-property-removed',
+      'response-property-became-optional',
+      'response-property-enum-value-added',
+      'request-property-type-changed',
+      'response-property-type-changed',
+      'request-property-pattern-added',
+      'request-property-max-length-decreased',
+      'request-property-min-increased',
+      'response-success-status-removed',
+      'response-non-success-status-removed',
+      'required-response-header-removed',
+      'rate-limit-tier-lowered',
+      'assumed-became-stated',
+      'stated-became-assumed',
+      'api-version-not-bumped',
+      'api-major-version-not-bumped',
+      'eip712-domain-version-not-bumped',
     ]) {
       expect(DIFF_RULES[id], id).toBeDefined()
       expect(tested.has(id), id).toBe(true)

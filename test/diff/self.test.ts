@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { diffSpecs } from '../../src/diff/index.ts'
 import { encodeType, typeHash } from '../../src/diff/signing.ts'
-import { DEFAULT_SPEC_PATH, shippedContract } from '../../src/contract/load.ts'
+import { shippedContract } from '../../src/contract/load.ts'
 import { getPointer, isObject } from '../../src/contract/model.ts'
 import { at, base, edited, type Doc } from './helpers.ts'
 
@@ -26,7 +26,10 @@ function refSites(doc: Doc, root: string): string[] {
 
 /** Replaces the `$ref` node at `ptr` by a copy of its target (3.1 siblings kept on top). */
 function inline(doc: Doc, ptr: string): void {
-  const tokens = ptr.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const tokens = ptr
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
   const key = tokens.pop()!
   const parent = getPointer(doc, '/' + tokens.map((t) => t.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')) as Record<string, unknown>
   const node = parent[key] as Record<string, unknown>
@@ -42,7 +45,8 @@ describe('oec diff: no false positives', () => {
   it('an inline ⇄ $ref refactor of every operation is not reported', () => {
     const head = edited((d) => {
       // Copies bring their own refs: repeat until none is left (the spec has no recursive schema).
-      for (let sites = refSites(d, '/paths'); sites.length > 0; sites = refSites(d, '/paths')) for (const ptr of sites.reverse()) inline(d, ptr)
+      for (let sites = refSites(d, '/paths'); sites.length > 0; sites = refSites(d, '/paths'))
+        for (const ptr of sites.reverse()) inline(d, ptr)
     })
     expect(refSites(head.doc as Doc, '/paths')).toEqual([])
     expect(diffSpecs(base(), head)).toEqual([])
@@ -79,7 +83,11 @@ describe('oec diff: no false positives', () => {
   it('renaming a path parameter is not a change of the operation', () => {
     const add = (name: string) => (d: Doc) => {
       d.paths[`/orders/{${name}}`] = {
-        get: { operationId: 'getOrder', parameters: [{ name, in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } },
+        get: {
+          operationId: 'getOrder',
+          parameters: [{ name, in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'ok' } },
+        },
       }
     }
     expect(diffSpecs(edited(add('id')), edited(add('orderId')))).toEqual([])
@@ -111,11 +119,19 @@ describe('oec diff: no false positives', () => {
     const e1 = (d: Doc) => (at(d, '/components/schemas/Tif').enum = ['gtc'])
     const e2 = (d: Doc) => delete d.paths['/health']
     const e3 = (d: Doc) => (at(d, '/x-rate-limits/tiers/default').ordersPerMinute = 1)
-    const a = diffSpecs(base(), edited((d) => [e1, e2, e3].forEach((e) => e(d))))
-    const b = diffSpecs(base(), edited((d) => [e3, e2, e1].forEach((e) => e(d))))
+    const a = diffSpecs(
+      base(),
+      edited((d) => [e1, e2, e3].forEach((e) => e(d))),
+    )
+    const b = diffSpecs(
+      base(),
+      edited((d) => [e3, e2, e1].forEach((e) => e(d))),
+    )
     expect(a.length).toBeGreaterThan(3)
     expect(b).toEqual(a)
-    expect(a.map((f) => f.severity)).toEqual([...a.map((f) => f.severity)].sort((x, y) => ['breaking', 'warning', 'info'].indexOf(x) - ['breaking', 'warning', 'info'].indexOf(y)))
+    expect(a.map((f) => f.severity)).toEqual(
+      [...a.map((f) => f.severity)].sort((x, y) => ['breaking', 'warning', 'info'].indexOf(x) - ['breaking', 'warning', 'info'].indexOf(y)),
+    )
   })
 })
 

@@ -26,7 +26,9 @@ const driftOut = join(tmp.dir, 'drift-out')
 
 beforeAll(async () => {
   const edited = editedSpec(tmp.dir, 'edited.yaml', [['          enum: [ACKED, REJECTED]', '          enum: [ACKED, REJECTED, PENDING]']])
-  const bad = editedSpec(tmp.dir, 'bad.yaml', [['    Side:\n      type: string\n', '    Side:\n      type: string\n      not: { const: Hold }\n']])
+  const bad = editedSpec(tmp.dir, 'bad.yaml', [
+    ['    Side:\n      type: string\n', '    Side:\n      type: string\n      not: { const: Hold }\n'],
+  ])
   // Fresh output for the drift check, written in process so the three processes can run at once.
   writeGenerated(driftOut, await generateFiles())
   ;[first, drift, unsupported] = await Promise.all([
@@ -57,8 +59,8 @@ describe('oec generate', () => {
     expect(r.code).toBe(1)
     expect(r.stdout).toContain(`--- ${join(driftOut, 'types.ts')}\ton disk`)
     expect(r.stdout).toContain(`+++ ${join(driftOut, 'types.ts')}\tgenerated from the spec`)
-    expect(r.stdout).toMatch(/^-  status: 'ACKED' \| 'REJECTED';$/m)
-    expect(r.stdout).toMatch(/^\+  status: 'ACKED' \| 'REJECTED' \| 'PENDING';$/m)
+    expect(r.stdout).toMatch(/^- {2}status: 'ACKED' \| 'REJECTED';$/m)
+    expect(r.stdout).toMatch(/^\+ {2}status: 'ACKED' \| 'REJECTED' \| 'PENDING';$/m)
     // The spec hash in every header changed too, so every file is named.
     for (const f of ['errors.ts', 'typed-data.ts', 'limits.ts', 'index.ts']) expect(r.stdout).toContain(`+++ ${join(driftOut, f)}`)
     expect(r.stderr.trim().split('\n')).toHaveLength(1)
@@ -95,7 +97,7 @@ describe('oec generate', () => {
     const r = await oec(['generate', '--spec', spec, '--service', 'acme', '--out', dir])
     expect(r.code, r.stderr).toBe(0)
     expect(readFileSync(join(dir, 'typed-data.ts'), 'utf8')).toMatch(/name: 'Acme',/)
-    expect(readFileSync(join(dir, 'errors.ts'), 'utf8')).toMatch(/^export type KnownErrorCode =\n(  \| '\w+'\n)*  \| 'acme_only';$/m)
+    expect(readFileSync(join(dir, 'errors.ts'), 'utf8')).toMatch(/^export type KnownErrorCode =\n( {2}\| '\w+'\n)* {2}\| 'acme_only';$/m)
     // Without the word the loader says which one to pass, in one line, exit 2.
     const bad = await oec(['generate', '--spec', spec, '--out', join(tmp.dir, 'acme2')])
     expect(bad.code).toBe(2)
@@ -137,14 +139,23 @@ describe('oec generate', () => {
 describe('oec generate on a spec without some layers', () => {
   it('a plain OpenAPI document: types.ts, contract.ts and index.ts, and index exports only those', async () => {
     const spec = join(tmp.dir, 'plain.yaml')
-    writeFileSync(spec, 'openapi: 3.0.3\ninfo: {title: Plain, version: "2"}\npaths:\n  /things:\n    get:\n      operationId: listThings\n      responses:\n        "200":\n          description: ok\n          content:\n            application/json:\n              schema: { type: array, items: { type: string } }\n')
+    writeFileSync(
+      spec,
+      'openapi: 3.0.3\ninfo: {title: Plain, version: "2"}\npaths:\n  /things:\n    get:\n      operationId: listThings\n      responses:\n        "200":\n          description: ok\n          content:\n            application/json:\n              schema: { type: array, items: { type: string } }\n',
+    )
     const dir = join(tmp.dir, 'plain-out')
     const r = await oec(['generate', '--spec', spec, '--out', dir])
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).toBe(`oec generate: ${dir}: 3 written, 0 unchanged\n`)
     expect(readdirSync(dir).sort()).toEqual(['contract.ts', 'index.ts', 'types.ts'])
-    expect(readFileSync(join(dir, 'index.ts'), 'utf8').split('\n').slice(1)).toEqual(["export * from './types.js';", "export * from './contract.js';", ''])
-    expect(readFileSync(join(dir, 'types.ts'), 'utf8')).toMatch(/^export interface ListThingsResponses \{\n(.*\n)*? {2}200: string\[\];\n\}/m)
+    expect(readFileSync(join(dir, 'index.ts'), 'utf8').split('\n').slice(1)).toEqual([
+      "export * from './types.js';",
+      "export * from './contract.js';",
+      '',
+    ])
+    expect(readFileSync(join(dir, 'types.ts'), 'utf8')).toMatch(
+      /^export interface ListThingsResponses \{\n(.*\n)*? {2}200: string\[\];\n\}/m,
+    )
   }, 70_000)
 
   it('--check treats a layer file the spec no longer produces as stale; writing removes it', async () => {

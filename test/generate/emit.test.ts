@@ -56,7 +56,9 @@ describe('output', () => {
   })
 
   it('re-exports every module from index.ts', () => {
-    expect(text(files, 'index.ts')).toMatch(/export \* from '\.\/types\.js';\nexport \* from '\.\/errors\.js';\nexport \* from '\.\/typed-data\.js';\nexport \* from '\.\/limits\.js';/)
+    expect(text(files, 'index.ts')).toMatch(
+      /export \* from '\.\/types\.js';\nexport \* from '\.\/errors\.js';\nexport \* from '\.\/typed-data\.js';\nexport \* from '\.\/limits\.js';/,
+    )
   })
 
   it('emits a type per component schema and the per-operation types', () => {
@@ -65,7 +67,15 @@ describe('output', () => {
     for (const name of Object.keys((spec.doc.components as { schemas: object }).schemas)) {
       expect(types).toMatch(new RegExp(`^export (interface|type) ${name}\\b`, 'm'))
     }
-    for (const t of ['PlaceOrderBody', 'PlaceOrderResponses', 'PlaceOrderResponseHeaders', 'ListOrdersQuery', 'GetOrderbookQuery', 'PerpExchangeBody', 'Operations']) {
+    for (const t of [
+      'PlaceOrderBody',
+      'PlaceOrderResponses',
+      'PlaceOrderResponseHeaders',
+      'ListOrdersQuery',
+      'GetOrderbookQuery',
+      'PerpExchangeBody',
+      'Operations',
+    ]) {
       expect(types).toMatch(new RegExp(`^export (interface|type) ${t}\\b`, 'm'))
     }
     // JSDoc from descriptions, x-assumed as a remark.
@@ -78,8 +88,14 @@ describe('output', () => {
     try {
       const path = editedSpec(dir.dir, 'spec.yaml', [
         ['    Tif:\n      type: string\n', '    Tif:\n      type: string\n      deprecated: true\n'],
-        ['          description: When omitted the server treats it as `best_execution`; send it.\n          deprecated: false', '          description: When omitted the server treats it as `best_execution`; send it.\n          deprecated: true'],
-        ['    description: The body is not JSON.\n    retryable: false\n    since: 1.0.0\n    deprecated: false', '    description: The body is not JSON.\n    retryable: false\n    since: 1.0.0\n    deprecated: true'],
+        [
+          '          description: When omitted the server treats it as `best_execution`; send it.\n          deprecated: false',
+          '          description: When omitted the server treats it as `best_execution`; send it.\n          deprecated: true',
+        ],
+        [
+          '    description: The body is not JSON.\n    retryable: false\n    since: 1.0.0\n    deprecated: false',
+          '    description: The body is not JSON.\n    retryable: false\n    since: 1.0.0\n    deprecated: true',
+        ],
       ])
       const out = await generateFiles({ spec: path })
       expect(text(out, 'types.ts')).toMatch(/\/\*\* @deprecated \*\/\nexport type Tif = /)
@@ -102,15 +118,36 @@ describe('generated values equal the spec', () => {
       expect(entry.types[m.primaryType]).toEqual(m.fields.map((f) => ({ name: f.name, type: f.type })))
       expect(entry.domain).toEqual(spec.typedData.domains[m.domain])
     }
-    expect(Object.keys(gen.typedData)).toEqual(['PlaceOrder', 'PlaceOrderWithoutRoute', 'CancelOrder', 'CancelOrderByClientId', 'ApproveAgent', 'RevokeAgent', 'Agent'])
+    expect(Object.keys(gen.typedData)).toEqual([
+      'PlaceOrder',
+      'PlaceOrderWithoutRoute',
+      'CancelOrder',
+      'CancelOrderByClientId',
+      'ApproveAgent',
+      'RevokeAgent',
+      'Agent',
+    ])
     expect(gen.messageBodyFields.CancelOrder.orderId).toBe('order_id')
   })
 
   it('viem over the generated constants gives the digest ethers gives over the spec model', () => {
-    const message = { wallet: '0x1111111111111111111111111111111111111111', symbol: 'BTC-20261225-100000-C', side: 'Buy', size: '1', price: '100.0', tif: 'gtc', route: 'book_only', clientId: '', nonce: 18446744073709551615n }
+    const message = {
+      wallet: '0x1111111111111111111111111111111111111111',
+      symbol: 'BTC-20261225-100000-C',
+      side: 'Buy',
+      size: '1',
+      price: '100.0',
+      tif: 'gtc',
+      route: 'book_only',
+      clientId: '',
+      nonce: 18446744073709551615n,
+    }
     for (const id of ['PlaceOrder', 'PlaceOrderWithoutRoute', 'Agent']) {
       const m = spec.typedData.messages[id]!
-      const msg = id === 'Agent' ? { source: 'a', connectionId: `0x${'ab'.repeat(32)}` } : Object.fromEntries(m.fields.map((f) => [f.name, (message as Record<string, unknown>)[f.name]]))
+      const msg =
+        id === 'Agent'
+          ? { source: 'a', connectionId: `0x${'ab'.repeat(32)}` }
+          : Object.fromEntries(m.fields.map((f) => [f.name, (message as Record<string, unknown>)[f.name]]))
       const viaViem = hashTypedData({ ...gen.typedData[id], message: msg })
       const d = spec.typedData.domains[m.domain]!
       const viaEthers = TypedDataEncoder.hash(d, { [m.primaryType]: m.fields.map((f) => ({ name: f.name, type: f.type })) }, msg)
@@ -169,12 +206,41 @@ describe('generated values equal the spec', () => {
 
 describe('refusals: one line naming the JSON pointer', () => {
   const cases: [string, [string, string][], RegExp][] = [
-    ['not', [['  schemas:\n    Address:', '  schemas:\n    Bad:\n      not: { type: string }\n    Address:']], /:\d+: unsupported JSON Schema construct "not" .* at #\/components\/schemas\/Bad\/not$/],
-    ['patternProperties', [['  schemas:\n    Address:', '  schemas:\n    Bad:\n      type: object\n      properties:\n        inner:\n          type: object\n          patternProperties:\n            "^x": { type: string }\n    Address:']], /"patternProperties" .* at #\/components\/schemas\/Bad\/properties\/inner\/patternProperties$/],
-    ['if/then', [['  schemas:\n    Address:', '  schemas:\n    Bad:\n      if: { type: string }\n      then: { minLength: 1 }\n    Address:']], /"if" .* at #\/components\/schemas\/Bad\/if$/],
-    ['external $ref', [['        wallet:\n          $ref: "#/components/schemas/Address"', '        wallet:\n          $ref: "common.yaml#/Address"']], /unsupported external \$ref "common\.yaml#\/Address" at #\/components\/schemas\/PlaceOrderRequest\/properties\/wallet\/\$ref/],
-    ['unresolved $ref', [['              $ref: "#/components/schemas/OrderResult"', '              $ref: "#/components/schemas/Nowhere"']], /unresolved \$ref "#\/components\/schemas\/Nowhere" at #\/paths\/~1order\/post\/responses\/200\/content\/application~1json\/schema\/\$ref$/],
-    ['unknown EIP-712 type', [['        - { name: source, type: string }', '        - { name: source, type: Source }']], /unsupported EIP-712 field type "Source" .* at #\/x-eip712\/messages\/Agent\/fields\/0\/type$/],
+    [
+      'not',
+      [['  schemas:\n    Address:', '  schemas:\n    Bad:\n      not: { type: string }\n    Address:']],
+      /:\d+: unsupported JSON Schema construct "not" .* at #\/components\/schemas\/Bad\/not$/,
+    ],
+    [
+      'patternProperties',
+      [
+        [
+          '  schemas:\n    Address:',
+          '  schemas:\n    Bad:\n      type: object\n      properties:\n        inner:\n          type: object\n          patternProperties:\n            "^x": { type: string }\n    Address:',
+        ],
+      ],
+      /"patternProperties" .* at #\/components\/schemas\/Bad\/properties\/inner\/patternProperties$/,
+    ],
+    [
+      'if/then',
+      [['  schemas:\n    Address:', '  schemas:\n    Bad:\n      if: { type: string }\n      then: { minLength: 1 }\n    Address:']],
+      /"if" .* at #\/components\/schemas\/Bad\/if$/,
+    ],
+    [
+      'external $ref',
+      [['        wallet:\n          $ref: "#/components/schemas/Address"', '        wallet:\n          $ref: "common.yaml#/Address"']],
+      /unsupported external \$ref "common\.yaml#\/Address" at #\/components\/schemas\/PlaceOrderRequest\/properties\/wallet\/\$ref/,
+    ],
+    [
+      'unresolved $ref',
+      [['              $ref: "#/components/schemas/OrderResult"', '              $ref: "#/components/schemas/Nowhere"']],
+      /unresolved \$ref "#\/components\/schemas\/Nowhere" at #\/paths\/~1order\/post\/responses\/200\/content\/application~1json\/schema\/\$ref$/,
+    ],
+    [
+      'unknown EIP-712 type',
+      [['        - { name: source, type: string }', '        - { name: source, type: Source }']],
+      /unsupported EIP-712 field type "Source" .* at #\/x-eip712\/messages\/Agent\/fields\/0\/type$/,
+    ],
   ]
   for (const [name, edits, pattern] of cases) {
     it(name, async () => {
@@ -197,7 +263,9 @@ describe('refusals: one line naming the JSON pointer', () => {
   }
 
   it('a missing spec gets the loader one-liner', async () => {
-    await expect(generateFiles({ spec: '/nonexistent/openapi.yaml' })).rejects.toThrow(/^cannot read spec \/nonexistent\/openapi\.yaml: no such file$/)
+    await expect(generateFiles({ spec: '/nonexistent/openapi.yaml' })).rejects.toThrow(
+      /^cannot read spec \/nonexistent\/openapi\.yaml: no such file$/,
+    )
   })
 })
 
@@ -236,7 +304,7 @@ describe('hostile text in the spec stays inside comments and literals', () => {
             '      properties:',
             '        "my key":',
             '          type: string',
-            "          enum: [\"it's\", 'back\\slash', \"new\\nline\"]",
+            '          enum: ["it\'s", \'back\\slash\', "new\\nline"]',
             '        "2fa":',
             '          type: [integer, "null"]',
             '        tuple:',
@@ -251,16 +319,21 @@ describe('hostile text in the spec stays inside comments and literals', () => {
             '    Address:',
           ].join('\n'),
         ],
-        ['    description: The body is not JSON.', "    description: \"The body */ isn't JSON \\\\ at all.\""],
+        ['    description: The body is not JSON.', '    description: "The body */ isn\'t JSON \\\\ at all."'],
       ])
       const out = await generateFiles({ spec: path })
       for (const f of out) {
         const r = ts.transpileModule(f.text, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } })
-        expect(r.diagnostics?.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')), f.name).toEqual([])
+        expect(
+          r.diagnostics?.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+          f.name,
+        ).toEqual([])
       }
       const types = text(out, 'types.ts')
       expect(types).toContain('ends *\\/ early')
-      expect(types).toMatch(/export interface WeirdName1 \{\n {2}'my key'\?: 'it\\'s' \| 'back\\\\slash' \| 'new\\nline';\n {2}'2fa'\?: number \| null;\n {2}tuple\?: \[string, boolean\];\n {2}map\?: \{\n {4}fixed\?: string;\n {4}\[key: string\]: number \| string \| undefined;\n {2}\};\n\}/)
+      expect(types).toMatch(
+        /export interface WeirdName1 \{\n {2}'my key'\?: 'it\\'s' \| 'back\\\\slash' \| 'new\\nline';\n {2}'2fa'\?: number \| null;\n {2}tuple\?: \[string, boolean\];\n {2}map\?: \{\n {4}fixed\?: string;\n {4}\[key: string\]: number \| string \| undefined;\n {2}\};\n\}/,
+      )
       expect(text(out, 'errors.ts')).toContain("description: 'The body */ isn\\'t JSON \\\\ at all.',")
     } finally {
       dir.cleanup()

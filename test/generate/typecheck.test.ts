@@ -66,7 +66,10 @@ describe('generated files in a fresh project (tsc --strict --noEmit)', () => {
     const raw = result.diagnostics.filter((d) => d.file === 'fixture-raw.ts')
     const at = (why: string) => {
       const e = expectedLines.find((x) => x.why.startsWith(why))!
-      return raw.filter((d) => d.line === e.line).map((d) => d.message).join(' ')
+      return raw
+        .filter((d) => d.line === e.line)
+        .map((d) => d.message)
+        .join(' ')
     }
     expect(at('price is a string')).toMatch(/number.*not assignable to type 'string'/)
     expect(at('the typed-data field is clientId')).toMatch(/client_id/)
@@ -79,14 +82,29 @@ describe('ErrorCode keeps autocompletion of the known codes', () => {
     const dir = join(tmp.dir, 'gen')
     const probe = join(dir, 'probe.ts')
     const text = "import type { ErrorCode } from './errors.js';\nexport const c: ErrorCode = '"
-    const files = new Map([[probe, text], [join(dir, 'errors.ts'), readFileSync(join(dir, 'errors.ts'), 'utf8')]])
+    const files = new Map([
+      [probe, text],
+      [join(dir, 'errors.ts'), readFileSync(join(dir, 'errors.ts'), 'utf8')],
+    ])
     const host: ts.LanguageServiceHost = {
       getScriptFileNames: () => [...files.keys()],
       getScriptVersion: () => '1',
-      getScriptSnapshot: (f) => (files.has(f) ? ts.ScriptSnapshot.fromString(files.get(f)!) : ts.sys.fileExists(f) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(f)!) : undefined),
+      getScriptSnapshot: (f) =>
+        files.has(f)
+          ? ts.ScriptSnapshot.fromString(files.get(f)!)
+          : ts.sys.fileExists(f)
+            ? ts.ScriptSnapshot.fromString(ts.sys.readFile(f)!)
+            : undefined,
       getCurrentDirectory: () => dir,
       // ES5 lib only: the completion needs no DOM, and loading it would dominate the test.
-      getCompilationSettings: () => ({ strict: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, types: [], lib: ['lib.es5.d.ts'] }),
+      getCompilationSettings: () => ({
+        strict: true,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        target: ts.ScriptTarget.ES2022,
+        types: [],
+        lib: ['lib.es5.d.ts'],
+      }),
       getDefaultLibFileName: (o) => join(ts.getDefaultLibFilePath(o), '..', 'lib.es5.d.ts'),
       fileExists: (f) => files.has(f) || ts.sys.fileExists(f),
       readFile: (f) => files.get(f) ?? ts.sys.readFile(f),

@@ -8,8 +8,10 @@ beforeAll(async () => {
 })
 afterAll(() => s.close())
 
-const approve = async (owner: { key: `0x${string}` }, agent: string, n = nonce()) => post(s, '/approve-agent', await signed('ApproveAgent', { agent, nonce: n }, owner.key))
-const revoke = async (owner: { key: `0x${string}` }, agent: string, n = nonce()) => post(s, '/revoke-agent', await signed('RevokeAgent', { agent, nonce: n }, owner.key))
+const approve = async (owner: { key: `0x${string}` }, agent: string, n = nonce()) =>
+  post(s, '/approve-agent', await signed('ApproveAgent', { agent, nonce: n }, owner.key))
+const revoke = async (owner: { key: `0x${string}` }, agent: string, n = nonce()) =>
+  post(s, '/revoke-agent', await signed('RevokeAgent', { agent, nonce: n }, owner.key))
 
 describe('direct signing', () => {
   it('a correctly signed order is ACKED', async () => {
@@ -179,7 +181,10 @@ describe('agents', () => {
 
   it('the approve-agent body has no wallet: a wallet field is refused as unknown', async () => {
     const owner = wallet()
-    const body = (await signed('ApproveAgent', { agent: wallet().address, nonce: nonce() }, owner.key)).replace('{', `{"wallet":"${owner.address}",`)
+    const body = (await signed('ApproveAgent', { agent: wallet().address, nonce: nonce() }, owner.key)).replace(
+      '{',
+      `{"wallet":"${owner.address}",`,
+    )
     const r = await post(s, '/approve-agent', body)
     expect(r.status).toBe(400)
     expect(r.json.message).toContain('"wallet"')
@@ -271,4 +276,3 @@ describe('route', () => {
     }
   })
 })
-

@@ -27,10 +27,33 @@ describe('oec serve', { timeout: 90_000 }, () => {
     const k = key(777)
     const started = serve(['--port', '0', '--log'])
     const signing = new Promise<string>((resolve, reject) => {
-      const c = spawn(process.execPath, [OEC, 'sign', '--kind', 'PlaceOrder', '--symbol', 'BTC-20261225-100000-C', '--side', 'Buy', '--size', '1', '--price', '100.0', '--tif', 'gtc', '--route', 'book_only', '--client-id', 'cli-1'], {
-        cwd: ROOT,
-        env: { ...process.env, OEC_PRIVATE_KEY: k },
-      })
+      const c = spawn(
+        process.execPath,
+        [
+          OEC,
+          'sign',
+          '--kind',
+          'PlaceOrder',
+          '--symbol',
+          'BTC-20261225-100000-C',
+          '--side',
+          'Buy',
+          '--size',
+          '1',
+          '--price',
+          '100.0',
+          '--tif',
+          'gtc',
+          '--route',
+          'book_only',
+          '--client-id',
+          'cli-1',
+        ],
+        {
+          cwd: ROOT,
+          env: { ...process.env, OEC_PRIVATE_KEY: k },
+        },
+      )
       let out = ''
       c.stdout.on('data', (d) => (out += d))
       c.on('close', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`oec sign exited ${code}`))))
@@ -41,7 +64,10 @@ describe('oec serve', { timeout: 90_000 }, () => {
     expect(((await r.json()) as { status: string }).status).toBe('ACKED')
     s.child.kill('SIGTERM')
     expect(await s.exit).toBe(0)
-    const log = s.stderr().split('\n').find((l) => l.startsWith('{'))
+    const log = s
+      .stderr()
+      .split('\n')
+      .find((l) => l.startsWith('{'))
     expect(JSON.parse(log!)).toMatchObject({ method: 'POST', path: '/order', status: 200 })
     expect(s.stderr()).toContain('stopped')
   })
@@ -98,6 +124,17 @@ describe('oec serve in-process', () => {
   it('--help lists the flags', async () => {
     const r = await run(['serve', '--help'])
     expect(r.code).toBe(0)
-    for (const flag of ['--port', '--host', '--config', '--instruments', '--wallet-tier', '--route-required', '--domain-name', '--chain-id', '--log']) expect(r.stdout).toContain(flag)
+    for (const flag of [
+      '--port',
+      '--host',
+      '--config',
+      '--instruments',
+      '--wallet-tier',
+      '--route-required',
+      '--domain-name',
+      '--chain-id',
+      '--log',
+    ])
+      expect(r.stdout).toContain(flag)
   })
 })

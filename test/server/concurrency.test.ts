@@ -22,7 +22,9 @@ describe('concurrency', () => {
   it('N concurrent orders against a limit of L: exactly L succeed; every ACKED order is listed', async () => {
     const w = wallet()
     const L = 60
-    const bodies = await Promise.all(Array.from({ length: 100 }, (_, i) => signedOrder(w, { clientId: `c${i}`, price: String(1 + (i % 7)) })))
+    const bodies = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => signedOrder(w, { clientId: `c${i}`, price: String(1 + (i % 7)) })),
+    )
     const results = await Promise.all(bodies.map((b) => post(s, '/order', b)))
     const acked = results.filter((r) => r.status === 200 && r.json.status === 'ACKED')
     expect(acked).toHaveLength(L)
@@ -33,7 +35,8 @@ describe('concurrency', () => {
 
   it('concurrent batches: the limit holds across them', async () => {
     const w = wallet()
-    const batch = async (k: number, tag: string) => `{"orders":[${(await Promise.all(Array.from({ length: k }, (_, i) => signedOrder(w, { clientId: `${tag}${i}`, tif: 'ioc' })))).join(',')}]}`
+    const batch = async (k: number, tag: string) =>
+      `{"orders":[${(await Promise.all(Array.from({ length: k }, (_, i) => signedOrder(w, { clientId: `${tag}${i}`, tif: 'ioc' })))).join(',')}]}`
     const bodies = await Promise.all(Array.from({ length: 8 }, (_, i) => batch(10, `b${i}-`)))
     const results = await Promise.all(bodies.map((b) => post(s, '/bulk_order', b)))
     expect(results.filter((r) => r.status === 200)).toHaveLength(6)

@@ -39,23 +39,50 @@ function send(method: string, url: string, body: string | undefined, type: strin
 const codes = new Set(shippedContract().catalog.map((e) => e.code))
 const w = wallet().address
 const sig = '0x' + 'ab'.repeat(65)
-const base: Record<string, unknown> = { wallet: w, symbol: 'BTC-20261225-100000-C', side: 'Buy', size: '1', price: '100', tif: 'gtc', route: 'book_only', client_id: 'x', nonce: 1, signature: sig }
+const base: Record<string, unknown> = {
+  wallet: w,
+  symbol: 'BTC-20261225-100000-C',
+  side: 'Buy',
+  size: '1',
+  price: '100',
+  tif: 'gtc',
+  route: 'book_only',
+  client_id: 'x',
+  nonce: 1,
+  signature: sig,
+}
 
 const anyJson = fc.jsonValue({ maxDepth: 4 })
 const weird = fc.oneof(anyJson, fc.string({ maxLength: 300 }), fc.constantFrom(null, true, 1e308, -0, 1.5, 2 ** 64, '', 'x'.repeat(5000)))
 
 /** A plausible body with one field broken, dropped, duplicated or joined by an unknown one. */
 const mutatedBody = fc.oneof(
-  fc.record({ key: fc.constantFrom(...Object.keys(base)), value: weird }).map(({ key, value }) => JSON.stringify({ ...base, [key]: value })),
+  fc
+    .record({ key: fc.constantFrom(...Object.keys(base)), value: weird })
+    .map(({ key, value }) => JSON.stringify({ ...base, [key]: value })),
   fc.constantFrom(...Object.keys(base)).map((key) => JSON.stringify(Object.fromEntries(Object.entries(base).filter(([k]) => k !== key)))),
-  fc.record({ key: fc.string({ minLength: 1, maxLength: 40 }), value: weird }).map(({ key, value }) => JSON.stringify({ ...base, [`x${key}`]: value })),
+  fc
+    .record({ key: fc.string({ minLength: 1, maxLength: 40 }), value: weird })
+    .map(({ key, value }) => JSON.stringify({ ...base, [`x${key}`]: value })),
   fc.constantFrom(...Object.keys(base)).map((key) => JSON.stringify(base).replace('{', `{${JSON.stringify(key)}:"dup",`)),
   fc.integer({ min: 33, max: 3000 }).map((d) => '{"a":'.repeat(d) + '1' + '}'.repeat(d)),
   fc.integer({ min: 1, max: 20 }).map((n) => JSON.stringify({ orders: Array.from({ length: n }, () => ({ ...base, price: 1 })) })),
   fc.string({ maxLength: 200 }),
   fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b).toString('latin1')),
   anyJson.map((v) => JSON.stringify(v)),
-  fc.constantFrom('', ' ', 'null', '[]', '"str"', '{', '{"nonce":18446744073709551616}', '{"nonce":-1}', '\u0000', '{"__proto__":{"x":1}}', '{"constructor":1}'),
+  fc.constantFrom(
+    '',
+    ' ',
+    'null',
+    '[]',
+    '"str"',
+    '{',
+    '{"nonce":18446744073709551616}',
+    '{"nonce":-1}',
+    '\u0000',
+    '{"__proto__":{"x":1}}',
+    '{"constructor":1}',
+  ),
   fc.integer({ min: 65_537, max: 80_000 }).map((n) => JSON.stringify({ ...base, client_id: 'y'.repeat(n) })),
 )
 
@@ -71,7 +98,16 @@ const target = fc.constantFrom(
   ['POST', '/exchange'],
   ['POST', '/info'],
 )
-const contentType = fc.constantFrom<string | undefined>('application/json', undefined, 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', 'application/vnd.api+json')
+const contentType = fc.constantFrom<string | undefined>(
+  'application/json',
+  undefined,
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/json; charset=latin1',
+  'multipart/form-data; boundary=x',
+  'application/vnd.api+json',
+)
 
 describe('malformed bodies', () => {
   it('always a 4xx with a catalog code and a message, never a 5xx', async () => {
@@ -101,12 +137,21 @@ describe('malformed bodies', () => {
 
   it('malformed query strings on the read endpoints: 400 invalid_field or a 200, never a 5xx', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('/orders', '/orderbook', '/authorized-agents', '/health'), fc.string({ maxLength: 100 }), async (path, q) => {
-        const r = await send('GET', `${s.url}${path}?${encodeURIComponent(q)}=${encodeURIComponent(q)}&wallet=${encodeURIComponent(q)}`, undefined, undefined)
-        const text = r.text
-        expect(r.status, text).toBeLessThan(500)
-        if (r.status >= 400) expect(codes.has((JSON.parse(text) as { code: string }).code)).toBe(true)
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('/orders', '/orderbook', '/authorized-agents', '/health'),
+        fc.string({ maxLength: 100 }),
+        async (path, q) => {
+          const r = await send(
+            'GET',
+            `${s.url}${path}?${encodeURIComponent(q)}=${encodeURIComponent(q)}&wallet=${encodeURIComponent(q)}`,
+            undefined,
+            undefined,
+          )
+          const text = r.text
+          expect(r.status, text).toBeLessThan(500)
+          if (r.status >= 400) expect(codes.has((JSON.parse(text) as { code: string }).code)).toBe(true)
+        },
+      ),
       { numRuns: 400, seed: 20261123 },
     )
   })

@@ -73,7 +73,12 @@ export async function signedOrder(w: Wallet, f: OrderFields = {}, domain: Domain
   return (await buildRequest('PlaceOrder', orderMessage(w, f), signer, domain)).body
 }
 
-export async function signed(kind: OptionsKind, message: Record<string, string | bigint>, signer: Hex, domain: DomainOverrides = {}): Promise<string> {
+export async function signed(
+  kind: OptionsKind,
+  message: Record<string, string | bigint>,
+  signer: Hex,
+  domain: DomainOverrides = {},
+): Promise<string> {
   return (await buildRequest(kind, message, signer, domain)).body
 }
 
@@ -84,7 +89,13 @@ export interface Res {
   json: any
 }
 
-export async function call(s: { url: string }, method: string, path: string, body?: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<Res> {
+export async function call(
+  s: { url: string },
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): Promise<Res> {
   const r = await fetch(s.url + path, { method, ...(body !== undefined ? { body, headers } : {}) })
   const text = await r.text()
   let json: unknown
@@ -121,7 +132,13 @@ export async function signedPerp(
 ): Promise<string> {
   const n = opts.nonce ?? nonce()
   const sig = await signPerpAction(
-    { action, nonce: n, vaultAddress: opts.vaultAddress ?? null, ...(opts.expiresAfter !== undefined ? { expiresAfter: opts.expiresAfter } : {}), isMainnet: opts.isMainnet ?? true },
+    {
+      action,
+      nonce: n,
+      vaultAddress: opts.vaultAddress ?? null,
+      ...(opts.expiresAfter !== undefined ? { expiresAfter: opts.expiresAfter } : {}),
+      isMainnet: opts.isMainnet ?? true,
+    },
     signer,
     opts.domain,
   )

@@ -1,6 +1,20 @@
 /** Rate limits (fixed windows on a simulated clock), headers, caps and the bulk endpoints. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { call, nonce, orderMessage, placeOrder, post, signed, signedOrder, start, T0, wallet, type Started, type Wallet } from './helpers.ts'
+import {
+  call,
+  nonce,
+  orderMessage,
+  placeOrder,
+  post,
+  signed,
+  signedOrder,
+  start,
+  T0,
+  wallet,
+  type Res,
+  type Started,
+  type Wallet,
+} from './helpers.ts'
 
 let s: Started
 beforeAll(async () => {
@@ -23,7 +37,7 @@ describe('rate limits', () => {
     s.clock.set(T0 + 5_000)
     const w = wallet()
     const bodies = await Promise.all(Array.from({ length: 61 }, (_, i) => signedOrder(w, { clientId: `o${i}`, tif: 'ioc' })))
-    let last
+    let last: Res | undefined
     for (let i = 0; i < 60; i++) {
       last = await post(s, '/order', bodies[i]!)
       expect(last.status).toBe(200)
@@ -100,7 +114,11 @@ describe('rate limits', () => {
     // No wallet to identify: the default tier's view of the window, nothing used (the seed puts
     // the headers on every response of a rate-limited endpoint, errors included).
     const windowEnd = String((Math.floor(s.clock.now() / 60_000) + 1) * 60)
-    for (const junk of [await post(s, '/order', '{"nope":1}'), await post(s, '/order', '{not json'), await post(s, '/approve-agent', '{"agent":"0x01","nonce":1,"signature":"0x"}')]) {
+    for (const junk of [
+      await post(s, '/order', '{"nope":1}'),
+      await post(s, '/order', '{not json'),
+      await post(s, '/approve-agent', '{"agent":"0x01","nonce":1,"signature":"0x"}'),
+    ]) {
       expect(junk.status).toBe(400)
       expect(junk.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/)
       expect(junk.headers.get('x-ratelimit-remaining')).toBe(junk.headers.get('x-ratelimit-limit'))
@@ -198,7 +216,12 @@ describe('bulk', () => {
     const byCl = await signed('CancelOrderByClientId', { wallet: w.address, clientId: 'x1', nonce: nonce() }, w.key)
     const r2 = await call(s, 'DELETE', '/bulk_order_cloid', `{"cancels":[${byCl}]}`)
     expect(r2.json.results[0]).toMatchObject({ status: 'CANCELED', order_id: ids[1], client_id: 'x1' })
-    const single = await call(s, 'DELETE', '/order', await signed('CancelOrderByClientId', { wallet: w.address, clientId: 'x2', nonce: nonce() }, w.key))
+    const single = await call(
+      s,
+      'DELETE',
+      '/order',
+      await signed('CancelOrderByClientId', { wallet: w.address, clientId: 'x2', nonce: nonce() }, w.key),
+    )
     expect(single.json).toMatchObject({ status: 'CANCELED', order_id: ids[2] })
     const open = await call(s, 'GET', `/orders?wallet=${w.address}&status=OPEN`)
     expect(open.json.orders).toEqual([])

@@ -9,7 +9,8 @@ beforeAll(async () => {
 afterAll(() => s.close())
 
 const SYM = 'ETH-20261225-4000-P'
-const orders = async (w: { address: string }) => (await call(s, 'GET', `/orders?wallet=${w.address}`)).json.orders as Record<string, string>[]
+const orders = async (w: { address: string }) =>
+  (await call(s, 'GET', `/orders?wallet=${w.address}`)).json.orders as Record<string, string>[]
 
 describe('matching', () => {
   it('price-time priority: the best price first, then the oldest', async () => {
@@ -49,7 +50,12 @@ describe('matching', () => {
     ])
     const book = (await call(s, 'GET', `/orderbook?symbol=${SYM}`)).json.result
     expect(book.bids[0]).toEqual({ price: '7', size: '1.5' })
-    await call(s, 'DELETE', '/order', await signed('CancelOrder', { wallet: taker.address, orderId: mine[2]!.order_id!, nonce: nonce() }, taker.key))
+    await call(
+      s,
+      'DELETE',
+      '/order',
+      await signed('CancelOrder', { wallet: taker.address, orderId: mine[2]!.order_id!, nonce: nonce() }, taker.key),
+    )
   })
 
   it('an ioc that finds nothing is ACKED and canceled', async () => {
@@ -77,7 +83,12 @@ describe('matching', () => {
     const w = wallet()
     const other = wallet()
     const id = (await placeOrder(s, w, { price: '1' })).json.order_id as string
-    const foreign = await call(s, 'DELETE', '/order', await signed('CancelOrder', { wallet: other.address, orderId: id, nonce: nonce() }, other.key))
+    const foreign = await call(
+      s,
+      'DELETE',
+      '/order',
+      await signed('CancelOrder', { wallet: other.address, orderId: id, nonce: nonce() }, other.key),
+    )
     expect(foreign.json.status).toBe('REJECTED')
     const n = nonce()
     const ok = await call(s, 'DELETE', '/order', await signed('CancelOrder', { wallet: w.address, orderId: id, nonce: n }, w.key))

@@ -1,7 +1,20 @@
 /** POST /exchange: perp orders signed as Agent{source, connectionId} under the perp domain. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addressOf } from '../../src/signing/index.ts'
-import { call, giveState, nonce, perpOrderAction, placeOrder, post, signed, signedPerp, start, wallet, type PerpOrder, type Started } from './helpers.ts'
+import {
+  call,
+  giveState,
+  nonce,
+  perpOrderAction,
+  placeOrder,
+  post,
+  signed,
+  signedPerp,
+  start,
+  wallet,
+  type PerpOrder,
+  type Started,
+} from './helpers.ts'
 
 let s: Started
 beforeAll(async () => {
@@ -10,7 +23,15 @@ beforeAll(async () => {
 afterAll(() => s.close())
 
 // Asset index 3 is the fourth instrument of the shipped list: ETH-20261225-4000-C.
-const order = (over: Partial<PerpOrder> = {}): PerpOrder => ({ a: 3, b: true, p: '1', s: '1', r: false, t: { limit: { tif: 'Gtc' } }, ...over })
+const order = (over: Partial<PerpOrder> = {}): PerpOrder => ({
+  a: 3,
+  b: true,
+  p: '1',
+  s: '1',
+  r: false,
+  t: { limit: { tif: 'Gtc' } },
+  ...over,
+})
 
 describe('perp orders', () => {
   it('a perp order signed by the toolkit signer is accepted, rests on the shared book, listed by GET /orders', async () => {
@@ -24,7 +45,15 @@ describe('perp orders', () => {
     expect(typeof st.resting.oid).toBe('number')
     expect(r.headers.get('x-ratelimit-limit')).toBe('60')
     const listed = (await call(s, 'GET', `/orders?wallet=${w.address}`)).json.orders
-    expect(listed.at(-1)).toMatchObject({ symbol: 'ETH-20261225-4000-C', side: 'Buy', price: '1', size: '1', tif: 'gtc', status: 'OPEN', client_id: '0x' + '1'.repeat(32) })
+    expect(listed.at(-1)).toMatchObject({
+      symbol: 'ETH-20261225-4000-C',
+      side: 'Buy',
+      price: '1',
+      size: '1',
+      tif: 'gtc',
+      status: 'OPEN',
+      client_id: '0x' + '1'.repeat(32),
+    })
     // The options book shows it.
     const book = (await call(s, 'GET', '/orderbook?symbol=ETH-20261225-4000-C')).json.result
     expect(book.bids[0]).toEqual({ price: '1', size: '1' })
@@ -53,7 +82,17 @@ describe('perp orders', () => {
     const taker = wallet()
     await giveState(s, taker)
     await placeOrder(s, maker, { symbol: 'ETH-20261225-4000-C', side: 'Sell', price: '50', size: '2' })
-    const r = await post(s, '/exchange', await signedPerp(perpOrderAction([order({ p: '50', s: '1.5', t: { limit: { tif: 'Ioc' } } }), order({ b: false, p: '900', s: '1', t: { limit: { tif: 'Alo' } } })]), taker.key))
+    const r = await post(
+      s,
+      '/exchange',
+      await signedPerp(
+        perpOrderAction([
+          order({ p: '50', s: '1.5', t: { limit: { tif: 'Ioc' } } }),
+          order({ b: false, p: '900', s: '1', t: { limit: { tif: 'Alo' } } }),
+        ]),
+        taker.key,
+      ),
+    )
     const [filled, resting] = r.json.response.data.statuses
     expect(filled.filled).toMatchObject({ totalSz: '1.5', avgPx: '50' })
     expect(resting.resting).toBeDefined()
@@ -102,7 +141,11 @@ describe('perp orders', () => {
     await giveState(s, w)
     const r = await post(s, '/exchange', await signedPerp(perpOrderAction([order()]), w.key, { expiresAfter: 1000n }))
     expect(r.json.status).toBe('err')
-    const ok = await post(s, '/exchange', await signedPerp(perpOrderAction([order()]), w.key, { expiresAfter: BigInt(s.clock.now() + 60_000) }))
+    const ok = await post(
+      s,
+      '/exchange',
+      await signedPerp(perpOrderAction([order()]), w.key, { expiresAfter: BigInt(s.clock.now() + 60_000) }),
+    )
     expect(ok.json.status).toBe('ok')
     // The venue's Python SDK sends both optional fields as null when unset.
     const nulls = (await signedPerp(perpOrderAction([order()]), w.key)).replace(/\}$/, ',"vaultAddress":null,"expiresAfter":null}')
@@ -153,7 +196,9 @@ describe('perp refusals', () => {
     await giveState(s, w)
     const reordered = { orders: [{ b: true, a: 3, p: '1', s: '1', r: false, t: { limit: { tif: 'Gtc' } } }], type: 'order', grouping: 'na' }
     await refusedWith401(await signedPerp(reordered, w.key))
-    const canonicalSentReordered = (await signedPerp(perpOrderAction([order()]), w.key)).replace('"type":"order","orders":', '"orders":').replace(',"grouping":"na"}', ',"type":"order","grouping":"na"}')
+    const canonicalSentReordered = (await signedPerp(perpOrderAction([order()]), w.key))
+      .replace('"type":"order","orders":', '"orders":')
+      .replace(',"grouping":"na"}', ',"type":"order","grouping":"na"}')
     expect(canonicalSentReordered).toContain('"orders":[{"a":3')
     expect((await post(s, '/exchange', canonicalSentReordered)).json.status).toBe('ok')
   })
@@ -164,7 +209,10 @@ describe('perp refusals', () => {
     const good = await signedPerp(perpOrderAction([order()]), w.key)
     await refusedWith401(good.replace('"p":"1"', '"p":"2"'))
     const victim = wallet()
-    const withVault = JSON.stringify({ ...JSON.parse(good), vaultAddress: victim.address }).replace(/"nonce":\d+/, `"nonce":${/"nonce":(\d+)/.exec(good)![1]}`)
+    const withVault = JSON.stringify({ ...JSON.parse(good), vaultAddress: victim.address }).replace(
+      /"nonce":\d+/,
+      `"nonce":${/"nonce":(\d+)/.exec(good)![1]}`,
+    )
     const r = await post(s, '/exchange', withVault)
     expect(r.json.status).toBe('err')
     // The untouched request is still accepted: the refusals consumed nothing.
@@ -209,8 +257,14 @@ describe('perp account resolution', () => {
     await post(s, '/approve-agent', await signed('ApproveAgent', { agent: agent.address, nonce: nonce() }, owner.key))
     await giveState(s, agent)
     expect((await post(s, '/exchange', await signedPerp(perpOrderAction([order({ p: '3' })]), agent.key))).json.status).toBe('ok')
-    expect((await post(s, '/exchange', await signedPerp(perpOrderAction([order({ p: '5' })]), agent.key, { vaultAddress: agent.address }))).json.status).toBe('ok')
-    const prices = async (w: { address: string }) => ((await call(s, 'GET', `/orders?wallet=${w.address}`)).json.orders as { symbol: string; price: string }[]).filter((o) => o.symbol === 'ETH-20261225-4000-C').map((o) => o.price)
+    expect(
+      (await post(s, '/exchange', await signedPerp(perpOrderAction([order({ p: '5' })]), agent.key, { vaultAddress: agent.address }))).json
+        .status,
+    ).toBe('ok')
+    const prices = async (w: { address: string }) =>
+      ((await call(s, 'GET', `/orders?wallet=${w.address}`)).json.orders as { symbol: string; price: string }[])
+        .filter((o) => o.symbol === 'ETH-20261225-4000-C')
+        .map((o) => o.price)
     expect(await prices(owner)).toEqual(['3'])
     expect(await prices(agent)).toEqual(['5'])
   })

@@ -9,7 +9,10 @@ describe('ServerDeps seams', () => {
   it('nonces, verifyOptions, rateLimiter, transformReply, logger and parseBody each take effect', async () => {
     const logged: string[] = []
     const base = createRateLimiter(60)
-    const countedOnce: RateLimiter = { ...base, charge: (w, cost, limits, now) => base.charge(w, { ...cost, orders: Math.min(1, cost.orders ?? 0) }, limits, now) }
+    const countedOnce: RateLimiter = {
+      ...base,
+      charge: (w, cost, limits, now) => base.charge(w, { ...cost, orders: Math.min(1, cost.orders ?? 0) }, limits, now),
+    }
     const s = await start(
       {},
       {
@@ -17,7 +20,9 @@ describe('ServerDeps seams', () => {
         // Ignores the chain ID: a signature made under chain 1 counts when it recovers to the wallet.
         verifyOptions: (kind, message, signature, opts) => {
           const alt = verifyOptions(kind, message, signature, { ...opts, domain: { ...opts?.domain, chainId: 1 } })
-          return alt.ok && alt.signer.toLowerCase() === String(message.wallet).toLowerCase() ? alt : verifyOptions(kind, message, signature, opts)
+          return alt.ok && alt.signer.toLowerCase() === String(message.wallet).toLowerCase()
+            ? alt
+            : verifyOptions(kind, message, signature, opts)
         },
         rateLimiter: countedOnce,
         transformReply: (reply) => ({ ...reply, headers: { ...reply.headers, 'X-Broken': 'yes' } }),
@@ -47,13 +52,18 @@ describe('ServerDeps seams', () => {
   })
 
   it('agents: a store that approves everyone lets any known signer act for any wallet', async () => {
-    const s = await start({}, { agents: { approve() {}, revoke: () => true, isApproved: () => true, list: () => [], owners: () => [], knows: () => true } })
+    const s = await start(
+      {},
+      { agents: { approve() {}, revoke: () => true, isApproved: () => true, list: () => [], owners: () => [], knows: () => true } },
+    )
     try {
       const owner = wallet()
       const stranger = wallet()
       expect((await post(s, '/order', await signedOrder(owner, {}, {}, stranger.key))).json.status).toBe('ACKED')
       expect((await call(s, 'GET', `/authorized-agents?wallet=${owner.address}`)).json.agents).toEqual([])
-      expect((await post(s, '/revoke-agent', await signed('RevokeAgent', { agent: stranger.address, nonce: nonce() }, owner.key))).status).toBe(200)
+      expect(
+        (await post(s, '/revoke-agent', await signed('RevokeAgent', { agent: stranger.address, nonce: nonce() }, owner.key))).status,
+      ).toBe(200)
     } finally {
       await s.close()
     }

@@ -72,11 +72,19 @@ describe('config', () => {
     expect(c.tiers.market_maker?.maxPositions).toBe(-1)
   })
   it('a file overrides keys; a bad key, value, tier or symbol is one line naming it', () => {
-    const ok = loadServerConfig(file('ok.json', '{"routeRequired":true,"instruments":["ABC-20270101-5-P"],"tiers":{"vip":{"ordersPerMinute":1,"cancelsPerMinute":1,"apiRequestsPerMinute":1,"maxOpenOrders":1,"maxPositions":-1}},"walletTiers":{"0x00000000000000000000000000000000000000AA":"vip"}}'), contract)
+    const ok = loadServerConfig(
+      file(
+        'ok.json',
+        '{"routeRequired":true,"instruments":["ABC-20270101-5-P"],"tiers":{"vip":{"ordersPerMinute":1,"cancelsPerMinute":1,"apiRequestsPerMinute":1,"maxOpenOrders":1,"maxPositions":-1}},"walletTiers":{"0x00000000000000000000000000000000000000AA":"vip"}}',
+      ),
+      contract,
+    )
     expect(ok.routeRequired).toBe(true)
     expect(ok.walletTiers['0x00000000000000000000000000000000000000aa']).toBe('vip')
     expect(() => loadServerConfig(file('k.json', '{"chainID":1}'), contract)).toThrow(/unknown key "chainID"/)
-    expect(() => loadServerConfig(file('t.json', '{"walletTiers":{"0x00000000000000000000000000000000000000AA":"gold"}}'), contract)).toThrow(/unknown tier "gold"/)
+    expect(() =>
+      loadServerConfig(file('t.json', '{"walletTiers":{"0x00000000000000000000000000000000000000AA":"gold"}}'), contract),
+    ).toThrow(/unknown tier "gold"/)
     expect(() => loadServerConfig(file('s.json', '{"instruments":["BTC-20260230-1-C"]}'), contract)).toThrow(/calendar date/)
     expect(() => loadServerConfig(file('v.json', '{"maxBatch":0}'), contract)).toThrow(InputError)
     expect(() => loadServerConfig(file('j.json', '{'), contract)).toThrow(/not JSON/)

@@ -216,7 +216,17 @@ describe('read endpoints', () => {
       expect(r.json).toEqual({
         jsonrpc: '2.0',
         error: null,
-        result: { symbol: SYMBOL, bids: [{ price: '12', size: '2.5' }, { price: '10', size: '1' }], asks: [{ price: '15', size: '1' }, { price: '20', size: '1' }] },
+        result: {
+          symbol: SYMBOL,
+          bids: [
+            { price: '12', size: '2.5' },
+            { price: '10', size: '1' },
+          ],
+          asks: [
+            { price: '15', size: '1' },
+            { price: '20', size: '1' },
+          ],
+        },
       })
     } finally {
       await t.close()
@@ -239,7 +249,20 @@ describe('read endpoints', () => {
     await placeOrder(s, w)
     const r = await call(s, 'GET', `/orders?wallet=${w.address.toLowerCase()}`)
     expect(r.json.orders).toHaveLength(1)
-    expect(Object.keys(r.json.orders[0]).sort()).toEqual(['client_id', 'created_at', 'filled_size', 'order_id', 'price', 'route', 'side', 'size', 'status', 'symbol', 'tif', 'wallet'])
+    expect(Object.keys(r.json.orders[0]).sort()).toEqual([
+      'client_id',
+      'created_at',
+      'filled_size',
+      'order_id',
+      'price',
+      'route',
+      'side',
+      'size',
+      'status',
+      'symbol',
+      'tif',
+      'wallet',
+    ])
   })
 })
 

@@ -49,7 +49,8 @@ describe('WebSocket order updates', () => {
     const c = await open()
     try {
       await sendAndSettle(c.ws, { method: 'subscribe', params: { channel: 'orders', wallet: maker.address.toLowerCase() } })
-      const id = (await placeOrder(s, maker, { symbol: 'SOL-20261225-200-C', side: 'Sell', price: '300', size: '2', clientId: 'ws1' })).json.order_id
+      const id = (await placeOrder(s, maker, { symbol: 'SOL-20261225-200-C', side: 'Sell', price: '300', size: '2', clientId: 'ws1' })).json
+        .order_id
       await placeOrder(s, taker, { symbol: 'SOL-20261225-200-C', side: 'Buy', price: '300', size: '1', tif: 'ioc' })
       await call(s, 'DELETE', '/order', await signed('CancelOrder', { wallet: maker.address, orderId: id, nonce: nonce() }, maker.key))
       const msgs = await c.waitFor(3)
@@ -58,7 +59,14 @@ describe('WebSocket order updates', () => {
         ['orders', id, 'OPEN', '1'],
         ['orders', id, 'CANCELED', '1'],
       ])
-      expect(msgs[0].data).toMatchObject({ client_id: 'ws1', wallet: maker.address, symbol: 'SOL-20261225-200-C', side: 'Sell', size: '2', price: '300' })
+      expect(msgs[0].data).toMatchObject({
+        client_id: 'ws1',
+        wallet: maker.address,
+        symbol: 'SOL-20261225-200-C',
+        side: 'Sell',
+        size: '2',
+        price: '300',
+      })
     } finally {
       c.ws.close()
     }

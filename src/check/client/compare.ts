@@ -42,13 +42,20 @@ export function bodyDifferences(
     if (!(key in got)) out.push(key === 'route' ? 'route: missing although it was signed' : `${key}: missing`)
   }
   for (const key of Object.keys(got)) {
-    if (!(key in expected)) out.push(key === 'route' ? `route: ${show(got[key])} is present although the message was signed without route` : `${key}: not expected in the body`)
+    if (!(key in expected))
+      out.push(
+        key === 'route'
+          ? `route: ${show(got[key])} is present although the message was signed without route`
+          : `${key}: not expected in the body`,
+      )
   }
   for (const [key, want] of Object.entries(expected)) {
     if (!(key in got) || opts.presenceOnly?.includes(key)) continue
     const have = got[key]
-    const address = opts.addresses?.includes(key) && typeof want === 'string' && typeof have === 'string' && ADDRESS.test(want) && ADDRESS.test(have)
-    if (address ? want.toLowerCase() !== have.toLowerCase() : !sameValue(want, have)) out.push(`${key}: expected ${show(want)}, got ${show(have)}`)
+    const address =
+      opts.addresses?.includes(key) && typeof want === 'string' && typeof have === 'string' && ADDRESS.test(want) && ADDRESS.test(have)
+    if (address ? want.toLowerCase() !== have.toLowerCase() : !sameValue(want, have))
+      out.push(`${key}: expected ${show(want)}, got ${show(have)}`)
   }
   return out
 }
@@ -80,12 +87,14 @@ export function signProblems(c: VectorCase, a: Record<string, unknown>): string[
   if (typeof a.error === 'string') return [`sign: the testee refused to sign: ${a.error.slice(0, 160)}`]
   const out: string[] = []
   if (c.kind === 'Agent') {
-    if (!lowerEq(a.connectionId, c.perp!.connectionId)) out.push(`sign: connectionId ${String(a.connectionId)}, expected ${c.perp!.connectionId}`)
+    if (!lowerEq(a.connectionId, c.perp!.connectionId))
+      out.push(`sign: connectionId ${String(a.connectionId)}, expected ${c.perp!.connectionId}`)
   }
   // The body first: it names the field at fault, the hashes only show that something is.
   if (c.kind !== 'Agent' && c.request) {
     // The signature value is judged on its own below; in the body only its presence counts.
-    for (const d of bodyDifferences(c.request.body, a.body, { presenceOnly: ['signature'], addresses: addressKeys(c) })) out.push(`sign: body ${d}`)
+    for (const d of bodyDifferences(c.request.body, a.body, { presenceOnly: ['signature'], addresses: addressKeys(c) }))
+      out.push(`sign: body ${d}`)
   }
   if (!lowerEq(a.digest, c.digest)) out.push(`sign: digest ${String(a.digest)}, expected ${c.digest}`)
   if (!lowerEq(a.signature, c.signature)) out.push(`sign: signature ${clipHex(a.signature)}, expected ${clipHex(c.signature)}`)
@@ -98,9 +107,13 @@ export function verifyProblems(c: VectorCase, a: Record<string, unknown>): { pro
   const signer = typeof a.signer === 'string' ? a.signer : null
   const accepted = signer !== null && signer.toLowerCase() === c.signer.toLowerCase()
   const out: string[] = []
-  if (v.digest && typeof a.digest === 'string' && a.digest.toLowerCase() !== v.digest.toLowerCase()) out.push(`verify: digest ${a.digest}, expected ${v.digest}`)
+  if (v.digest && typeof a.digest === 'string' && a.digest.toLowerCase() !== v.digest.toLowerCase())
+    out.push(`verify: digest ${a.digest}, expected ${v.digest}`)
   if (accepted && !v.accept) out.push(`verify: accepted (recovered the signer ${signer}) but a correct verifier refuses this signature`)
-  if (!accepted && v.accept) out.push(`verify: refused (${signer ? `recovered ${signer}` : typeof a.error === 'string' ? a.error.slice(0, 120) : 'no signer'}), expected the signer ${c.signer}`)
+  if (!accepted && v.accept)
+    out.push(
+      `verify: refused (${signer ? `recovered ${signer}` : typeof a.error === 'string' ? a.error.slice(0, 120) : 'no signer'}), expected the signer ${c.signer}`,
+    )
   return { problems: out, tooLenient: accepted && !v.accept }
 }
 

@@ -45,7 +45,15 @@ const INT_KEYS = new Set(['nonce', 'expiresAfter'])
 export function requestLine(req: Record<string, unknown>): string {
   const message = req.message as Record<string, unknown> | undefined
   const marked = message
-    ? { ...req, message: Object.fromEntries(Object.entries(message).map(([k, v]) => [k, INT_KEYS.has(k) && typeof v === 'string' && /^[0-9]+$/.test(v) ? `\u0000int:${v}` : v])) }
+    ? {
+        ...req,
+        message: Object.fromEntries(
+          Object.entries(message).map(([k, v]) => [
+            k,
+            INT_KEYS.has(k) && typeof v === 'string' && /^[0-9]+$/.test(v) ? `\u0000int:${v}` : v,
+          ]),
+        ),
+      }
     : req
   return stringifyExact(marked).replace(/"\\u0000int:([0-9]+)"/g, '$1')
 }
@@ -69,8 +77,30 @@ export async function clientCasesFor(opts: Pick<ClientRunOptions, 'vectorsDir' |
 function requestsFor(c: LoadedCase): PendingRequest[] {
   const out: PendingRequest[] = []
   const v = c.case
-  if (v.sign) out.push({ id: `${c.id}#sign`, line: requestLine({ id: `${c.id}#sign`, op: 'sign', kind: v.sign.kind, privateKey: v.privateKey, ...(v.sign.domain ? { domain: v.sign.domain } : {}), message: v.sign.message }) })
-  if (v.verify) out.push({ id: `${c.id}#verify`, line: requestLine({ id: `${c.id}#verify`, op: 'verify', kind: v.verify.kind, ...(v.verify.domain ? { domain: v.verify.domain } : {}), message: v.verify.message, signature: v.verify.signature }) })
+  if (v.sign)
+    out.push({
+      id: `${c.id}#sign`,
+      line: requestLine({
+        id: `${c.id}#sign`,
+        op: 'sign',
+        kind: v.sign.kind,
+        privateKey: v.privateKey,
+        ...(v.sign.domain ? { domain: v.sign.domain } : {}),
+        message: v.sign.message,
+      }),
+    })
+  if (v.verify)
+    out.push({
+      id: `${c.id}#verify`,
+      line: requestLine({
+        id: `${c.id}#verify`,
+        op: 'verify',
+        kind: v.verify.kind,
+        ...(v.verify.domain ? { domain: v.verify.domain } : {}),
+        message: v.verify.message,
+        signature: v.verify.signature,
+      }),
+    })
   return out
 }
 
@@ -79,7 +109,13 @@ function shown(line: string): string {
   return line.replace(/"privateKey":"0x[0-9a-fA-F]*"/, '"privateKey":"<redacted>"')
 }
 
-function judge(c: LoadedCase, reqs: PendingRequest[], answers: Map<string, Answer>, durationMs: number, note?: (v: VectorCase, answer: Record<string, unknown>) => string | null): CaseResult {
+function judge(
+  c: LoadedCase,
+  reqs: PendingRequest[],
+  answers: Map<string, Answer>,
+  durationMs: number,
+  note?: (v: VectorCase, answer: Record<string, unknown>) => string | null,
+): CaseResult {
   const v = c.case
   const problems: string[] = []
   let tooLenient = false
@@ -106,7 +142,12 @@ function judge(c: LoadedCase, reqs: PendingRequest[], answers: Map<string, Answe
   }
   const base: Omit<CaseResult, 'outcome'> = { id: c.id, title: v.comment, rules: v.rules, level: v.level, durationMs }
   if (problems.length === 0) return { ...base, outcome: 'pass' }
-  const expected = [`digest ${v.digest}`, `signature ${v.signature}`, ...(v.request && v.sign && v.kind !== 'Agent' ? [`body ${v.request.body}`] : []), ...(v.verify ? [`verify → ${v.verify.accept ? `signer ${v.signer}` : 'refused'}`] : [])]
+  const expected = [
+    `digest ${v.digest}`,
+    `signature ${v.signature}`,
+    ...(v.request && v.sign && v.kind !== 'Agent' ? [`body ${v.request.body}`] : []),
+    ...(v.verify ? [`verify → ${v.verify.accept ? `signer ${v.signer}` : 'refused'}`] : []),
+  ]
   return {
     ...base,
     // Accepting what must be refused is a failure whatever the level.
@@ -126,7 +167,8 @@ function explainer(spec: ClientRunOptions['spec']): (v: VectorCase, answer: Reco
   let left = 20
   let contract: Contract<'typedData'> | undefined
   return (v, answer) => {
-    if (left <= 0 || v.kind === 'Agent' || v.result !== 'valid' || v.sign?.domain !== undefined || typeof answer.body !== 'string') return null
+    if (left <= 0 || v.kind === 'Agent' || v.result !== 'valid' || v.sign?.domain !== undefined || typeof answer.body !== 'string')
+      return null
     left--
     contract ??= contractFor(spec, ['typedData'], 'oec check client')
     return explainNote(contract, answer.body, { signer: v.signer })
@@ -155,7 +197,12 @@ export async function runClientCheck(opts: ClientRunOptions): Promise<ClientRun>
   }
   await runRequests(
     perCase.flatMap((p) => p.reqs),
-    { command: opts.command, timeoutMs: opts.timeoutMs ?? 5000, ...(opts.window ? { window: opts.window } : {}), ...(opts.startupMs !== undefined ? { startupMs: opts.startupMs } : {}) },
+    {
+      command: opts.command,
+      timeoutMs: opts.timeoutMs ?? 5000,
+      ...(opts.window ? { window: opts.window } : {}),
+      ...(opts.startupMs !== undefined ? { startupMs: opts.startupMs } : {}),
+    },
     (id, a) => {
       answers.set(id, a)
       const entry = byId.get(id)
@@ -169,7 +216,13 @@ export async function runClientCheck(opts: ClientRunOptions): Promise<ClientRun>
   results.sort((a, b) => order.get(a.id)! - order.get(b.id)!)
   const applied = opts.expectedFailures ? applyExpectedFailures(results, opts.expectedFailures) : { results, stale: [] }
   return {
-    summary: { suite: 'oec check client', target: opts.command.join(' '), results: applied.results, startedAt: startedAt.toISOString(), durationMs: Date.now() - t0 },
+    summary: {
+      suite: 'oec check client',
+      target: opts.command.join(' '),
+      results: applied.results,
+      startedAt: startedAt.toISOString(),
+      durationMs: Date.now() - t0,
+    },
     raw: results,
     stale: applied.stale,
   }

@@ -70,7 +70,11 @@ interface InFlight {
  * Sends every request and resolves one answer per request id. Never rejects; never hangs
  * longer than about one timeout per stall.
  */
-export async function runRequests(requests: readonly PendingRequest[], opts: TesteeOptions, onAnswer?: (id: string, a: Answer) => void): Promise<Map<string, Answer>> {
+export async function runRequests(
+  requests: readonly PendingRequest[],
+  opts: TesteeOptions,
+  onAnswer?: (id: string, a: Answer) => void,
+): Promise<Map<string, Answer>> {
   const answers = new Map<string, Answer>()
   const queue = [...requests]
   const window = Math.max(1, opts.window ?? 32)
@@ -167,7 +171,12 @@ export async function runRequests(requests: readonly PendingRequest[], opts: Tes
       const id = typeof obj.id === 'string' ? obj.id : undefined
       const match = id === undefined ? undefined : inflight.find((f) => f.req.id === id)
       if (!match) {
-        if (head) settle(head, { ok: false, problem: id === undefined ? `answer without an id: ${clip(line)}` : `answer for an unknown id ${JSON.stringify(id)}: ${clip(line)}` })
+        if (head)
+          settle(head, {
+            ok: false,
+            problem:
+              id === undefined ? `answer without an id: ${clip(line)}` : `answer for an unknown id ${JSON.stringify(id)}: ${clip(line)}`,
+          })
       } else if (match !== head) {
         settle(match, { ok: false, problem: `answered out of order: ${head ? `the answer to ${head.req.id} was due first` : ''}`.trim() })
       } else settle(match, { ok: true, value: obj, raw: line })

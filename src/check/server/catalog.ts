@@ -10,7 +10,13 @@ import type { CheckInfo } from './types.ts'
 export type { CheckInfo }
 
 export function serverCheckCatalog(spec?: Contract | string): CheckInfo[] {
-  return allChecks({ spec: contractFor(spec, ['catalog', 'typedData', 'rateLimits', 'websocket'], 'the server checks') }).map((c) => ({ id: c.id, title: c.title, rules: [...c.rules], level: c.level, ...(c.slow ? { slow: true } : {}) }))
+  return allChecks({ spec: contractFor(spec, ['catalog', 'typedData', 'rateLimits', 'websocket'], 'the server checks') }).map((c) => ({
+    id: c.id,
+    title: c.title,
+    rules: [...c.rules],
+    level: c.level,
+    ...(c.slow ? { slow: true } : {}),
+  }))
 }
 
 export const CATALOG_FORMATS = ['text', 'json'] as const
@@ -21,5 +27,7 @@ export function formatServerCatalog(checks: readonly CheckInfo[], format: Catalo
   if (format === 'json') {
     return `${JSON.stringify({ checks: checks.map((c) => ({ id: c.id, title: c.title, level: c.level, slow: c.slow === true, rules: c.rules })) }, null, 2)}\n`
   }
-  return checks.map((c) => `${c.id.padEnd(36)} ${c.level.padEnd(8)}${c.slow ? ' slow' : '     '} ${c.rules.join(',')}  ${c.title}\n`).join('')
+  return checks
+    .map((c) => `${c.id.padEnd(36)} ${c.level.padEnd(8)}${c.slow ? ' slow' : '     '} ${c.rules.join(',')}  ${c.title}\n`)
+    .join('')
 }

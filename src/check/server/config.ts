@@ -34,13 +34,16 @@ export function parseRunnerConfig(text: string, file: string, tiers: readonly st
     if (!Array.isArray(o.wallets)) throw new InputError(`${file}: "wallets" must be a list of {"privateKey", "tier"}`)
     out.wallets = o.wallets.map((w, i) => {
       const r = (w ?? {}) as Record<string, unknown>
-      if (typeof r.privateKey !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(r.privateKey)) throw new InputError(`${file}: wallets[${i}].privateKey must be 0x + 64 hex digits`)
-      if (typeof r.tier !== 'string' || !tiers.includes(r.tier)) throw new InputError(`${file}: wallets[${i}].tier must be one of ${tiers.join(', ')}`)
+      if (typeof r.privateKey !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(r.privateKey))
+        throw new InputError(`${file}: wallets[${i}].privateKey must be 0x + 64 hex digits`)
+      if (typeof r.tier !== 'string' || !tiers.includes(r.tier))
+        throw new InputError(`${file}: wallets[${i}].tier must be one of ${tiers.join(', ')}`)
       return { privateKey: r.privateKey as `0x${string}`, tier: r.tier }
     })
   }
   if (o.symbols !== undefined) {
-    if (!Array.isArray(o.symbols) || o.symbols.some((s) => typeof s !== 'string' || s === '')) throw new InputError(`${file}: "symbols" must be a list of symbol strings`)
+    if (!Array.isArray(o.symbols) || o.symbols.some((s) => typeof s !== 'string' || s === ''))
+      throw new InputError(`${file}: "symbols" must be a list of symbol strings`)
     out.symbols = o.symbols as string[]
   }
   for (const k of ['missingSymbol', 'domainName'] as const) {
@@ -51,7 +54,8 @@ export function parseRunnerConfig(text: string, file: string, tiers: readonly st
   }
   for (const k of ['chainId', 'perpChainId'] as const) {
     if (o[k] !== undefined) {
-      if (typeof o[k] !== 'number' || !Number.isSafeInteger(o[k]) || (o[k] as number) < 0) throw new InputError(`${file}: "${k}" must be a whole number`)
+      if (typeof o[k] !== 'number' || !Number.isSafeInteger(o[k]) || (o[k] as number) < 0)
+        throw new InputError(`${file}: "${k}" must be a whole number`)
       out[k] = o[k] as number
     }
   }

@@ -90,7 +90,8 @@ export async function runCase(
     async send(method, path, body, headers) {
       const e = await shared.http.send(method, path, { ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) })
       log.push(e)
-      if (!e.response) throw new CaseStop('fail', `${method} ${path}: no response from the target (${e.error ?? 'connection failed'})`, { exchange: e })
+      if (!e.response)
+        throw new CaseStop('fail', `${method} ${path}: no response from the target (${e.error ?? 'connection failed'})`, { exchange: e })
       return e
     },
     async sendRaw(method, path, options) {

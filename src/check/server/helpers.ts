@@ -124,24 +124,74 @@ export async function withState(ctx: CheckContext, w: Wallet, what = 'set-up ord
   return w
 }
 
-export async function cancelBody(ctx: CheckContext, wallet: Wallet, by: { orderId: string } | { clientId: string }, options: SignOptions & { signer?: Wallet; nonce?: bigint } = {}): Promise<SignedBody> {
+export async function cancelBody(
+  ctx: CheckContext,
+  wallet: Wallet,
+  by: { orderId: string } | { clientId: string },
+  options: SignOptions & { signer?: Wallet; nonce?: bigint } = {},
+): Promise<SignedBody> {
   const nonce = options.nonce ?? ctx.nonce(wallet)
   if ('orderId' in by) {
-    return signed(ctx, 'CancelOrder', entries<CancelOrderRequest>([['wallet', wallet.address], ['order_id', by.orderId], ['nonce', nonce]]), options.signer ?? wallet, options)
+    return signed(
+      ctx,
+      'CancelOrder',
+      entries<CancelOrderRequest>([
+        ['wallet', wallet.address],
+        ['order_id', by.orderId],
+        ['nonce', nonce],
+      ]),
+      options.signer ?? wallet,
+      options,
+    )
   }
-  return signed(ctx, 'CancelOrderByClientId', entries<CancelOrderByClientIdRequest>([['wallet', wallet.address], ['client_id', by.clientId], ['nonce', nonce]]), options.signer ?? wallet, options)
+  return signed(
+    ctx,
+    'CancelOrderByClientId',
+    entries<CancelOrderByClientIdRequest>([
+      ['wallet', wallet.address],
+      ['client_id', by.clientId],
+      ['nonce', nonce],
+    ]),
+    options.signer ?? wallet,
+    options,
+  )
 }
 
-export async function agentBody(ctx: CheckContext, kind: OptionsKind, owner: Wallet, agent: string, options: SignOptions & { nonce?: bigint } = {}): Promise<SignedBody> {
+export async function agentBody(
+  ctx: CheckContext,
+  kind: OptionsKind,
+  owner: Wallet,
+  agent: string,
+  options: SignOptions & { nonce?: bigint } = {},
+): Promise<SignedBody> {
   const nonce = options.nonce ?? ctx.nonce(owner)
-  return signed(ctx, kind, entries<ApproveAgentRequest & RevokeAgentRequest>([['agent', agent], ['nonce', nonce]]), owner, options)
+  return signed(
+    ctx,
+    kind,
+    entries<ApproveAgentRequest & RevokeAgentRequest>([
+      ['agent', agent],
+      ['nonce', nonce],
+    ]),
+    owner,
+    options,
+  )
 }
 
-export async function approveAgent(ctx: CheckContext, owner: Wallet, agent: string, options: SignOptions & { nonce?: bigint } = {}): Promise<Exchange> {
+export async function approveAgent(
+  ctx: CheckContext,
+  owner: Wallet,
+  agent: string,
+  options: SignOptions & { nonce?: bigint } = {},
+): Promise<Exchange> {
   return call(ctx, 'approveAgent', (await agentBody(ctx, 'ApproveAgent', owner, agent, options)).text)
 }
 
-export async function revokeAgent(ctx: CheckContext, owner: Wallet, agent: string, options: SignOptions & { nonce?: bigint } = {}): Promise<Exchange> {
+export async function revokeAgent(
+  ctx: CheckContext,
+  owner: Wallet,
+  agent: string,
+  options: SignOptions & { nonce?: bigint } = {},
+): Promise<Exchange> {
   return call(ctx, 'revokeAgent', (await agentBody(ctx, 'RevokeAgent', owner, agent, options)).text)
 }
 
@@ -178,7 +228,10 @@ export function hasCode(e: Exchange, ...codes: readonly KnownErrorCode[]): boole
 }
 
 /** The `status` of a response body that says the operation took effect, from the spec's result types. */
-type SuccessStatus = Exclude<OrderResult['status'] | CancelResult['status'] | AgentChange['status'] | PerpResponse['status'], 'REJECTED' | 'err'>
+type SuccessStatus = Exclude<
+  OrderResult['status'] | CancelResult['status'] | AgentChange['status'] | PerpResponse['status'],
+  'REJECTED' | 'err'
+>
 const SUCCESS_STATUSES = new Set<string>(['ACKED', 'CANCELED', 'approved', 'revoked', 'ok'] satisfies SuccessStatus[])
 
 /** A result (a body, a batch slot, a replacement's pair) that says the operation took effect; no status is no success. */
@@ -206,7 +259,10 @@ export function rejectedResult(e: Exchange): boolean {
   const s = statusOf(e)
   if (s < 200 || s > 299) return false
   const rejected = (v: unknown): boolean =>
-    isObject(v) && (v.status === ('REJECTED' satisfies OrderResult['status']) || v.status === ('err' satisfies PerpResponse['status']) || (isObject(v.cancel) && isObject(v.order) && (rejected(v.cancel) || rejected(v.order))))
+    isObject(v) &&
+    (v.status === ('REJECTED' satisfies OrderResult['status']) ||
+      v.status === ('err' satisfies PerpResponse['status']) ||
+      (isObject(v.cancel) && isObject(v.order) && (rejected(v.cancel) || rejected(v.order))))
   const body = jsonOf(e)
   if (Array.isArray(body?.results)) return body.results.length > 0 && body.results.every(rejected)
   return rejected(body)
@@ -259,14 +315,22 @@ export function rateHeaders(e: Exchange): RateHeaders {
 /** The operation must have taken effect (ACKED, approved, ...). */
 export function expectSuccess(ctx: CheckContext, e: Exchange, what: string, o: FailOptions = {}): void {
   if (succeeded(e)) return
-  ctx.fail(`${what}: expected it to be accepted, got ${brief(e)}`, { expected: o.expected ?? 'HTTP 200 and a success status (ACKED / approved / revoked / ok)', exchange: e, ...o })
+  ctx.fail(`${what}: expected it to be accepted, got ${brief(e)}`, {
+    expected: o.expected ?? 'HTTP 200 and a success status (ACKED / approved / revoked / ok)',
+    exchange: e,
+    ...o,
+  })
 }
 
 /** A valid signature must pass authentication: HTTP 200 (ACKED or a business REJECTED). */
 export function expectAuthenticated(ctx: CheckContext, e: Exchange, what: string, o: FailOptions = {}): void {
   const s = statusOf(e)
   if (s >= 200 && s < 300) return
-  ctx.fail(`${what}: expected it to pass authentication (HTTP 200), got ${brief(e)}`, { expected: 'HTTP 200 with an order result', exchange: e, ...o })
+  ctx.fail(`${what}: expected it to pass authentication (HTTP 200), got ${brief(e)}`, {
+    expected: 'HTTP 200 with an order result',
+    exchange: e,
+    ...o,
+  })
 }
 
 export interface RefusalOptions extends FailOptions {
@@ -284,7 +348,8 @@ export function expectRefused(ctx: CheckContext, e: Exchange, what: string, o: R
   if (s >= 500) ctx.fail(`${what}: expected a refusal, got a server error ${brief(e)}`, { ...o, expected, exchange: e })
   if (s >= 200 && s < 300) {
     if (succeeded(e)) ctx.fail(`${what}: expected a refusal, but it was accepted (${brief(e)})`, { ...o, expected, exchange: e })
-    if (!rejectedResult(e)) ctx.fail(`${what}: expected a refusal, got a 2xx that does not say REJECTED (${brief(e)})`, { ...o, expected, exchange: e })
+    if (!rejectedResult(e))
+      ctx.fail(`${what}: expected a refusal, got a 2xx that does not say REJECTED (${brief(e)})`, { ...o, expected, exchange: e })
     ctx.warn(`${what}: refused with ${brief(e)}; expected ${expected}`, { ...o, expected, exchange: e, level: 'assumed' })
     return
   }
@@ -354,13 +419,25 @@ export function expectPerpRefused(ctx: CheckContext, e: Exchange, what: string, 
   if (s === 200 && jsonOf(e)?.status === 'err') {
     if (o.auth && !envelopeAuthCode(ctx, e)) {
       const stated = [...authMessages(ctx).values()].map((m) => JSON.stringify(m)).join(' or ')
-      ctx.warn(`${what}: refused with ${brief(e)}; expected the stated message ${stated}`, { ...o, expected, exchange: e, level: 'assumed', rules: ['SIGFAIL-6', 'AUTH-4'] })
+      ctx.warn(`${what}: refused with ${brief(e)}; expected the stated message ${stated}`, {
+        ...o,
+        expected,
+        exchange: e,
+        level: 'assumed',
+        rules: ['SIGFAIL-6', 'AUTH-4'],
+      })
     }
     return
   }
   if (succeeded(e)) return ctx.fail(`${what}: expected a refusal, but it was accepted (${brief(e)})`, { ...o, expected, exchange: e })
   if (s >= 400 && s < 500) {
-    return ctx.warn(`${what}: refused with ${brief(e)}; the venue's SDKs raise their API error only on HTTP 200 {"status":"err"}`, { ...o, expected, exchange: e, level: 'assumed', rules: ['PERP-8'] })
+    return ctx.warn(`${what}: refused with ${brief(e)}; the venue's SDKs raise their API error only on HTTP 200 {"status":"err"}`, {
+      ...o,
+      expected,
+      exchange: e,
+      level: 'assumed',
+      rules: ['PERP-8'],
+    })
   }
   ctx.fail(`${what}: expected a refusal, got ${brief(e)}`, { ...o, expected, exchange: e })
 }

@@ -91,13 +91,21 @@ export class HttpClient {
     const hasBody = options.body !== undefined || options.rawBody !== undefined
     if (hasBody && !options.noContentType) headers['content-type'] = 'application/json'
     Object.assign(headers, options.headers ?? {})
-    const payload = options.rawBody ? Buffer.from(options.rawBody) : options.body !== undefined ? Buffer.from(options.body, 'utf8') : undefined
+    const payload = options.rawBody
+      ? Buffer.from(options.rawBody)
+      : options.body !== undefined
+        ? Buffer.from(options.body, 'utf8')
+        : undefined
     if (payload) headers['content-length'] = String(payload.length)
     const request: SentRequest = {
       method,
       url: url.toString(),
       headers,
-      ...(options.body !== undefined ? { body: options.body } : options.rawBody ? { body: Buffer.from(options.rawBody).toString('latin1') } : {}),
+      ...(options.body !== undefined
+        ? { body: options.body }
+        : options.rawBody
+          ? { body: Buffer.from(options.rawBody).toString('latin1') }
+          : {}),
     }
     const started = performance.now()
     const lib = url.protocol === 'https:' ? https : http
@@ -145,14 +153,21 @@ export async function probe(client: HttpClient, path: string): Promise<string | 
  * A HEAD request over a raw socket, read until the server closes: unlike an HTTP client, which
  * never reads a body after HEAD, this sees any bytes a server wrongly sends after the headers.
  */
-export async function rawHead(baseUrl: string, path: string, timeoutMs = 10_000): Promise<{ status: number; headers: Record<string, string>; trailing: string } | { error: string }> {
+export async function rawHead(
+  baseUrl: string,
+  path: string,
+  timeoutMs = 10_000,
+): Promise<{ status: number; headers: Record<string, string>; trailing: string } | { error: string }> {
   const url = new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`)
   const net = await import('node:net')
   const tls = await import('node:tls')
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
-    const socket = url.protocol === 'https:' ? tls.connect({ host: url.hostname, port, servername: url.hostname }) : net.connect({ host: url.hostname, port })
+    const socket =
+      url.protocol === 'https:'
+        ? tls.connect({ host: url.hostname, port, servername: url.hostname })
+        : net.connect({ host: url.hostname, port })
     const timer = setTimeout(() => {
       socket.destroy()
       finish()

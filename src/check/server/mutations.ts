@@ -63,7 +63,12 @@ function props(doc: unknown, schema: JsonObject): Prop[] {
     const ref = isObject(raw) && typeof raw.$ref === 'string' ? raw.$ref.split('/').pop() : undefined
     const resolved = deref(doc, raw)
     if (!isObject(resolved)) continue
-    out.push({ name, schema: resolved, ...(ref ? { ref } : {}), assumed: resolved['x-assumed'] === true || (isObject(raw) && raw['x-assumed'] === true) })
+    out.push({
+      name,
+      schema: resolved,
+      ...(ref ? { ref } : {}),
+      assumed: resolved['x-assumed'] === true || (isObject(raw) && raw['x-assumed'] === true),
+    })
   }
   return out
 }
@@ -76,7 +81,8 @@ function rulesFor(info: SchemaInfo, field: string, kind: Mutation['kind']): Rule
   if (field === 'signature') return ['AUTH-7', 'AUTH-1']
   if (field === 'nonce') return kind === 'required' ? ['PO-8', 'NONCE-1'] : ['NONCE-1', 'NONCE-6']
   const po = info.messageKind === 'PlaceOrder'
-  if (kind === 'required') return po ? ['PO-8'] : info.messageKind === 'ApproveAgent' || info.messageKind === 'RevokeAgent' ? ['AGENT-1', 'EP-9'] : ['EP-9']
+  if (kind === 'required')
+    return po ? ['PO-8'] : info.messageKind === 'ApproveAgent' || info.messageKind === 'RevokeAgent' ? ['AGENT-1', 'EP-9'] : ['EP-9']
   const byField: Record<string, RuleId[]> = {
     side: ['PO-1'],
     tif: ['PO-2'],
@@ -108,7 +114,12 @@ function typeChanges(p: Prop, base: BodyValue): [string, BodyValue][] {
     out.push(['number', /^-?\d+(\.\d+)?$/.test(s) ? new RawJson(s) : 123])
     out.push(['null', null], ['boolean', true], ['array', [s]], ['object', { value: s }])
   } else if (t === 'integer') {
-    out.push(['string', String(base instanceof RawJson ? base.text : base)], ['null', null], ['boolean', false], ['array', [new RawJson(String(base))]])
+    out.push(
+      ['string', String(base instanceof RawJson ? base.text : base)],
+      ['null', null],
+      ['boolean', false],
+      ['array', [new RawJson(String(base))]],
+    )
   } else if (t === 'boolean') out.push(['string', 'true'], ['number', 1])
   return out
 }
@@ -149,7 +160,16 @@ function signable(type: string | undefined, v: BodyValue | typeof REMOVE): strin
   }
   if (type === 'address') return typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v) ? v : undefined
   if (type.startsWith('uint')) {
-    const text = typeof v === 'string' ? v : v instanceof RawJson ? v.text : typeof v === 'bigint' ? v.toString() : typeof v === 'number' ? String(v) : undefined
+    const text =
+      typeof v === 'string'
+        ? v
+        : v instanceof RawJson
+          ? v.text
+          : typeof v === 'bigint'
+            ? v.toString()
+            : typeof v === 'number'
+              ? String(v)
+              : undefined
     if (text === undefined) return undefined
     let n: bigint | undefined
     if (/^\d+$/.test(text)) n = BigInt(text)
@@ -166,7 +186,14 @@ export function deriveMutations(doc: unknown, info: SchemaInfo, base: ReadonlyMa
   const out: Mutation[] = []
   const schemaAssumed = info.schema['x-assumed'] === true
   const required = new Set(Array.isArray(info.schema.required) ? info.schema.required.map(String) : [])
-  const add = (p: string, kind: Mutation['kind'], suffix: string, description: string, value: BodyValue | typeof REMOVE, opts: { assumed?: boolean; codes?: KnownErrorCode[] } = {}) => {
+  const add = (
+    p: string,
+    kind: Mutation['kind'],
+    suffix: string,
+    description: string,
+    value: BodyValue | typeof REMOVE,
+    opts: { assumed?: boolean; codes?: KnownErrorCode[] } = {},
+  ) => {
     const typed = info.typed.get(p)
     const resign = signable(typed?.type, value)
     const level: Level = schemaAssumed || opts.assumed ? 'assumed' : 'stated'
@@ -192,13 +219,18 @@ export function deriveMutations(doc: unknown, info: SchemaInfo, base: ReadonlyMa
     for (const [t, value] of typeChanges(p, v)) {
       // The seed names a decimal sent as a number among the causes of `Signature verification failed`.
       const codes: KnownErrorCode[] = isDecimal && t === 'number' ? ['signature_verification_failed'] : ['invalid_field']
-      add(p.name, 'type', t, `${p.name} sent as a JSON ${typeName(value) === 'raw' ? 'number' : typeName(value)}`, value, { assumed: p.assumed || (isNonce && t === 'string'), codes })
+      add(p.name, 'type', t, `${p.name} sent as a JSON ${typeName(value) === 'raw' ? 'number' : typeName(value)}`, value, {
+        assumed: p.assumed || (isNonce && t === 'string'),
+        codes,
+      })
     }
     // pattern broken
     if (typeof p.schema.pattern === 'string' && typeof v === 'string') {
       const re = new RegExp(p.schema.pattern)
       rng.sample(patternBreakers(re, v), 3).forEach((bad, i) => {
-        add(p.name, 'pattern', String(i + 1), `${p.name} ${JSON.stringify(bad)} breaks ${p.schema.pattern}`, bad, { assumed: p.assumed || isDecimal || p.name === info.signature })
+        add(p.name, 'pattern', String(i + 1), `${p.name} ${JSON.stringify(bad)} breaks ${p.schema.pattern}`, bad, {
+          assumed: p.assumed || isDecimal || p.name === info.signature,
+        })
       })
     }
     // enum broken
@@ -206,12 +238,16 @@ export function deriveMutations(doc: unknown, info: SchemaInfo, base: ReadonlyMa
       const values = p.schema.enum.map(String)
       const candidates = [v.toLowerCase(), v.toUpperCase(), `${v}_x`, ` ${v}`, v.slice(1)].filter((c) => !values.includes(c))
       rng.sample([...new Set(candidates)], 2).forEach((bad, i) => {
-        add(p.name, 'enum', String(i + 1), `${p.name} ${JSON.stringify(bad)} is not one of ${values.join(', ')}`, bad, { assumed: p.assumed })
+        add(p.name, 'enum', String(i + 1), `${p.name} ${JSON.stringify(bad)} is not one of ${values.join(', ')}`, bad, {
+          assumed: p.assumed,
+        })
       })
     }
     // string length boundary
     if (typeof p.schema.minLength === 'number' && p.schema.minLength > 0) {
-      add(p.name, 'min-length', '', `${p.name} shorter than minLength ${p.schema.minLength}`, 'x'.repeat(p.schema.minLength - 1), { assumed: p.assumed })
+      add(p.name, 'min-length', '', `${p.name} shorter than minLength ${p.schema.minLength}`, 'x'.repeat(p.schema.minLength - 1), {
+        assumed: p.assumed,
+      })
     }
     // numeric boundaries and integer forms
     if (isNonce) {
@@ -244,7 +280,17 @@ export function deriveMutations(doc: unknown, info: SchemaInfo, base: ReadonlyMa
     }
   }
   const extra = `x_oec_${rng.int(1_000_000).toString(36)}`
-  out.push({ id: 'extra.unknown', field: extra, kind: 'unknown', description: `unknown field ${extra} added`, value: 'x', signedField: false, level: 'assumed', rules: ['PO-11'], codes: ['invalid_field'] })
+  out.push({
+    id: 'extra.unknown',
+    field: extra,
+    kind: 'unknown',
+    description: `unknown field ${extra} added`,
+    value: 'x',
+    signedField: false,
+    level: 'assumed',
+    rules: ['PO-11'],
+    codes: ['invalid_field'],
+  })
   return out
 }
 

@@ -110,7 +110,12 @@ export interface PerpBodyOptions {
   readonly vaultUnsigned?: boolean
 }
 
-export async function signPerpBody(spec: FullContract, action: Record<string, unknown>, signer: Signer, o: PerpBodyOptions): Promise<string> {
+export async function signPerpBody(
+  spec: FullContract,
+  action: Record<string, unknown>,
+  signer: Signer,
+  o: PerpBodyOptions,
+): Promise<string> {
   const signedVault = o.vaultUnsigned ? null : (o.vaultAddress ?? null)
   const sig = await signingFor(spec).signPerpAction(
     { action: o.signedAction ?? action, nonce: o.nonce, vaultAddress: signedVault, isMainnet: o.isMainnet },

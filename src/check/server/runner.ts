@@ -55,7 +55,13 @@ export interface ServerRunResult {
 
 /** `entry` selects `id` when equal, a prefix up to a `.`/`/` boundary, or a `*` pattern. */
 export function idMatches(id: string, entry: string): boolean {
-  if (entry.includes('*')) return new RegExp(`^${entry.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}`).test(id)
+  if (entry.includes('*'))
+    return new RegExp(
+      `^${entry
+        .split('*')
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}`,
+    ).test(id)
   return id === entry || id.startsWith(`${entry}.`) || id.startsWith(`${entry}/`) || (/[./-]$/.test(entry) && id.startsWith(entry))
 }
 
@@ -63,7 +69,10 @@ export function idMatches(id: string, entry: string): boolean {
 export function selects(id: string, only: readonly string[] | undefined, skip: readonly string[] | undefined): boolean {
   if (skip?.some((s) => idMatches(id, s))) return false
   if (!only?.length) return true
-  return only.some((o) => idMatches(id, o) || o.startsWith(`${id}/`) || o.startsWith(`${id}.`) || (o.includes('*') && idMatches(o.replace(/\*.*$/, ''), id)))
+  return only.some(
+    (o) =>
+      idMatches(id, o) || o.startsWith(`${id}/`) || o.startsWith(`${id}.`) || (o.includes('*') && idMatches(o.replace(/\*.*$/, ''), id)),
+  )
 }
 
 /** A well-formed symbol that is not among the listed ones. */
@@ -75,7 +84,10 @@ export function missingSymbolFor(symbols: readonly string[]): string {
 }
 
 /** Extra instruments and one known-tier wallet so that `cap.positions` can run on the embedded server. */
-export function positionsSetup(spec: FullContract, base: readonly string[]): { instruments: string[]; walletTiers: Record<string, string>; wallet: { privateKey: `0x${string}`; tier: string } } {
+export function positionsSetup(
+  spec: FullContract,
+  base: readonly string[],
+): { instruments: string[]; walletTiers: Record<string, string>; wallet: { privateKey: `0x${string}`; tier: string } } {
   const tiers = Object.values(spec.rateLimits.tiers).filter((t) => t.maxPositions > 0)
   const tier = tiers.reduce((a, b) => (b.maxPositions < a.maxPositions ? b : a), tiers[0]!)
   const instruments = [...base]
@@ -84,11 +96,17 @@ export function positionsSetup(spec: FullContract, base: readonly string[]): { i
     if (!instruments.includes(s)) instruments.push(s)
   }
   const privateKey = generatePrivateKey()
-  return { instruments, walletTiers: { [privateKeyToAccount(privateKey).address.toLowerCase()]: tier.id }, wallet: { privateKey, tier: tier.id } }
+  return {
+    instruments,
+    walletTiers: { [privateKeyToAccount(privateKey).address.toLowerCase()]: tier.id },
+    wallet: { privateKey, tier: tier.id },
+  }
 }
 
 /** A wallet of a tier without a positions cap (-1), when the spec has one, for cap.unlimited-positions. */
-export function unlimitedSetup(spec: FullContract): { walletTiers: Record<string, string>; wallet: { privateKey: `0x${string}`; tier: string } } | undefined {
+export function unlimitedSetup(
+  spec: FullContract,
+): { walletTiers: Record<string, string>; wallet: { privateKey: `0x${string}`; tier: string } } | undefined {
   const tier = Object.values(spec.rateLimits.tiers).find((t) => t.maxPositions === -1)
   if (!tier) return undefined
   const privateKey = generatePrivateKey()
@@ -197,11 +215,20 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
     }
     const vectorFiles = await vectorsFor(spec)
     const checks: Check[] = allChecks({ spec, ...(vectorFiles ? { vectorFiles } : {}) }).filter((c) => selects(c.id, opts.only, opts.skip))
-    if (opts.only?.length && checks.length === 0) throw new InputError(`--only ${opts.only.join(',')} selects no check (see oec check server --list)`)
+    if (opts.only?.length && checks.length === 0)
+      throw new InputError(`--only ${opts.only.join(',')} selects no check (see oec check server --list)`)
     opts.onStart?.({ checks: checks.length, target: server ? `embedded reference server (${url})` : url })
     for (const check of checks) {
       if (check.slow && !slow) {
-        shared.emit({ id: check.id, title: check.title, rules: [...check.rules], level: check.level, outcome: 'skip', message: 'needs a rate-limit window reset: run with --slow', durationMs: 0 })
+        shared.emit({
+          id: check.id,
+          title: check.title,
+          rules: [...check.rules],
+          level: check.level,
+          outcome: 'skip',
+          message: 'needs a rate-limit window reset: run with --slow',
+          durationMs: 0,
+        })
         continue
       }
       await runCheck(shared, check)

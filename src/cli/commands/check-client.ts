@@ -29,7 +29,12 @@ export const checkClientCommand: CommandModule = {
       .description('check a client signer/verifier: run <command...> and replay the vectors over the `oec sign --jsonl` protocol')
       .argument('<command...>', 'the testee program and its arguments (after --)')
       .option('--timeout <ms>', 'per-request time limit in milliseconds', intOption('--timeout', 1, 600_000), 5000)
-      .option('--startup-timeout <ms>', 'extra time for the first answer after the testee starts', intOption('--startup-timeout', 0, 600_000), 20_000)
+      .option(
+        '--startup-timeout <ms>',
+        'extra time for the first answer after the testee starts',
+        intOption('--startup-timeout', 0, 600_000),
+        20_000,
+      )
       .option('--expected-failures <file>', 'known failures: one case id (or prefix) per line, "# reason" optional')
       .option('--fix', 'rewrite the --expected-failures file to list exactly the cases failing now')
       .option('--only <ids>', 'comma-separated case ids or prefixes (e.g. place-order-valid,nonce/3)')
@@ -51,20 +56,43 @@ Examples:
 Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now passes), 2 bad arguments.`,
       )
       .action(async (command: string[], opts: ClientOpts) => {
-        if (command.length === 0) throw new InputError('check client: give the testee command after --, e.g. oec check client -- oec sign --jsonl')
+        if (command.length === 0)
+          throw new InputError('check client: give the testee command after --, e.g. oec check client -- oec sign --jsonl')
         if (opts.fix && !opts.expectedFailures) throw new InputError('check client: --fix needs --expected-failures FILE')
-        const only = opts.only ? opts.only.split(',').map((s) => s.trim()).filter(Boolean) : []
-        if (opts.vectors !== undefined && (opts.spec !== undefined || opts.service !== undefined)) throw new InputError('check client: --vectors and --spec/--service exclude each other (a spec gives its own vectors)')
+        const only = opts.only
+          ? opts.only
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : []
+        if (opts.vectors !== undefined && (opts.spec !== undefined || opts.service !== undefined))
+          throw new InputError('check client: --vectors and --spec/--service exclude each other (a spec gives its own vectors)')
         const vectorsDir = resolve(opts.vectors ?? DEFAULT_VECTORS_DIR)
-        const spec = opts.spec !== undefined || opts.service !== undefined ? contractFromFlags(opts, ['catalog', 'typedData', 'rateLimits'], 'oec check client') : undefined
+        const spec =
+          opts.spec !== undefined || opts.service !== undefined
+            ? contractFromFlags(opts, ['catalog', 'typedData', 'rateLimits'], 'oec check client')
+            : undefined
         const total = (await clientCasesFor({ vectorsDir, only, ...(spec ? { spec } : {}) })).length
         if (total === 0) throw new InputError(`check client: no case matches --only ${opts.only ?? ''}`)
         const list = opts.expectedFailures && !opts.fix ? loadExpectedFailures(opts.expectedFailures) : undefined
         const out = opts.out ? createWriteStream(opts.out) : io.stdout
         // Only the html page shows the spec's version and rule texts; the shipped spec is compiled for it alone.
         const shown = opts.reporter === 'html' ? (spec ?? shippedContract()) : undefined
-        const reporter = createReporter(opts.reporter, out, { total, ...(opts.out ? { color: false } : {}), ...(shown ? { html: { specVersion: shown.version, ...(shown.rules ? { rules: shown.rules } : {}) } } : {}) })
-        const run = await runClientCheck({ command, timeoutMs: opts.timeout, startupMs: opts.startupTimeout, only, vectorsDir, ...(spec ? { spec } : {}), ...(list ? { expectedFailures: list } : {}), onResult: (r) => reporter.onResult(r) })
+        const reporter = createReporter(opts.reporter, out, {
+          total,
+          ...(opts.out ? { color: false } : {}),
+          ...(shown ? { html: { specVersion: shown.version, ...(shown.rules ? { rules: shown.rules } : {}) } } : {}),
+        })
+        const run = await runClientCheck({
+          command,
+          timeoutMs: opts.timeout,
+          startupMs: opts.startupTimeout,
+          only,
+          vectorsDir,
+          ...(spec ? { spec } : {}),
+          ...(list ? { expectedFailures: list } : {}),
+          onResult: (r) => reporter.onResult(r),
+        })
         reporter.finish(run.summary)
         if (opts.out) await new Promise<void>((r) => (out as NodeJS.WritableStream).end(r))
         if (opts.fix && opts.expectedFailures) {

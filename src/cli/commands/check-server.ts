@@ -2,6 +2,7 @@
 import { createWriteStream } from 'node:fs'
 import { InputError } from '../../errors.ts'
 import { createReporter, exitCodeFor, REPORTER_NAMES, type ReporterName } from '../../report/index.ts'
+import type { RunSummary } from '../../report/model.ts'
 import { LAYER_NAMES } from '../../contract/index.ts'
 import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
 import { intOption, Option, type CommandModule } from '../program.ts'
@@ -32,7 +33,13 @@ interface Opts extends ContractFlags {
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value]
-const ids = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined)
+const ids = (s: string | undefined) =>
+  s
+    ? s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : undefined
 
 function checkUrl(url: string): string {
   let u: URL
@@ -50,7 +57,10 @@ export const checkServerCommand: CommandModule = {
     addContractOptions(program.command('server'))
       .description('check a server against the contract (no --target: the embedded reference server, slow checks included, in seconds)')
       .option('--target <url>', 'base URL of the server under test')
-      .option('--config <file>', 'JSON: {"wallets":[{"privateKey","tier"}], "symbols":[...], "missingSymbol", "domainName", "chainId", "perpChainId", "isMainnet"}')
+      .option(
+        '--config <file>',
+        'JSON: {"wallets":[{"privateKey","tier"}], "symbols":[...], "missingSymbol", "domainName", "chainId", "perpChainId", "isMainnet"}',
+      )
       .option('--domain-name <name>', 'EIP-712 domain name of the options domain (default Service)')
       .option('--chain-id <n>', 'chain ID of the options domain (default 999)', intOption('--chain-id', 0))
       .option('--symbol <sym>', 'an instrument the target lists (repeatable; the first is perp asset 0)', collect, [])
@@ -65,7 +75,9 @@ export const checkServerCommand: CommandModule = {
       .option('--expected-failures <file>', 'known failures, one case id (prefix) per line; a listed case that passes fails the run')
       .option('--fix', 'with --expected-failures: rewrite the file to list exactly the cases failing now')
       .option('--list', 'print the check catalog (id, level, rules) and exit')
-      .addOption(new Option('--format <format>', 'with --list: text, or json (for generated docs)').choices([...CATALOG_FORMATS]).default('text'))
+      .addOption(
+        new Option('--format <format>', 'with --list: text, or json (for generated docs)').choices([...CATALOG_FORMATS]).default('text'),
+      )
       .addHelpText(
         'after',
         '\nLevels: a departure from a stated rule is a failure; from an assumed rule (x-assumed in the spec) a warning.\n' +
@@ -81,15 +93,17 @@ export const checkServerCommand: CommandModule = {
         if (opts.fix && !opts.expectedFailures) throw new InputError('--fix needs --expected-failures FILE')
         const expected = opts.expectedFailures && !opts.fix ? loadExpectedFailures(opts.expectedFailures) : undefined
         const cfg = opts.config ? loadRunnerConfig(opts.config, Object.keys(spec.rateLimits.tiers)) : {}
-        if (!opts.target && cfg.wallets?.length) throw new InputError('config wallets are for a --target; the embedded server gives fresh wallets the default tier')
+        if (!opts.target && cfg.wallets?.length)
+          throw new InputError('config wallets are for a --target; the embedded server gives fresh wallets the default tier')
         const symbols = opts.symbol.length ? opts.symbol : cfg.symbols
-        if (opts.target && !symbols?.length) throw new InputError('with --target, name at least one listed instrument: --symbol SYM (or "symbols" in --config)')
+        if (opts.target && !symbols?.length)
+          throw new InputError('with --target, name at least one listed instrument: --symbol SYM (or "symbols" in --config)')
         const out = opts.out ? createWriteStream(opts.out) : io.stdout
         const reporter = createReporter(opts.reporter, out, {
           color: opts.out ? false : undefined,
           html: { seed: opts.seed, specVersion: spec.version, ...(spec.rules ? { rules: spec.rules } : {}) },
         })
-        let summary
+        let summary: RunSummary
         try {
           const run = await runServerChecks({
             spec,
@@ -124,7 +138,9 @@ export const checkServerCommand: CommandModule = {
         }
         if (opts.fix && opts.expectedFailures) {
           writeExpectedFailures(opts.expectedFailures, results)
-          io.stderr.write(`oec: rewrote ${opts.expectedFailures} with the ${results.filter((r) => r.outcome === 'fail').length} failing case(s)\n`)
+          io.stderr.write(
+            `oec: rewrote ${opts.expectedFailures} with the ${results.filter((r) => r.outcome === 'fail').length} failing case(s)\n`,
+          )
         }
         reporter.finish({ ...summary, results })
         if (opts.out) await new Promise<void>((resolve) => (out as NodeJS.WritableStream).end(resolve))

@@ -8,9 +8,7 @@ import { checkClientCommand } from './check-client.ts'
  */
 export const checkCommand: CommandModule = {
   register(program, io, done) {
-    const check = program
-      .command('check')
-      .description('run the conformance suite against a client (testee program) or a server')
+    const check = program.command('check').description('run the conformance suite against a client (testee program) or a server')
     for (const sub of checkSubcommands) sub.register(check, io, done)
   },
 }

@@ -49,13 +49,20 @@ function readText(file: string): string {
 export const explainCommand: CommandModule = {
   register(program, io, done) {
     addContractOptions(program.command('explain'))
-      .description('say why a signed request does not verify (chain ID, domain, route struct, number fields, string formats, nonce, signer...) and how to fix it')
+      .description(
+        'say why a signed request does not verify (chain ID, domain, route struct, number fields, string formats, nonce, signer...) and how to fix it',
+      )
       .argument('[file]', 'the request body (JSON), `-` for stdin')
       .option('--curl <command>', 'a curl command line; its -d/--data/--data-binary body is explained, its URL and -X give the operation')
       .option('--path <path>', 'the operation path (e.g. /order); guessed from the body when absent')
       .option('--method <method>', 'the HTTP method, with --path')
       .option('--operation <operationId>', 'the operation by id (placeOrder, cancelOrder, approveAgent, ...)')
-      .option('--signer <address>', 'who should have signed (an agent; the owner for approve/revoke-agent; the key of a perp request); repeatable. Default: the body\'s wallet', collect, [])
+      .option(
+        '--signer <address>',
+        "who should have signed (an agent; the owner for approve/revoke-agent; the key of a perp request); repeatable. Default: the body's wallet",
+        collect,
+        [],
+      )
       .option('--known <address>', 'another address to recognise (a signature by it is reported as other_signer); repeatable', collect, [])
       .option('--format <format>', 'text or json', 'text')
       .option('--domain-name <name>', 'the options domain name the service signs (default from the spec)')
@@ -79,7 +86,8 @@ export const explainCommand: CommandModule = {
         ].join('\n'),
       )
       .action(async (file: string | undefined, opts: ExplainFlags) => {
-        if (opts.format !== 'text' && opts.format !== 'json') throw new InputError(`explain: --format is text or json, not ${JSON.stringify(opts.format)}`)
+        if (opts.format !== 'text' && opts.format !== 'json')
+          throw new InputError(`explain: --format is text or json, not ${JSON.stringify(opts.format)}`)
         if (opts.curl !== undefined && file !== undefined) throw new InputError('explain: give a file or --curl, not both')
         // Loaded on use: the engine pulls in the signing core and the server's canonical form.
         const { explainRequest, explanationJson, explanationText, parseCurl } = await import('../../explain/index.ts')
@@ -99,7 +107,10 @@ export const explainCommand: CommandModule = {
           ...(method !== undefined && path !== undefined ? { method } : {}),
           ...(opts.signer.length > 0 ? { signer: opts.signer } : {}),
           known: opts.known,
-          domain: { ...(opts.domainName !== undefined ? { name: opts.domainName } : {}), ...(opts.chainId !== undefined ? { chainId: opts.chainId } : {}) },
+          domain: {
+            ...(opts.domainName !== undefined ? { name: opts.domainName } : {}),
+            ...(opts.chainId !== undefined ? { chainId: opts.chainId } : {}),
+          },
           perpDomain: opts.perpChainId !== undefined ? { chainId: opts.perpChainId } : {},
           isMainnet: opts.testnet !== true,
           ...(opts.budgetMs !== undefined ? { budget: { maxMs: opts.budgetMs } } : {}),

@@ -11,7 +11,9 @@ interface GenerateFlags extends ContractFlags {
 export const generateCommand: CommandModule = {
   register(program, io, done) {
     addContractOptions(program.command('generate'))
-      .description('emit TypeScript from the spec: types, and the error codes, EIP-712 typed data and limits of the layers it has (or --check them for drift)')
+      .description(
+        'emit TypeScript from the spec: types, and the error codes, EIP-712 typed data and limits of the layers it has (or --check them for drift)',
+      )
       .requiredOption('--out <dir>', 'directory of the generated files (types.ts, index.ts and one file per layer the spec has)')
       .option('--check', 'regenerate in memory and compare with --out; exit 1 with a unified diff when they differ')
       .option('--domain-name <name>', "name of the options signing domain (default: the spec's)")
@@ -44,7 +46,11 @@ export const generateCommand: CommandModule = {
           return
         }
         const report = writeGenerated(flags.out, files)
-        const parts = [`${report.written.length} written`, `${report.unchanged.length} unchanged`, ...(report.removed.length ? [`${report.removed.length} stale removed`] : [])]
+        const parts = [
+          `${report.written.length} written`,
+          `${report.unchanged.length} unchanged`,
+          ...(report.removed.length ? [`${report.removed.length} stale removed`] : []),
+        ]
         io.stdout.write(`oec generate: ${flags.out}: ${parts.join(', ')}\n`)
         done(0)
       })

@@ -22,7 +22,9 @@ interface ProxyFlags extends ContractFlags {
 export const proxyCommand: CommandModule = {
   register(program, io, done) {
     addContractOptions(program.command('proxy'))
-      .description('forward a client\'s traffic to a server unchanged and check every exchange against the contract (schema, signature, nonces, statuses, error codes, rate-limit headers)')
+      .description(
+        "forward a client's traffic to a server unchanged and check every exchange against the contract (schema, signature, nonces, statuses, error codes, rate-limit headers)",
+      )
       .option('--target <url>', 'the server to forward to, e.g. http://127.0.0.1:8080')
       .option('--port <n>', 'TCP port to listen on (0: any free port)', intOption('--port', 0, 65535), 8081)
       .option('--host <address>', 'address to listen on', '127.0.0.1')
@@ -36,13 +38,14 @@ export const proxyCommand: CommandModule = {
           '',
           'Prints "oec proxy: listening on URL -> TARGET", then one line per violation:',
           '  [client] #3 POST /order SIGFAIL-4,DOM-3 FAIL: chain_id: you signed chainId 1; the service signs 999',
-          'Point the client at the proxy\'s URL; WebSocket upgrades pass through.',
+          "Point the client at the proxy's URL; WebSocket upgrades pass through.",
           'Exit codes: 0 stopped with no failure, 1 a stated rule was broken, 2 bad flags or port in use.',
         ].join('\n'),
       )
       .action(async (opts: ProxyFlags) => {
         if (!opts.target) throw new InputError('proxy: --target URL is required (the server to forward to)')
-        if (opts.reporter !== undefined && opts.reporter !== 'json' && opts.reporter !== 'junit') throw new InputError(`proxy: --reporter is json or junit, not ${JSON.stringify(opts.reporter)}`)
+        if (opts.reporter !== undefined && opts.reporter !== 'json' && opts.reporter !== 'junit')
+          throw new InputError(`proxy: --reporter is json or junit, not ${JSON.stringify(opts.reporter)}`)
         if (opts.out !== undefined && opts.reporter === undefined) throw new InputError('proxy: --out needs --reporter json|junit')
         const { startProxy, violationLine } = await import('../../proxy/index.ts')
         const { createReporter, exitCodeFor } = await import('../../report/index.ts')
@@ -52,7 +55,10 @@ export const proxyCommand: CommandModule = {
           port: opts.port,
           host: opts.host,
           spec,
-          domain: { ...(opts.domainName !== undefined ? { name: opts.domainName } : {}), ...(opts.chainId !== undefined ? { chainId: opts.chainId } : {}) },
+          domain: {
+            ...(opts.domainName !== undefined ? { name: opts.domainName } : {}),
+            ...(opts.chainId !== undefined ? { chainId: opts.chainId } : {}),
+          },
           onViolation: (v) => io.stdout.write(`${violationLine(v)}\n`),
           onError: (m) => io.stderr.write(`oec proxy: ${m}\n`),
         })
@@ -72,7 +78,9 @@ export const proxyCommand: CommandModule = {
           createReporter(opts.reporter, out).finish(summary)
           if (opts.out) await new Promise<void>((resolve) => (out as NodeJS.WritableStream).end(resolve))
         }
-        io.stderr.write(`oec proxy: ${signal}, stopped after ${proxy.exchanges()} exchange(s), ${proxy.violations().length} violation(s)${opts.out ? `; report in ${opts.out}` : ''}\n`)
+        io.stderr.write(
+          `oec proxy: ${signal}, stopped after ${proxy.exchanges()} exchange(s), ${proxy.violations().length} violation(s)${opts.out ? `; report in ${opts.out}` : ''}\n`,
+        )
         process.off('SIGINT', force)
         process.off('SIGTERM', force)
         done(exitCodeFor(summary.results))

@@ -27,7 +27,10 @@ export const serveCommand: CommandModule = {
       .description('run the reference server: every operation of the spec, signed auth, rate limits, matching, WebSocket /ws')
       .option('--port <n>', 'TCP port (0: any free port)', intOption('--port', 0, 65535), 8080)
       .option('--host <address>', 'address to listen on', '127.0.0.1')
-      .option('--config <file>', 'JSON config: instruments, walletTiers, routeRequired, domainName, chainId, tiers, maxBatch, perpChainId, isMainnet, log')
+      .option(
+        '--config <file>',
+        'JSON config: instruments, walletTiers, routeRequired, domainName, chainId, tiers, maxBatch, perpChainId, isMainnet, log',
+      )
       .option('--instruments <symbols>', 'comma-separated instrument symbols (replaces the shipped set)')
       .option('--wallet-tier <address=tier>', 'put a wallet in a tier (repeatable), e.g. 0xabc…=tier2', collect, [])
       .option('--route-required', 'refuse orders without route (400 invalid_field)')
@@ -36,7 +39,10 @@ export const serveCommand: CommandModule = {
       .option('--perp-chain-id <n>', 'chain ID of the perp domain (default 1337)', intOption('--perp-chain-id', 1))
       .option('--testnet', 'perp Agent source "b" instead of mainnet "a"')
       .option('--log', 'one JSON line per request on stderr')
-      .option('--explain', 'development: add the diagnosis of a refused signature to the refusal body (field "explain"); never on by default')
+      .option(
+        '--explain',
+        'development: add the diagnosis of a refused signature to the refusal body (field "explain"); never on by default',
+      )
       .addHelpText(
         'after',
         '\nPrints "oec serve: listening on URL" once ready; stops cleanly on SIGINT/SIGTERM.\nExit codes: 0 stopped by a signal, 2 bad flag or config, port in use.',
@@ -53,7 +59,10 @@ export const serveCommand: CommandModule = {
           walletTiers[m[1]!] = m[2]!
         }
         const flags: Record<string, unknown> = {
-          instruments: opts.instruments?.split(',').map((s) => s.trim()).filter((s) => s !== ''),
+          instruments: opts.instruments
+            ?.split(',')
+            .map((s) => s.trim())
+            .filter((s) => s !== ''),
           walletTiers: opts.walletTier.length ? walletTiers : undefined,
           routeRequired: opts.routeRequired,
           domainName: opts.domainName,
@@ -63,8 +72,18 @@ export const serveCommand: CommandModule = {
           log: opts.log,
         }
         config = checkConfig(mergeConfig(config, flags, 'flags'), spec, 'flags')
-        const explain = opts.explain ? (await import('../../explain/server-hook.ts')).refusalExplainer(spec, { domain: { name: config.domainName, chainId: config.chainId } }) : undefined
-        const server = await startServer({ spec, config, host: opts.host, port: opts.port, ...(explain ? { deps: { explainRefusal: explain } } : {}) })
+        const explain = opts.explain
+          ? (await import('../../explain/server-hook.ts')).refusalExplainer(spec, {
+              domain: { name: config.domainName, chainId: config.chainId },
+            })
+          : undefined
+        const server = await startServer({
+          spec,
+          config,
+          host: opts.host,
+          port: opts.port,
+          ...(explain ? { deps: { explainRefusal: explain } } : {}),
+        })
         io.stdout.write(`oec serve: listening on ${server.url}\n`)
         const signal = await new Promise<string>((resolve) => {
           process.once('SIGINT', () => resolve('SIGINT'))

@@ -105,16 +105,23 @@ function keyFromEnv(opts: SignOptions): Hex {
 async function signFromFlags(signing: Signing, io: CliIO, opts: SignOptions, extra: readonly string[]): Promise<ExitCode> {
   const kinds = signing.optionsKinds()
   const kind = opts.kind as OptionsKind
-  if (!kinds.includes(kind)) throw new InputError(`sign: unknown --kind ${JSON.stringify(opts.kind)} (one of ${kinds.join(', ')}; Agent actions go through the JSON modes)`)
+  if (!kinds.includes(kind))
+    throw new InputError(
+      `sign: unknown --kind ${JSON.stringify(opts.kind)} (one of ${kinds.join(', ')}; Agent actions go through the JSON modes)`,
+    )
   const key = keyFromEnv(opts)
   const fields = signing.kindFields(kind)
   const given = fieldFlags(extra)
   const message: Record<string, string | bigint> = {}
   for (const [bodyKey, value] of given) {
     const f = fields.find((x) => x.body === bodyKey)
-    if (!f) throw new InputError(`sign: ${kind} has no field --${bodyKey.replace(/_/g, '-')} (fields: ${fields.map((x) => `--${x.body.replace(/_/g, '-')}`).join(' ')})`)
+    if (!f)
+      throw new InputError(
+        `sign: ${kind} has no field --${bodyKey.replace(/_/g, '-')} (fields: ${fields.map((x) => `--${x.body.replace(/_/g, '-')}`).join(' ')})`,
+      )
     if (f.type.startsWith('uint')) {
-      if (!/^(0|[1-9][0-9]*)$/.test(value)) throw new InputError(`sign: --${bodyKey.replace(/_/g, '-')} takes a whole number, not ${JSON.stringify(value)}`)
+      if (!/^(0|[1-9][0-9]*)$/.test(value))
+        throw new InputError(`sign: --${bodyKey.replace(/_/g, '-')} takes a whole number, not ${JSON.stringify(value)}`)
       message[f.name] = BigInt(value)
     } else message[f.name] = value
   }
@@ -127,7 +134,8 @@ async function signFromFlags(signing: Signing, io: CliIO, opts: SignOptions, ext
   if (opts.domainName !== undefined) domain.name = opts.domainName
   if (opts.domainVersion !== undefined) domain.version = opts.domainVersion
   if (opts.chainId !== undefined) {
-    if (!/^(0|[1-9][0-9]*)$/.test(opts.chainId)) throw new InputError(`sign: --chain-id takes a whole number, not ${JSON.stringify(opts.chainId)}`)
+    if (!/^(0|[1-9][0-9]*)$/.test(opts.chainId))
+      throw new InputError(`sign: --chain-id takes a whole number, not ${JSON.stringify(opts.chainId)}`)
     domain.chainId = BigInt(opts.chainId)
   }
   if (opts.verifyingContract !== undefined) domain.verifyingContract = opts.verifyingContract as Hex
@@ -156,7 +164,8 @@ export const signCommand: CommandModule = {
         const extra = this.args
         const signing = () => signingFor(contractFromFlags(opts, ['typedData'], 'oec sign'))
         if (opts.address) {
-          if (opts.jsonl || opts.kind !== undefined || extra.length > 0) throw new InputError('sign: --address takes no other mode or field flags')
+          if (opts.jsonl || opts.kind !== undefined || extra.length > 0)
+            throw new InputError('sign: --address takes no other mode or field flags')
           io.stdout.write(`${addressOf(keyFromEnv(opts))}\n`)
           done(0)
         } else if (opts.jsonl) {
@@ -174,9 +183,15 @@ export const signCommand: CommandModule = {
 function helpText(): string {
   const lines = ['', 'Field flags (flags mode), per kind, from the shipped spec (--spec gives another):']
   const signing = signingFor(shippedContract())
-  for (const k of signing.optionsKinds()) lines.push(`  ${k}: ${signing.kindFields(k).map((f) => `--${f.body.replace(/_/g, '-')}`).join(' ')}`)
+  for (const k of signing.optionsKinds())
+    lines.push(
+      `  ${k}: ${signing
+        .kindFields(k)
+        .map((f) => `--${f.body.replace(/_/g, '-')}`)
+        .join(' ')}`,
+    )
   lines.push(
-    '  --wallet defaults to the key\'s address, --nonce to the current time in ms; --route absent signs the 8-field PlaceOrder.',
+    "  --wallet defaults to the key's address, --nonce to the current time in ms; --route absent signs the 8-field PlaceOrder.",
     '',
     'Protocol (--jsonl, one request per line, one answer per line in order, id echoed):',
     '  {"id":1,"op":"sign","kind":"PlaceOrder","privateKey":"0x..","message":{...,"nonce":1}} -> {"id":1,"digest","signature","body"}',

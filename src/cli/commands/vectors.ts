@@ -12,7 +12,10 @@ export const vectorsCommand: CommandModule = {
     addContractOptions(vectors.command('generate'))
       .description('write every vector family deterministically (same bytes on every run)')
       .option('--out <dir>', 'directory to write into', DEFAULT_VECTORS_DIR)
-      .addHelpText('after', '\nExit codes: 0 written, 2 unusable arguments.\nThe JSON Schema (vectors.schema.json) is not written; it lives in the shipped vectors/ directory.')
+      .addHelpText(
+        'after',
+        '\nExit codes: 0 written, 2 unusable arguments.\nThe JSON Schema (vectors.schema.json) is not written; it lives in the shipped vectors/ directory.',
+      )
       .action(async (opts: { out: string } & ContractFlags) => {
         const spec = contractFromFlags(opts, NEEDS, 'oec vectors generate')
         // Loaded on use: the generator pulls in viem's full build, which every other command can skip.
@@ -23,7 +26,7 @@ export const vectorsCommand: CommandModule = {
         done(0)
       })
     addContractOptions(vectors.command('verify'))
-      .description('re-derive every digest, signature, signer, body and verdict with the toolkit\'s code; fail on any difference')
+      .description("re-derive every digest, signature, signer, body and verdict with the toolkit's code; fail on any difference")
       .option('--dir <dir>', 'directory holding the vector files and vectors.schema.json', DEFAULT_VECTORS_DIR)
       .addHelpText('after', '\nExit codes: 0 all vectors agree with the code, 1 differences found, 2 unreadable input.')
       .action(async (opts: { dir: string } & ContractFlags) => {

@@ -35,7 +35,14 @@ const KEYS: readonly Key[] = [
 ]
 
 /** Pairs base and head members: index in base → index in head. */
-export function matchAlternatives(baseDoc: unknown, bs: JsonObject, lb: readonly unknown[], headDoc: unknown, hs: JsonObject, lh: readonly unknown[]): Map<number, number> {
+export function matchAlternatives(
+  baseDoc: unknown,
+  bs: JsonObject,
+  lb: readonly unknown[],
+  headDoc: unknown,
+  hs: JsonObject,
+  lh: readonly unknown[],
+): Map<number, number> {
   const pairs = new Map<number, number>()
   const usedH = new Set<number>()
   for (const key of KEYS) {
@@ -76,8 +83,21 @@ const annotationOnly = (doc: unknown, alt: unknown) => {
 /** Returns 'wrapped' when head wraps base's object in a oneOf: that one finding stands for the rest. */
 export function compareAlternatives(p: NodePair): 'wrapped' | undefined {
   const { ctx, bs, bPtr, hs, hPtr, out, stack } = p
-  if (!Array.isArray(bs.oneOf) && !Array.isArray(bs.anyOf) && isObject(bs.properties) && Array.isArray(hs.oneOf) && hs.oneOf.length > 0 && !isObject(hs.properties)) {
-    push(out, 'wrapped-in-one-of', `${hPtr}/oneOf`, (n) => `${n} was wrapped in a oneOf of ${(hs.oneOf as unknown[]).length} alternatives, so a payload may match several and be rejected`)
+  if (
+    !Array.isArray(bs.oneOf) &&
+    !Array.isArray(bs.anyOf) &&
+    isObject(bs.properties) &&
+    Array.isArray(hs.oneOf) &&
+    hs.oneOf.length > 0 &&
+    !isObject(hs.properties)
+  ) {
+    push(
+      out,
+      'wrapped-in-one-of',
+      `${hPtr}/oneOf`,
+      (n) =>
+        `${n} was wrapped in a oneOf of ${(hs.oneOf as unknown[]).length} alternatives, so a payload may match several and be rejected`,
+    )
     return 'wrapped'
   }
   for (const [kw, stem] of COMBINERS) {
@@ -86,16 +106,24 @@ export function compareAlternatives(p: NodePair): 'wrapped' | undefined {
     if (lb.length === 0 && lh.length === 0) continue
     const pairs = matchAlternatives(ctx.baseDoc, bs, lb, ctx.headDoc, hs, lh)
     const matchedH = new Set(pairs.values())
-    for (const [i, j] of [...pairs].sort((x, y) => x[0] - y[0])) nest(out, '', diffSchema(ctx, lb[i], `${bPtr}/${kw}/${i}`, lh[j], `${hPtr}/${kw}/${j}`, stack))
+    for (const [i, j] of [...pairs].sort((x, y) => x[0] - y[0]))
+      nest(out, '', diffSchema(ctx, lb[i], `${bPtr}/${kw}/${i}`, lh[j], `${hPtr}/${kw}/${j}`, stack))
     lb.forEach((alt, i) => {
       if (pairs.has(i)) return
-      const suffix: SchemaSuffix = stem === 'all-of' && annotationOnly(ctx.baseDoc, alt) ? 'all-of-removed-annotation-only' : `${stem}-removed`
-      push(out, suffix, `${hPtr}/${kw}`, (n) => `${n} lost the ${kw} member ${label(ctx.baseDoc, alt, i)}`, { detail: `${kw}-${i}`, before: label(ctx.baseDoc, alt, i) })
+      const suffix: SchemaSuffix =
+        stem === 'all-of' && annotationOnly(ctx.baseDoc, alt) ? 'all-of-removed-annotation-only' : `${stem}-removed`
+      push(out, suffix, `${hPtr}/${kw}`, (n) => `${n} lost the ${kw} member ${label(ctx.baseDoc, alt, i)}`, {
+        detail: `${kw}-${i}`,
+        before: label(ctx.baseDoc, alt, i),
+      })
     })
     lh.forEach((alt, j) => {
       if (matchedH.has(j)) return
       const suffix: SchemaSuffix = stem === 'all-of' && annotationOnly(ctx.headDoc, alt) ? 'all-of-added-annotation-only' : `${stem}-added`
-      push(out, suffix, `${hPtr}/${kw}/${j}`, (n) => `${n} gained the ${kw} member ${label(ctx.headDoc, alt, j)}`, { detail: `+${kw}-${j}`, after: label(ctx.headDoc, alt, j) })
+      push(out, suffix, `${hPtr}/${kw}/${j}`, (n) => `${n} gained the ${kw} member ${label(ctx.headDoc, alt, j)}`, {
+        detail: `+${kw}-${j}`,
+        after: label(ctx.headDoc, alt, j),
+      })
     })
   }
   compareDiscriminator(p)
@@ -116,13 +144,29 @@ function compareDiscriminator({ bs, hs, hPtr, out }: NodePair): void {
   if (!db) return push(out, 'discriminator-added', ptr, (n) => `${n} gained a discriminator on ${String(dh!.propertyName)}`)
   if (!dh) return push(out, 'discriminator-removed', hPtr, (n) => `${n} lost its discriminator on ${String(db.propertyName)}`)
   if (db.propertyName !== dh.propertyName) {
-    push(out, 'discriminator-property-name-changed', `${ptr}/propertyName`, (n) => `${n} now discriminates on ${String(dh.propertyName)} instead of ${String(db.propertyName)}`, { before: db.propertyName, after: dh.propertyName })
+    push(
+      out,
+      'discriminator-property-name-changed',
+      `${ptr}/propertyName`,
+      (n) => `${n} now discriminates on ${String(dh.propertyName)} instead of ${String(db.propertyName)}`,
+      { before: db.propertyName, after: dh.propertyName },
+    )
   }
   const mb = isObject(db.mapping) ? db.mapping : {}
   const mh = isObject(dh.mapping) ? dh.mapping : {}
   for (const k of Object.keys(mb)) {
-    if (!(k in mh)) push(out, 'discriminator-mapping-deleted', `${ptr}/mapping`, (n) => `${n} no longer maps the discriminator value ${k}`, { detail: k })
-    else if (mb[k] !== mh[k]) push(out, 'discriminator-mapping-changed', `${ptr}/mapping`, (n) => `${n} maps the discriminator value ${k} to ${String(mh[k])} instead of ${String(mb[k])}`, { detail: k })
+    if (!(k in mh))
+      push(out, 'discriminator-mapping-deleted', `${ptr}/mapping`, (n) => `${n} no longer maps the discriminator value ${k}`, { detail: k })
+    else if (mb[k] !== mh[k])
+      push(
+        out,
+        'discriminator-mapping-changed',
+        `${ptr}/mapping`,
+        (n) => `${n} maps the discriminator value ${k} to ${String(mh[k])} instead of ${String(mb[k])}`,
+        { detail: k },
+      )
   }
-  for (const k of Object.keys(mh)) if (!(k in mb)) push(out, 'discriminator-mapping-added', `${ptr}/mapping`, (n) => `${n} maps the new discriminator value ${k}`, { detail: `+${k}` })
+  for (const k of Object.keys(mh))
+    if (!(k in mb))
+      push(out, 'discriminator-mapping-added', `${ptr}/mapping`, (n) => `${n} maps the new discriminator value ${k}`, { detail: `+${k}` })
 }

@@ -46,7 +46,8 @@ export function compareApplicators(p: NodePair): void {
     else if (b && !h) push(out, removed, hPtr, (n) => `${n} lost its ${key} constraint`)
     else if (b && h) {
       if (isObject(bs[key]) && isObject(hs[key])) descend(p, key, rel)
-      else if (bs[key] !== hs[key]) push(out, bs[key] === false ? removed : added, `${hPtr}/${key}`, (n) => `${n} changed its ${key} constraint`)
+      else if (bs[key] !== hs[key])
+        push(out, bs[key] === false ? removed : added, `${hPtr}/${key}`, (n) => `${n} changed its ${key} constraint`)
     }
   }
 
@@ -57,7 +58,8 @@ export function compareApplicators(p: NodePair): void {
       if (!(k in mh)) push(out, removed, `${hPtr}/${key}`, (n) => `${n} lost the ${key} entry ${k}`, { detail: k, before: k })
       else descend(p, `${key}/${esc(k)}`, `{${k}}`)
     }
-    for (const k of Object.keys(mh)) if (!(k in mb)) push(out, added, `${hPtr}/${key}/${esc(k)}`, (n) => `${n} gained the ${key} entry ${k}`, { detail: k, after: k })
+    for (const k of Object.keys(mh))
+      if (!(k in mb)) push(out, added, `${hPtr}/${key}/${esc(k)}`, (n) => `${n} gained the ${key} entry ${k}`, { detail: k, after: k })
   }
 
   compareDependentRequired(bs, hs, hPtr, out)
@@ -69,11 +71,24 @@ function compareDependentRequired(bs: JsonObject, hs: JsonObject, hPtr: string, 
   const dh = isObject(hs.dependentRequired) ? hs.dependentRequired : {}
   const list = (v: unknown) => (Array.isArray(v) ? v.map(String).sort().join(',') : '')
   for (const k of Object.keys(db)) {
-    if (!(k in dh)) push(out, 'dependent-required-removed', `${hPtr}/dependentRequired`, (n) => `${n} no longer requires [${list(db[k])}] with ${k}`, { detail: k })
-    else if (list(db[k]) !== list(dh[k])) push(out, 'dependent-required-changed', `${hPtr}/dependentRequired/${esc(k)}`, (n) => `${n} now requires [${list(dh[k])}] with ${k} instead of [${list(db[k])}]`, { detail: k })
+    if (!(k in dh))
+      push(out, 'dependent-required-removed', `${hPtr}/dependentRequired`, (n) => `${n} no longer requires [${list(db[k])}] with ${k}`, {
+        detail: k,
+      })
+    else if (list(db[k]) !== list(dh[k]))
+      push(
+        out,
+        'dependent-required-changed',
+        `${hPtr}/dependentRequired/${esc(k)}`,
+        (n) => `${n} now requires [${list(dh[k])}] with ${k} instead of [${list(db[k])}]`,
+        { detail: k },
+      )
   }
   for (const k of Object.keys(dh)) {
-    if (!(k in db)) push(out, 'dependent-required-added', `${hPtr}/dependentRequired/${esc(k)}`, (n) => `${n} now requires [${list(dh[k])}] with ${k}`, { detail: k })
+    if (!(k in db))
+      push(out, 'dependent-required-added', `${hPtr}/dependentRequired/${esc(k)}`, (n) => `${n} now requires [${list(dh[k])}] with ${k}`, {
+        detail: k,
+      })
   }
 }
 
@@ -84,6 +99,14 @@ function comparePrefixItems(p: NodePair): void {
   const lh = Array.isArray(hs.prefixItems) ? hs.prefixItems : []
   const n = Math.min(lb.length, lh.length)
   for (let i = 0; i < n; i++) descend(p, `prefixItems/${i}`, `[${i}]`, lb[i], lh[i])
-  if (lh.length > lb.length) push(out, 'prefix-items-added', `${hPtr}/prefixItems`, (m) => `${m} gained ${lh.length - lb.length} prefixItems`, { before: lb.length, after: lh.length })
-  if (lh.length < lb.length) push(out, 'prefix-items-removed', `${hPtr}/prefixItems`, (m) => `${m} lost ${lb.length - lh.length} prefixItems`, { before: lb.length, after: lh.length })
+  if (lh.length > lb.length)
+    push(out, 'prefix-items-added', `${hPtr}/prefixItems`, (m) => `${m} gained ${lh.length - lb.length} prefixItems`, {
+      before: lb.length,
+      after: lh.length,
+    })
+  if (lh.length < lb.length)
+    push(out, 'prefix-items-removed', `${hPtr}/prefixItems`, (m) => `${m} lost ${lb.length - lh.length} prefixItems`, {
+      before: lb.length,
+      after: lh.length,
+    })
 }

@@ -28,7 +28,9 @@ function print(doc: unknown, node: unknown, depth: number): string {
     if (depth === 0) return `{"$ref":${JSON.stringify(node.$ref)}}`
     return print(doc, resolve(doc, node, '').node, depth - 1)
   }
-  const keys = Object.keys(node).filter((k) => !ANNOTATIONS.has(k) && !k.startsWith('x-')).sort()
+  const keys = Object.keys(node)
+    .filter((k) => !ANNOTATIONS.has(k) && !k.startsWith('x-'))
+    .sort()
   return `{${keys.map((k) => `${JSON.stringify(k)}:${print(doc, node[k], depth)}`).join(',')}}`
 }
 

@@ -88,7 +88,9 @@ function namesAt(site: Site, dir: Direction, suffix: SchemaSuffix, rel: string):
   }
   if (site === 'header') return [`response-header-${suffix}`, `response-property-${suffix}`]
   if (rel) return [`${dir}-property-${suffix}`]
-  return dir === 'response' ? [`response-body-${suffix}`, `response-mediatype-${suffix}`, `response-property-${suffix}`] : [`request-body-${suffix}`, `request-property-${suffix}`]
+  return dir === 'response'
+    ? [`response-body-${suffix}`, `response-mediatype-${suffix}`, `response-property-${suffix}`]
+    : [`request-body-${suffix}`, `request-property-${suffix}`]
 }
 
 /** Compares two schemas from an operation and adds what changed to the collector. */
@@ -103,7 +105,14 @@ export function compareSchemas(ctx: SchemaContext, b: unknown, bPtr: string, h: 
  * The changes between the schemas at `b`/`h` (either may be a `$ref`), relative to them.
  * A pair already on the stack is a recursive schema: its changes are reported where it started.
  */
-export function diffSchema(ctx: SchemaContext, b: unknown, bPtr: string, h: unknown, hPtr: string, stack = new Set<string>()): readonly SchemaChange[] {
+export function diffSchema(
+  ctx: SchemaContext,
+  b: unknown,
+  bPtr: string,
+  h: unknown,
+  hPtr: string,
+  stack = new Set<string>(),
+): readonly SchemaChange[] {
   const rb = resolve(ctx.baseDoc, b, bPtr)
   const rh = resolve(ctx.headDoc, h, hPtr)
   const bs = rb.node
@@ -131,7 +140,14 @@ export function diffSchema(ctx: SchemaContext, b: unknown, bPtr: string, h: unkn
 }
 
 // Module-level helpers rather than per-call closures: this runs for every schema node of big specs.
-export function push(out: SchemaChange[], rule: SchemaChange['rule'], pointer: string, text: (noun: string) => string, extra: SchemaChange['extra'] = {}, rel = ''): void {
+export function push(
+  out: SchemaChange[],
+  rule: SchemaChange['rule'],
+  pointer: string,
+  text: (noun: string) => string,
+  extra: SchemaChange['extra'] = {},
+  rel = '',
+): void {
   out.push({ rule, pointer, rel, text, extra })
 }
 
@@ -151,7 +167,15 @@ export interface NodePair {
   readonly stack: Set<string>
 }
 
-function compareNode(ctx: SchemaContext, bs: JsonObject, bPtr: string, hs: JsonObject, hPtr: string, out: SchemaChange[], stack: Set<string>): void {
+function compareNode(
+  ctx: SchemaContext,
+  bs: JsonObject,
+  bPtr: string,
+  hs: JsonObject,
+  hPtr: string,
+  out: SchemaChange[],
+  stack: Set<string>,
+): void {
   const pair: NodePair = { ctx, bs, bPtr, hs, hPtr, out, stack }
   // A schema wrapped in a oneOf is judged as one change, not as every keyword that moved.
   if (compareAlternatives(pair) === 'wrapped') return
@@ -170,6 +194,7 @@ export function descend(p: NodePair, key: string, rel: string, b: unknown = getP
 
 function getPath(node: JsonObject, key: string): unknown {
   let cur: unknown = node
-  for (const t of key.split('/')) cur = isObject(cur) ? cur[t.replace(/~1/g, '/').replace(/~0/g, '~')] : Array.isArray(cur) ? cur[Number(t)] : undefined
+  for (const t of key.split('/'))
+    cur = isObject(cur) ? cur[t.replace(/~1/g, '/').replace(/~0/g, '~')] : Array.isArray(cur) ? cur[Number(t)] : undefined
   return cur
 }

@@ -39,21 +39,48 @@ export function compareProperties({ ctx, bs, bPtr, hs, hPtr, out, stack }: NodeP
     const wasReq = b.required.has(name)
     const isReq = h.required.has(name)
     if (!req && hiddenB && !hiddenH && wasReq && isReq) {
-      push(out, { id: 'response-required-property-became-not-write-only' }, hp, (n) => `${n} is no longer write-only, so responses now carry it`, {}, name)
+      push(
+        out,
+        { id: 'response-required-property-became-not-write-only' },
+        hp,
+        (n) => `${n} is no longer write-only, so responses now carry it`,
+        {},
+        name,
+      )
     }
     // Neither side ever carries it in this direction: nothing a client sees changed.
     if ((hiddenB || !inB) && (hiddenH || !inH)) continue
     if (inB && !inH) {
       if (req) {
         const closed = hs.additionalProperties === false
-        push(out, { id: 'request-property-removed' }, bp, (n) => `${n} was removed${closed ? ', and the schema rejects unknown properties' : ''}`, closed ? { severity: 'breaking' } : {}, name)
-      } else if (wasReq) push(out, { id: 'response-required-property-removed' }, bp, (n) => `${n} was removed though it was required`, {}, name)
+        push(
+          out,
+          { id: 'request-property-removed' },
+          bp,
+          (n) => `${n} was removed${closed ? ', and the schema rejects unknown properties' : ''}`,
+          closed ? { severity: 'breaking' } : {},
+          name,
+        )
+      } else if (wasReq)
+        push(out, { id: 'response-required-property-removed' }, bp, (n) => `${n} was removed though it was required`, {}, name)
       else push(out, { id: 'response-optional-property-removed' }, bp, (n) => `${n} was removed`, {}, name)
       continue
     }
     if (!inB && inH) {
       if (req) {
-        if (isReq) push(out, { id: hasDefault(ctx.headDoc, h.props[name], hp) ? 'new-required-request-property-with-default' : 'new-required-request-property' }, hp, (n) => `${n} was added as required`, {}, name)
+        if (isReq)
+          push(
+            out,
+            {
+              id: hasDefault(ctx.headDoc, h.props[name], hp)
+                ? 'new-required-request-property-with-default'
+                : 'new-required-request-property',
+            },
+            hp,
+            (n) => `${n} was added as required`,
+            {},
+            name,
+          )
         else push(out, { id: 'new-optional-request-property' }, hp, (n) => `${n} was added as optional`, {}, name)
       } else if (isReq) push(out, { id: 'response-required-property-added' }, hp, (n) => `${n} was added as required`, {}, name)
       else push(out, { id: 'response-optional-property-added' }, hp, (n) => `${n} was added as optional`, {}, name)
@@ -61,10 +88,22 @@ export function compareProperties({ ctx, bs, bPtr, hs, hPtr, out, stack }: NodeP
     }
     if (hiddenB || hiddenH) continue
     if (!wasReq && isReq) {
-      const id = !req ? 'response-property-became-required' : hasDefault(ctx.headDoc, h.props[name], hp) ? 'request-property-became-required-with-default' : 'request-property-became-required'
+      const id = !req
+        ? 'response-property-became-required'
+        : hasDefault(ctx.headDoc, h.props[name], hp)
+          ? 'request-property-became-required-with-default'
+          : 'request-property-became-required'
       push(out, { id }, hp, (n) => `${n} became required`, {}, name)
     }
-    if (wasReq && !isReq) push(out, { id: req ? 'request-property-became-optional' : 'response-property-became-optional' }, hp, (n) => `${n} became optional`, {}, name)
+    if (wasReq && !isReq)
+      push(
+        out,
+        { id: req ? 'request-property-became-optional' : 'response-property-became-optional' },
+        hp,
+        (n) => `${n} became optional`,
+        {},
+        name,
+      )
     if (name in b.props && name in h.props) nest(out, name, diffSchema(ctx, b.props[name], bp, h.props[name], hp, stack))
   }
 }

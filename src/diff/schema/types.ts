@@ -20,7 +20,8 @@ const TEXT_HOLDS = new Set(['number', 'integer', 'boolean'])
 
 /** Does `wide` accept every value of type set `narrow`? (an integer is a number) */
 function covers(wide: ReadonlySet<string>, narrow: ReadonlySet<string>, text: boolean): boolean {
-  for (const t of narrow) if (!wide.has(t) && !(t === 'integer' && wide.has('number')) && !(text && wide.has('string') && TEXT_HOLDS.has(t))) return false
+  for (const t of narrow)
+    if (!wide.has(t) && !(t === 'integer' && wide.has('number')) && !(text && wide.has('string') && TEXT_HOLDS.has(t))) return false
   return true
 }
 
@@ -58,7 +59,11 @@ function formatOf(s: JsonObject): string | undefined {
   return typeof f === 'string' ? f : undefined
 }
 
-const SUFFIX: Readonly<Record<Exclude<Relation, 'same'>, SchemaSuffix>> = { wider: 'type-generalized', narrower: 'type-specialized', other: 'type-changed' }
+const SUFFIX: Readonly<Record<Exclude<Relation, 'same'>, SchemaSuffix>> = {
+  wider: 'type-generalized',
+  narrower: 'type-specialized',
+  other: 'type-changed',
+}
 
 function suffixFor(rel: Exclude<Relation, 'same'>, request: boolean, multi: boolean): readonly SchemaSuffix[] {
   if (multi && rel !== 'other') return [rel === 'wider' ? 'list-of-types-widened' : 'list-of-types-narrowed']
@@ -78,7 +83,10 @@ export function compareTypes({ ctx, bs, hs, hPtr, out }: NodePair): void {
   const rel = relate(tbn, thn, ctx.site === 'parameter' || ctx.site === 'header-parameter')
   if (rel !== 'same') {
     const multi = (tbn?.size ?? 0) > 1 || (thn?.size ?? 0) > 1
-    push(out, suffixFor(rel, req, multi), `${hPtr}/type`, (n) => `${n} changed type from ${typeText(tbn)} to ${typeText(thn)}`, { before: typeText(tbn), after: typeText(thn) })
+    push(out, suffixFor(rel, req, multi), `${hPtr}/type`, (n) => `${n} changed type from ${typeText(tbn)} to ${typeText(thn)}`, {
+      before: typeText(tbn),
+      after: typeText(thn),
+    })
   }
   if (tb?.has('null') && th && !th.has('null')) push(out, 'became-not-nullable', `${hPtr}/type`, (n) => `${n} no longer accepts null`)
   if (th?.has('null') && tb && !tb.has('null')) push(out, 'became-nullable', `${hPtr}/type`, (n) => `${n} may now be null`)
@@ -86,6 +94,12 @@ export function compareTypes({ ctx, bs, hs, hPtr, out }: NodePair): void {
   const fh = formatOf(hs)
   const frel = relateFormats(fb, fh)
   if (frel !== 'same' && rel === 'same') {
-    push(out, suffixFor(frel, req, false), `${hPtr}/${hs.format !== undefined ? 'format' : 'x-format'}`, (n) => `${n} changed format from ${fb ?? 'none'} to ${fh ?? 'none'}`, { before: fb ?? null, after: fh ?? null, detail: 'format' })
+    push(
+      out,
+      suffixFor(frel, req, false),
+      `${hPtr}/${hs.format !== undefined ? 'format' : 'x-format'}`,
+      (n) => `${n} changed format from ${fb ?? 'none'} to ${fh ?? 'none'}`,
+      { before: fb ?? null, after: fh ?? null, detail: 'format' },
+    )
   }
 }

@@ -34,7 +34,8 @@ function agentChange(change: 'approve' | 'revoke'): HandlerFactory {
         return ctx.catalog.reply('invalid_field', `invalid field "agent": a wallet cannot ${change} itself as its own agent`, {}, headers())
       }
       const { nonces, agents, clock } = ctx.deps
-      if (nonces.has(owner, nonce)) return ctx.catalog.reply('nonce_reused', `nonce ${nonce} was already used by this wallet`, {}, headers())
+      if (nonces.has(owner, nonce))
+        return ctx.catalog.reply('nonce_reused', `nonce ${nonce} was already used by this wallet`, {}, headers())
       if (change === 'approve') {
         agents.approve(owner, v.agent, clock.now())
       } else if (!agents.revoke(owner, v.agent)) {

@@ -47,7 +47,10 @@ function envelope(ctx: ServerContext, validator: BodyValidator, req: Request, wa
     return ctx.catalog.reply('batch_too_large', `a batch takes at most ${ctx.config.maxBatch} items, this one has ${raw.length}`)
   }
   if (wallets.size > 1) {
-    return ctx.catalog.reply('invalid_field', `invalid field "${prop}": every item of a batch must name the same wallet (found ${wallets.size} wallets)`)
+    return ctx.catalog.reply(
+      'invalid_field',
+      `invalid field "${prop}": every item of a batch must name the same wallet (found ${wallets.size} wallets)`,
+    )
   }
   return { items: raw.map((v, i) => ({ pointer: `/${prop}/${i}`, name: `${prop}[${i}]`, value: v })), wallet }
 }
@@ -144,13 +147,18 @@ export const replaceOrders: HandlerFactory = (ctx, op) => {
   const category = op.rateLimit?.category ?? 'orders'
   type Pair = { cancel: PreparedCancel; order: PreparedOrder }
   return (req) => {
-    const env = envelope(ctx, validator, req, (item) => (isObject(item) ? [isObject(item.cancel) ? item.cancel.wallet : undefined, isObject(item.order) ? item.order.wallet : undefined] : []))
+    const env = envelope(ctx, validator, req, (item) =>
+      isObject(item) ? [isObject(item.cancel) ? item.cancel.wallet : undefined, isObject(item.order) ? item.order.wallet : undefined] : [],
+    )
     if (!('items' in env)) return env
     const slots: Slot<Pair>[] = env.items.map((item) => {
       const problem = validator.items!.check(item.value)
       if (problem) {
         const field = problem.field === 'body' ? item.name : `${item.name}.${problem.field}`
-        return failedSlot(ctx, { field, message: problem.message.replace(`"${problem.field}"`, `"${field}"`).replace(/^invalid body: /, `invalid field "${item.name}": `) })
+        return failedSlot(ctx, {
+          field,
+          message: problem.message.replace(`"${problem.field}"`, `"${field}"`).replace(/^invalid body: /, `invalid field "${item.name}": `),
+        })
       }
       const v = item.value as Record<string, unknown>
       const cBody = subBody(req.body!, `${item.pointer}/cancel`, v.cancel)
@@ -169,7 +177,15 @@ export const replaceOrders: HandlerFactory = (ctx, op) => {
       if (!s.ok) return { cancel: s.result, order: s.result }
       const c = executeCancel(ctx, s.prepared.cancel)
       const cancel = cancelResult(s.prepared.cancel, c)
-      if (c.kind !== 'canceled') return { cancel, order: { status: 'REJECTED', reason: 'not placed: the cancel of this replacement failed', client_id: s.prepared.order.input.clientId } }
+      if (c.kind !== 'canceled')
+        return {
+          cancel,
+          order: {
+            status: 'REJECTED',
+            reason: 'not placed: the cancel of this replacement failed',
+            client_id: s.prepared.order.input.clientId,
+          },
+        }
       return { cancel, order: orderResult(executeOrder(ctx, s.prepared.order)) }
     })
     return json(200, { results }, ctx.rateHeaders(env.wallet!, category))

@@ -6,19 +6,32 @@ import type { QueryParam } from '../validate.ts'
 import type { HandlerFactory } from './types.ts'
 
 /** Query parameters against the spec: each known one validated, unknown or repeated ones refused. */
-export function checkQuery(ctx: ServerContext, params: readonly QueryParam[], query: URLSearchParams): { ok: true; values: Record<string, string> } | { ok: false; reply: Reply } {
+export function checkQuery(
+  ctx: ServerContext,
+  params: readonly QueryParam[],
+  query: URLSearchParams,
+): { ok: true; values: Record<string, string> } | { ok: false; reply: Reply } {
   const values: Record<string, string> = {}
   for (const [name, value] of query) {
     const param = params.find((p) => p.name === name)
     const shown = name.length > 40 ? `${name.slice(0, 37)}...` : name
-    if (!param) return { ok: false, reply: ctx.catalog.reply('invalid_field', `unknown query parameter "${shown}" (known: ${params.map((p) => p.name).join(', ') || 'none'})`) }
-    if (name in values) return { ok: false, reply: ctx.catalog.reply('invalid_field', `invalid query parameter "${shown}": given more than once`) }
+    if (!param)
+      return {
+        ok: false,
+        reply: ctx.catalog.reply(
+          'invalid_field',
+          `unknown query parameter "${shown}" (known: ${params.map((p) => p.name).join(', ') || 'none'})`,
+        ),
+      }
+    if (name in values)
+      return { ok: false, reply: ctx.catalog.reply('invalid_field', `invalid query parameter "${shown}": given more than once`) }
     const problem = param.check(value)
     if (problem) return { ok: false, reply: ctx.catalog.reply('invalid_field', problem.message) }
     values[name] = value
   }
   for (const p of params) {
-    if (p.required && !(p.name in values)) return { ok: false, reply: ctx.catalog.reply('invalid_field', `missing query parameter "${p.name}"`) }
+    if (p.required && !(p.name in values))
+      return { ok: false, reply: ctx.catalog.reply('invalid_field', `missing query parameter "${p.name}"`) }
   }
   return { ok: true, values }
 }

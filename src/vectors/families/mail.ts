@@ -6,7 +6,6 @@
  * toolkit's encoder disagrees.
  */
 import { keccak256, toBytes } from 'viem'
-import type { RuleId } from '../../contract/generated/rules.ts'
 import type { VectorsContract } from '../model.ts'
 import { addressOf, signTyped } from '../build.ts'
 import type { Hex, TypedDataJson, VectorFile } from '../model.ts'
@@ -50,7 +49,7 @@ export function mailTypedData(contents = 'Hello, Bob!', chainId = 1): TypedDataJ
 }
 
 export async function mailFamily(spec: VectorsContract): Promise<VectorFile> {
-  const b = new FamilyBuilder(spec, 'eip712-mail', 'EIP-712 generic encoding (the specification\'s Mail example)', [
+  const b = new FamilyBuilder(spec, 'eip712-mail', "EIP-712 generic encoding (the specification's Mail example)", [
     'Case 1 pins the digest and signature published with the EIP-712 specification (key keccak256("cow")).',
     'The other cases vary the example (contents, chain) and are produced by the same encoder that reproduces case 1.',
   ])
@@ -58,14 +57,17 @@ export async function mailFamily(spec: VectorsContract): Promise<VectorFile> {
   const signer = addressOf(key)
   b.group('Mail', 'Mail', 'EIP-712 specification, Example.js / eth-sig-util signedTypeData')
   const variants: [string, TypedDataJson, string[]][] = [
-    ['the EIP-712 specification\'s Mail example with its published digest and signature', mailTypedData(), ['PublishedReference']],
+    ["the EIP-712 specification's Mail example with its published digest and signature", mailTypedData(), ['PublishedReference']],
     ['Mail example with non-ASCII contents', mailTypedData('Grüße, Bob! 👋'), ['UnicodeString']],
     ['Mail example with empty contents', mailTypedData(''), ['Valid']],
     ['Mail example under chainId 999', mailTypedData('Hello, Bob!', 999), ['Valid']],
   ]
   for (const [comment, td, flags] of variants) {
     const { digest, signature } = await signTyped(td, key)
-    if (flags.includes('PublishedReference') && (digest !== MAIL_PUBLISHED.digest || signature !== MAIL_PUBLISHED.signature || signer !== MAIL_PUBLISHED.signer)) {
+    if (
+      flags.includes('PublishedReference') &&
+      (digest !== MAIL_PUBLISHED.digest || signature !== MAIL_PUBLISHED.signature || signer !== MAIL_PUBLISHED.signer)
+    ) {
       throw new Error(`the EIP-712 Mail example does not reproduce: digest ${digest}, signature ${signature}`)
     }
     b.push({

@@ -43,7 +43,10 @@ function wide(v: unknown): unknown {
 
 /** An independent connectionId: @msgpack/msgpack (smallest integer forms) + viem keccak. */
 function independentConnectionId(action: Action, nonce: bigint, vault: Hex | undefined, expiresAfter: bigint | undefined): Hex {
-  const parts: Hex[] = [toHex(msgpackEncode(wide(action), { forceIntegerToFloat: false, ignoreUndefined: true, useBigInt64: true })), numberToHex(nonce, { size: 8 })]
+  const parts: Hex[] = [
+    toHex(msgpackEncode(wide(action), { forceIntegerToFloat: false, ignoreUndefined: true, useBigInt64: true })),
+    numberToHex(nonce, { size: 8 }),
+  ]
   parts.push(vault ? concat(['0x01', vault]) : '0x00')
   if (expiresAfter !== undefined) parts.push(concat(['0x00', numberToHex(expiresAfter, { size: 8 })]))
   return keccak256(concat(parts))
@@ -56,10 +59,21 @@ function overrides(d: DomainJson): DomainOverrides {
 function agentTypedData(spec: VectorsContract, domain: DomainJson, source: string, connectionId: Hex): TypedDataJson {
   const m = spec.typedData.messages.Agent
   if (!m) throw new Error('spec has no Agent message')
-  return { domain, types: { EIP712Domain: domainTypeFor(spec, domain), [m.primaryType]: m.fields.map((f) => ({ name: f.name, type: f.type })) }, primaryType: m.primaryType, message: { source, connectionId } }
+  return {
+    domain,
+    types: { EIP712Domain: domainTypeFor(spec, domain), [m.primaryType]: m.fields.map((f) => ({ name: f.name, type: f.type })) },
+    primaryType: m.primaryType,
+    message: { source, connectionId },
+  }
 }
 
-function perpBody(action: Action, nonce: bigint, sig: { r: Hex; s: Hex; v: number }, vault: Hex | null | undefined, expiresAfter: bigint | null | undefined): string {
+function perpBody(
+  action: Action,
+  nonce: bigint,
+  sig: { r: Hex; s: Hex; v: number },
+  vault: Hex | null | undefined,
+  expiresAfter: bigint | null | undefined,
+): string {
   let body = `{"action":${stringifyExact(action)},"nonce":${nonce},"signature":${JSON.stringify(sig)}`
   if (vault) body += `,"vaultAddress":${JSON.stringify(vault)}`
   if (expiresAfter !== undefined && expiresAfter !== null) body += `,"expiresAfter":${expiresAfter}`
@@ -70,17 +84,33 @@ async function perpCase(spec: VectorsContract, tcId: number, input: PerpCaseInpu
   const defaultDomain = specDomain(spec, 'perps')
   const domain = input.domain ?? defaultDomain
   const isMainnet = input.isMainnet ?? true
-  const signIn = { action: input.action, nonce: input.nonce, vaultAddress: input.vaultAddress ?? null, expiresAfter: input.expiresAfter ?? null, isMainnet }
+  const signIn = {
+    action: input.action,
+    nonce: input.nonce,
+    vaultAddress: input.vaultAddress ?? null,
+    expiresAfter: input.expiresAfter ?? null,
+    isMainnet,
+  }
   const s = await signingFor(spec).signPerpAction(signIn, input.signer.key, overrides(domain))
   const independent = independentConnectionId(input.action, input.nonce, input.vaultAddress, input.expiresAfter)
-  if (independent !== s.connectionId) throw new Error(`perp vector ${tcId}: connectionId ${s.connectionId} from src/signing, ${independent} from @msgpack/msgpack`)
+  if (independent !== s.connectionId)
+    throw new Error(`perp vector ${tcId}: connectionId ${s.connectionId} from src/signing, ${independent} from @msgpack/msgpack`)
   const td = agentTypedData(spec, domain, isMainnet ? 'a' : 'b', s.connectionId)
   if (digestTyped(td) !== s.digest) throw new Error(`perp vector ${tcId}: digest differs between src/signing and viem`)
 
-  const sent = { action: input.action, nonce: input.nonce, vaultAddress: input.vaultAddress ?? null, expiresAfter: input.expiresAfter ?? null, ...input.sent }
+  const sent = {
+    action: input.action,
+    nonce: input.nonce,
+    vaultAddress: input.vaultAddress ?? null,
+    expiresAfter: input.expiresAfter ?? null,
+    ...input.sent,
+  }
   const body = perpBody(sent.action, sent.nonce, { r: s.r, s: s.s, v: s.v }, sent.vaultAddress, sent.expiresAfter)
   const op = operationFor(spec, 'Agent')
-  const protocolMessage = (m: { action: Action; nonce: bigint; vaultAddress: Hex | null; expiresAfter: bigint | null }, mainnet: boolean) => ({
+  const protocolMessage = (
+    m: { action: Action; nonce: bigint; vaultAddress: Hex | null; expiresAfter: bigint | null },
+    mainnet: boolean,
+  ) => ({
     action: m.action,
     nonce: m.nonce.toString(),
     ...(m.vaultAddress ? { vaultAddress: m.vaultAddress } : {}),
@@ -88,7 +118,12 @@ async function perpCase(spec: VectorsContract, tcId: number, input: PerpCaseInpu
     isMainnet: mainnet,
   })
   // The verifier's view: what a mainnet server rebuilds from the body, under the perp domain.
-  const serverConnectionId = independentConnectionId(sent.action, sent.nonce, sent.vaultAddress ?? undefined, sent.expiresAfter ?? undefined)
+  const serverConnectionId = independentConnectionId(
+    sent.action,
+    sent.nonce,
+    sent.vaultAddress ?? undefined,
+    sent.expiresAfter ?? undefined,
+  )
   const serverDigest = digestTyped(agentTypedData(spec, defaultDomain, 'a', serverConnectionId))
   const recovered = await recoverAddressLoose(serverDigest, s.signature)
   const c: VectorCase = {
@@ -102,7 +137,11 @@ async function perpCase(spec: VectorsContract, tcId: number, input: PerpCaseInpu
     signature: s.signature,
     perp: { ...protocolMessage(signIn, isMainnet), connectionId: s.connectionId } as VectorCase['perp'] & object,
     ...(input.signingOnly ? {} : { request: { method: op.method, path: op.path, body } }),
-    sign: { kind: 'Agent', ...(JSON.stringify(domain) === JSON.stringify(defaultDomain) ? {} : { domain }), message: protocolMessage(signIn, isMainnet) },
+    sign: {
+      kind: 'Agent',
+      ...(JSON.stringify(domain) === JSON.stringify(defaultDomain) ? {} : { domain }),
+      message: protocolMessage(signIn, isMainnet),
+    },
     verify: {
       kind: 'Agent',
       message: protocolMessage(sent, true),
@@ -166,25 +205,110 @@ export async function perpFamily(spec: VectorsContract): Promise<VectorFile> {
     ['Alo order', order(0, { t: { limit: { tif: 'Alo' } } })],
   ]
   for (const [comment, action] of shapes) {
-    await add({ comment, rules: [...base], flags: ['Mainnet'], result: 'valid', server: ok, signer: P.perp, action, nonce: next(), setup: state })
+    await add({
+      comment,
+      rules: [...base],
+      flags: ['Mainnet'],
+      result: 'valid',
+      server: ok,
+      signer: P.perp,
+      action,
+      nonce: next(),
+      setup: state,
+    })
   }
-  await add({ comment: 'nonce 2^64-1', rules: [...base, 'NONCE-1'], flags: ['Mainnet', 'BoundaryNonce'], result: 'valid', server: ok, signer: P.perp, action: order(0), nonce: 2n ** 64n - 1n, setup: state })
-  await add({ comment: 'nonce 0', rules: [...base, 'NONCE-1'], flags: ['Mainnet', 'BoundaryNonce'], result: 'valid', server: ok, signer: P.perp, action: order(0), nonce: 0n, setup: state })
+  await add({
+    comment: 'nonce 2^64-1',
+    rules: [...base, 'NONCE-1'],
+    flags: ['Mainnet', 'BoundaryNonce'],
+    result: 'valid',
+    server: ok,
+    signer: P.perp,
+    action: order(0),
+    nonce: 2n ** 64n - 1n,
+    setup: state,
+  })
+  await add({
+    comment: 'nonce 0',
+    rules: [...base, 'NONCE-1'],
+    flags: ['Mainnet', 'BoundaryNonce'],
+    result: 'valid',
+    server: ok,
+    signer: P.perp,
+    action: order(0),
+    nonce: 0n,
+    setup: state,
+  })
 
   b.group('MsgpackIntWidth', 'Agent', 'integers at msgpack width boundaries')
   for (const n of [0, 127, 128, 255, 256, 65535, 65536, 2 ** 32]) {
-    await add({ comment: `order with asset index a = ${n}`, rules: [...base], flags: ['Mainnet', 'MsgpackIntWidth'], level: 'assumed', result: 'valid', server: n === 0 ? ok : ['rejected', 'invalid_field'], signer: P.perp, action: order(n), nonce: next(), setup: state })
-    await add({ comment: `cancel of order ID o = ${n}`, rules: [...base], flags: ['Mainnet', 'MsgpackIntWidth'], level: 'assumed', result: 'valid', server: ok, signer: P.perp, action: cancel(0, n), nonce: next(), setup: state })
+    await add({
+      comment: `order with asset index a = ${n}`,
+      rules: [...base],
+      flags: ['Mainnet', 'MsgpackIntWidth'],
+      level: 'assumed',
+      result: 'valid',
+      server: n === 0 ? ok : ['rejected', 'invalid_field'],
+      signer: P.perp,
+      action: order(n),
+      nonce: next(),
+      setup: state,
+    })
+    await add({
+      comment: `cancel of order ID o = ${n}`,
+      rules: [...base],
+      flags: ['Mainnet', 'MsgpackIntWidth'],
+      level: 'assumed',
+      result: 'valid',
+      server: ok,
+      signer: P.perp,
+      action: cancel(0, n),
+      nonce: next(),
+      setup: state,
+    })
   }
 
   b.group('MsgpackUint64', 'Agent', 'integers past 2^53, up to 2^64-1, read and hashed exactly')
   for (const o of [2n ** 53n + 1n, 2n ** 63n, 2n ** 64n - 1n]) {
-    await add({ comment: `cancel of order ID o = ${o}: authenticated (no such order, an error status)`, rules: [...base], flags: ['Mainnet', 'MsgpackUint64'], level: 'assumed', result: 'valid', server: ok, signer: P.perp, action: cancel(0, o), nonce: next(), setup: state })
+    await add({
+      comment: `cancel of order ID o = ${o}: authenticated (no such order, an error status)`,
+      rules: [...base],
+      flags: ['Mainnet', 'MsgpackUint64'],
+      level: 'assumed',
+      result: 'valid',
+      server: ok,
+      signer: P.perp,
+      action: cancel(0, o),
+      nonce: next(),
+      setup: state,
+    })
   }
-  await add({ comment: 'order with asset index a = 2^53+1: authenticated, an unknown asset', rules: [...base], flags: ['Mainnet', 'MsgpackUint64'], level: 'assumed', result: 'valid', server: ['rejected', 'invalid_field'], signer: P.perp, action: order(2n ** 53n + 1n), nonce: next(), setup: state })
+  await add({
+    comment: 'order with asset index a = 2^53+1: authenticated, an unknown asset',
+    rules: [...base],
+    flags: ['Mainnet', 'MsgpackUint64'],
+    level: 'assumed',
+    result: 'valid',
+    server: ['rejected', 'invalid_field'],
+    signer: P.perp,
+    action: order(2n ** 53n + 1n),
+    nonce: next(),
+    setup: state,
+  })
 
   b.group('CancelByCloid', 'Agent', 'cancel by client order ID')
-  await add({ comment: 'cancelByCloid of one order (asset, cloid)', rules: [...base], flags: ['Mainnet', 'CancelByCloid'], level: 'assumed', result: 'valid', server: ok, signer: P.perp, action: { type: 'cancelByCloid', cancels: [{ asset: 0, cloid: '0x1234567890abcdef1234567890abcdef' }] }, nonce: next(), setup: state })
+  await add({
+    comment: 'cancelByCloid of one order (asset, cloid)',
+    rules: [...base],
+    flags: ['Mainnet', 'CancelByCloid'],
+    level: 'assumed',
+    result: 'valid',
+    server: ok,
+    signer: P.perp,
+    action: { type: 'cancelByCloid', cancels: [{ asset: 0, cloid: '0x1234567890abcdef1234567890abcdef' }] },
+    nonce: next(),
+    setup: state,
+  })
 
   b.group('ArrayAction', 'Agent', "the venue's multi-signature inner form: the signed action is an array")
   for (const isMainnet of [true, false]) {
@@ -206,11 +330,46 @@ export async function perpFamily(spec: VectorsContract): Promise<VectorFile> {
 
   b.group('KeyOrder', 'Agent', 'action keys in another order')
   const reordered: Action = { grouping: 'na', orders: order(0).orders, type: 'order' }
-  const innerReordered: Action = { type: 'order', orders: [{ b: true, a: 0, p: '1000', s: '0.1', r: false, t: { limit: { tif: 'Gtc' } } }], grouping: 'na' }
-  const sortedOrder: Action = { type: 'order', orders: [{ a: 0, b: true, p: '1000', r: false, s: '0.1', t: { limit: { tif: 'Gtc' } } }], grouping: 'na' }
-  for (const [comment, action] of [['top-level action keys reversed (grouping, orders, type)', reordered], ['order keys b before a', innerReordered], ['order keys sorted alphabetically (r before s)', sortedOrder]] as const) {
-    await add({ comment: `${comment}, signed and sent that way: msgpack keeps the order, so the venue's canonical encoding differs`, rules: [...base, 'PERP-5'], flags: ['KeyOrder'], level: 'assumed', result: 'invalid', server: [...AUTH_REFUSED, 'invalid_field'], signer: P.perp, action, nonce: next(), setup: state })
-    await add({ comment: `${comment} when signing, canonical order in the body`, rules: [...base, 'PERP-5'], flags: ['KeyOrder'], level: 'assumed', result: 'invalid', server: AUTH_REFUSED, signer: P.perp, action, nonce: next(), sent: { action: order(0) }, setup: state })
+  const innerReordered: Action = {
+    type: 'order',
+    orders: [{ b: true, a: 0, p: '1000', s: '0.1', r: false, t: { limit: { tif: 'Gtc' } } }],
+    grouping: 'na',
+  }
+  const sortedOrder: Action = {
+    type: 'order',
+    orders: [{ a: 0, b: true, p: '1000', r: false, s: '0.1', t: { limit: { tif: 'Gtc' } } }],
+    grouping: 'na',
+  }
+  for (const [comment, action] of [
+    ['top-level action keys reversed (grouping, orders, type)', reordered],
+    ['order keys b before a', innerReordered],
+    ['order keys sorted alphabetically (r before s)', sortedOrder],
+  ] as const) {
+    await add({
+      comment: `${comment}, signed and sent that way: msgpack keeps the order, so the venue's canonical encoding differs`,
+      rules: [...base, 'PERP-5'],
+      flags: ['KeyOrder'],
+      level: 'assumed',
+      result: 'invalid',
+      server: [...AUTH_REFUSED, 'invalid_field'],
+      signer: P.perp,
+      action,
+      nonce: next(),
+      setup: state,
+    })
+    await add({
+      comment: `${comment} when signing, canonical order in the body`,
+      rules: [...base, 'PERP-5'],
+      flags: ['KeyOrder'],
+      level: 'assumed',
+      result: 'invalid',
+      server: AUTH_REFUSED,
+      signer: P.perp,
+      action,
+      nonce: next(),
+      sent: { action: order(0) },
+      setup: state,
+    })
   }
 
   b.group('PerpWrongDomain', 'Agent', 'the perp action signed under another domain')
@@ -225,17 +384,119 @@ export async function perpFamily(spec: VectorsContract): Promise<VectorFile> {
     ['version "2"', { ...perpDom, version: '2' }, ['PERP-1']],
   ]
   for (const [comment, domain, rules] of domains) {
-    await add({ comment: `order signed under ${comment}`, rules: [...rules, 'SIGFAIL-4'], flags: ['WrongDomain', 'PerpDomainOnOptions'], result: 'invalid', server: AUTH_REFUSED, signer: P.perp, action: order(0), nonce: next(), domain, setup: state })
+    await add({
+      comment: `order signed under ${comment}`,
+      rules: [...rules, 'SIGFAIL-4'],
+      flags: ['WrongDomain', 'PerpDomainOnOptions'],
+      result: 'invalid',
+      server: AUTH_REFUSED,
+      signer: P.perp,
+      action: order(0),
+      nonce: next(),
+      domain,
+      setup: state,
+    })
   }
 
   b.group('PerpTampered', 'Agent', 'the body differs from what was signed')
-  await add({ comment: 'price changed after signing', rules: [...base, 'SIGFAIL-2', 'PERP-7'], flags: ['TamperedField'], result: 'invalid', server: AUTH_REFUSED, signer: P.perp, action: order(0), nonce: next(), sent: { action: order(0, { p: '1001' }) }, setup: state })
-  await add({ comment: 'is-buy flipped after signing', rules: [...base, 'SIGFAIL-2'], flags: ['TamperedField'], result: 'invalid', server: AUTH_REFUSED, signer: P.perp, action: order(0), nonce: next(), sent: { action: order(0, { b: false }) }, setup: state })
-  await add({ comment: 'nonce changed after signing', rules: [...base, 'SIGFAIL-3'], flags: ['NonceMismatch'], result: 'invalid', server: AUTH_REFUSED, signer: P.perp, action: order(0), nonce: 1_763_700_100_000n, sent: { nonce: 1_763_700_100_001n }, setup: state })
-  await add({ comment: 'vaultAddress sent but not signed', rules: [...base], flags: ['VaultNotSigned'], result: 'invalid', server: AUTH_REFUSED, signer: P.perpAgent, action: order(0), nonce: next(), sent: { vaultAddress: P.vault.address }, setup: vaultState })
-  await add({ comment: 'vaultAddress signed but left out of the body', rules: [...base], flags: ['VaultNotSigned'], result: 'invalid', server: AUTH_REFUSED, signer: P.perpAgent, action: order(0), nonce: next(), vaultAddress: P.vault.address, sent: { vaultAddress: null }, setup: vaultState })
-  await add({ comment: 'expiresAfter signed but left out of the body', rules: [...base], flags: ['TamperedField'], result: 'invalid', server: AUTH_REFUSED, signer: P.perp, action: order(0), nonce: next(), expiresAfter: 1_763_800_000_000n, sent: { expiresAfter: null }, setup: state })
-  await add({ comment: 'testnet signature (source b) sent to a mainnet server', rules: [...base], flags: ['Testnet'], level: 'assumed', result: 'invalid', server: AUTH_REFUSED, signer: P.perp, action: order(0), nonce: next(), isMainnet: false, setup: state })
-  await add({ comment: 'signed by a stranger for a vault that never approved it', rules: [...base, 'AUTH-2', 'AUTH-4', 'PERP-7'], flags: ['StrangerSigned'], result: 'invalid', server: AUTH_REFUSED, signer: P.stranger, action: order(0), nonce: next(), vaultAddress: P.vault.address, setup: vaultState })
+  await add({
+    comment: 'price changed after signing',
+    rules: [...base, 'SIGFAIL-2', 'PERP-7'],
+    flags: ['TamperedField'],
+    result: 'invalid',
+    server: AUTH_REFUSED,
+    signer: P.perp,
+    action: order(0),
+    nonce: next(),
+    sent: { action: order(0, { p: '1001' }) },
+    setup: state,
+  })
+  await add({
+    comment: 'is-buy flipped after signing',
+    rules: [...base, 'SIGFAIL-2'],
+    flags: ['TamperedField'],
+    result: 'invalid',
+    server: AUTH_REFUSED,
+    signer: P.perp,
+    action: order(0),
+    nonce: next(),
+    sent: { action: order(0, { b: false }) },
+    setup: state,
+  })
+  await add({
+    comment: 'nonce changed after signing',
+    rules: [...base, 'SIGFAIL-3'],
+    flags: ['NonceMismatch'],
+    result: 'invalid',
+    server: AUTH_REFUSED,
+    signer: P.perp,
+    action: order(0),
+    nonce: 1_763_700_100_000n,
+    sent: { nonce: 1_763_700_100_001n },
+    setup: state,
+  })
+  await add({
+    comment: 'vaultAddress sent but not signed',
+    rules: [...base],
+    flags: ['VaultNotSigned'],
+    result: 'invalid',
+    server: AUTH_REFUSED,
+    signer: P.perpAgent,
+    action: order(0),
+    nonce: next(),
+    sent: { vaultAddress: P.vault.address },
+    setup: vaultState,
+  })
+  await add({
+    comment: 'vaultAddress signed but left out of the body',
+    rules: [...base],
+    flags: ['VaultNotSigned'],
+    result: 'invalid',
+    server: AUTH_REFUSED,
+    signer: P.perpAgent,
+    action: order(0),
+    nonce: next(),
+    vaultAddress: P.vault.address,
+    sent: { vaultAddress: null },
+    setup: vaultState,
+  })
+  await add({
+    comment: 'expiresAfter signed but left out of the body',
+    rules: [...base],
+    flags: ['TamperedField'],
+    result: 'invalid',
+    server: AUTH_REFUSED,
+    signer: P.perp,
+    action: order(0),
+    nonce: next(),
+    expiresAfter: 1_763_800_000_000n,
+    sent: { expiresAfter: null },
+    setup: state,
+  })
+  await add({
+    comment: 'testnet signature (source b) sent to a mainnet server',
+    rules: [...base],
+    flags: ['Testnet'],
+    level: 'assumed',
+    result: 'invalid',
+    server: AUTH_REFUSED,
+    signer: P.perp,
+    action: order(0),
+    nonce: next(),
+    isMainnet: false,
+    setup: state,
+  })
+  await add({
+    comment: 'signed by a stranger for a vault that never approved it',
+    rules: [...base, 'AUTH-2', 'AUTH-4', 'PERP-7'],
+    flags: ['StrangerSigned'],
+    result: 'invalid',
+    server: AUTH_REFUSED,
+    signer: P.stranger,
+    action: order(0),
+    nonce: next(),
+    vaultAddress: P.vault.address,
+    setup: vaultState,
+  })
   return b.build()
 }

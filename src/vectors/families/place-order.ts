@@ -11,7 +11,18 @@ import { approveStep, FamilyBuilder, nonceCounter, P, POW, SYMBOL, SYMBOLS } fro
 type Msg = Record<string, string>
 
 export function po(o: Msg = {}, omitRoute = false): Msg {
-  const m: Msg = { wallet: P.wallet.address, symbol: SYMBOL, side: 'Buy', size: '1.5', price: '100.0', tif: 'gtc', route: 'book_only', clientId: 'c-1', nonce: '1001', ...o }
+  const m: Msg = {
+    wallet: P.wallet.address,
+    symbol: SYMBOL,
+    side: 'Buy',
+    size: '1.5',
+    price: '100.0',
+    tif: 'gtc',
+    route: 'book_only',
+    clientId: 'c-1',
+    nonce: '1001',
+    ...o,
+  }
   if (omitRoute) delete m.route
   return m
 }
@@ -43,14 +54,27 @@ export async function placeOrderValid(spec: VectorsContract): Promise<VectorFile
         const omit = route === null
         await b.options({
           comment: `${side} ${tif} ${omit ? 'route omitted (8-field struct)' : `route ${route}`}`,
-          rules: [...CORE, 'AUTH-2', 'PO-1', 'PO-2', 'PO-4', ...(omit ? NO_ROUTE : WITH_ROUTE), ...(route === 'rfq_only' || tif !== 'gtc' ? (['ERR-11'] satisfies RuleId[]) : []), ...(route === 'rfq_only' ? (['PO-12'] satisfies RuleId[]) : [])],
+          rules: [
+            ...CORE,
+            'AUTH-2',
+            'PO-1',
+            'PO-2',
+            'PO-4',
+            ...(omit ? NO_ROUTE : WITH_ROUTE),
+            ...(route === 'rfq_only' || tif !== 'gtc' ? (['ERR-11'] satisfies RuleId[]) : []),
+            ...(route === 'rfq_only' ? (['PO-12'] satisfies RuleId[]) : []),
+          ],
           flags: omit ? ['Valid', 'RouteOmitted'] : ['Valid'],
           result: omit ? 'acceptable' : 'valid',
           // rfq_only passes authentication; the reference server rejects it for lack of makers.
           // An ioc/fok with nothing to fill is authenticated and then REJECTED on business grounds.
           server: omit
-            ? tif === 'gtc' ? ['accepted', 'invalid_field'] : ['accepted', 'rejected', 'invalid_field']
-            : route === 'rfq_only' || tif !== 'gtc' ? ['accepted', 'rejected'] : 'accepted',
+            ? tif === 'gtc'
+              ? ['accepted', 'invalid_field']
+              : ['accepted', 'rejected', 'invalid_field']
+            : route === 'rfq_only' || tif !== 'gtc'
+              ? ['accepted', 'rejected']
+              : 'accepted',
           kind: 'PlaceOrder',
           message: po({ side, tif, ...(omit ? {} : { route }), nonce: next(), clientId: `v-${side}-${tif}-${route ?? 'none'}` }, omit),
           signer: P.wallet,
@@ -275,7 +299,11 @@ function retype(td: TypedDataJson, field: string, type: string): TypedDataJson {
 function rename(td: TypedDataJson, from: string, to: string): TypedDataJson {
   const message: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(td.message)) message[k === from ? to : k] = v
-  return { ...td, message, types: { ...td.types, [td.primaryType]: td.types[td.primaryType]!.map((f) => (f.name === from ? { ...f, name: to } : f)) } }
+  return {
+    ...td,
+    message,
+    types: { ...td.types, [td.primaryType]: td.types[td.primaryType]!.map((f) => (f.name === from ? { ...f, name: to } : f)) },
+  }
 }
 
 function reorder(td: TypedDataJson, order: (names: string[]) => string[]): TypedDataJson {
@@ -352,8 +380,20 @@ export async function structMismatch(spec: VectorsContract): Promise<VectorFile>
     ['route moved to the end of the struct', (td) => reorder(td, moveTo('route', 'last')), false],
     ['fields in alphabetical order', (td) => reorder(td, (n) => [...n].sort()), false],
     ['wallet moved to the end, route omitted', (td) => reorder(td, moveTo('wallet', 'last')), true],
-    ['primary type named Order instead of PlaceOrder', (td) => ({ ...td, primaryType: 'Order', types: { EIP712Domain: td.types.EIP712Domain!, Order: td.types[td.primaryType]! } }), false],
-    ['an extra field reduceOnly (bool false) in the struct', (td) => ({ ...td, message: { ...td.message, reduceOnly: false }, types: { ...td.types, [td.primaryType]: [...td.types[td.primaryType]!, { name: 'reduceOnly', type: 'bool' }] } }), false],
+    [
+      'primary type named Order instead of PlaceOrder',
+      (td) => ({ ...td, primaryType: 'Order', types: { EIP712Domain: td.types.EIP712Domain!, Order: td.types[td.primaryType]! } }),
+      false,
+    ],
+    [
+      'an extra field reduceOnly (bool false) in the struct',
+      (td) => ({
+        ...td,
+        message: { ...td.message, reduceOnly: false },
+        types: { ...td.types, [td.primaryType]: [...td.types[td.primaryType]!, { name: 'reduceOnly', type: 'bool' }] },
+      }),
+      false,
+    ],
   ]
   for (const [comment, mutate, omit] of wrong) {
     await b.options({
@@ -402,7 +442,12 @@ export async function structMismatch(spec: VectorsContract): Promise<VectorFile>
   })
   b.group('CancelStruct', 'CancelOrder', 'cancel structs with wrong fields')
   const cancelStructs: [CancelKind, string, ServerOutcome[], (td: TypedDataJson) => TypedDataJson][] = [
-    ['CancelOrder', 'with orderId typed uint256 instead of string', [...AUTH_REFUSED, 'invalid_field'], (td) => retype(td, 'orderId', 'uint256')],
+    [
+      'CancelOrder',
+      'with orderId typed uint256 instead of string',
+      [...AUTH_REFUSED, 'invalid_field'],
+      (td) => retype(td, 'orderId', 'uint256'),
+    ],
     // Only an auth refusal: a server that hashes the nonce as uint256 authenticates it and answers REJECTED (no such order).
     ['CancelOrder', 'with nonce typed uint256', AUTH_REFUSED, (td) => retype(td, 'nonce', 'uint256')],
     ['CancelOrderByClientId', 'with clientId signed under the name cloid', AUTH_REFUSED, (td) => rename(td, 'clientId', 'cloid')],
@@ -448,7 +493,7 @@ export async function structMismatch(spec: VectorsContract): Promise<VectorFile>
 
 export async function domainMismatch(spec: VectorsContract): Promise<VectorFile> {
   const b = new FamilyBuilder(spec, 'domain-mismatch', 'EIP-712 options messages under wrong domains', [
-    'Options messages signed under a domain other than the contract\'s: Service / 1 / 999 / zero address.',
+    "Options messages signed under a domain other than the contract's: Service / 1 / 999 / zero address.",
     'A signer asked for such a domain must still sign it exactly (the domain replaces the default whole); a server must refuse the result.',
   ])
   const dom = specDomain(spec, 'options')
@@ -459,7 +504,15 @@ export async function domainMismatch(spec: VectorsContract): Promise<VectorFile>
     ['chainId 998', { ...dom, chainId: 998 }, ['DOM-3', 'SIGFAIL-4']],
     ['chainId 1337 (the perp chain)', { ...dom, chainId: perp.chainId as number }, ['DOM-3', 'SIGFAIL-4', 'PERP-3']],
     ['chainId 0', { ...dom, chainId: 0 }, ['DOM-3', 'SIGFAIL-4']],
-    ['chainId "999" hashed as a string (EIP712Domain chainId typed string)', (td) => ({ ...td, domain: { ...td.domain, chainId: String(dom.chainId) }, types: { ...td.types, EIP712Domain: td.types.EIP712Domain!.map((f) => (f.name === 'chainId' ? { ...f, type: 'string' } : f)) } }), ['DOM-3', 'DOM-5', 'SIGFAIL-4']],
+    [
+      'chainId "999" hashed as a string (EIP712Domain chainId typed string)',
+      (td) => ({
+        ...td,
+        domain: { ...td.domain, chainId: String(dom.chainId) },
+        types: { ...td.types, EIP712Domain: td.types.EIP712Domain!.map((f) => (f.name === 'chainId' ? { ...f, type: 'string' } : f)) },
+      }),
+      ['DOM-3', 'DOM-5', 'SIGFAIL-4'],
+    ],
     ['name in lower case', { ...dom, name: String(dom.name).toLowerCase() }, ['DOM-1', 'SIGFAIL-4']],
     ['name in upper case', { ...dom, name: String(dom.name).toUpperCase() }, ['DOM-1', 'SIGFAIL-4']],
     ['name with a trailing space', { ...dom, name: `${dom.name} ` }, ['DOM-1', 'SIGFAIL-4']],
@@ -468,10 +521,23 @@ export async function domainMismatch(spec: VectorsContract): Promise<VectorFile>
     ['version "2"', { ...dom, version: '2' }, ['DOM-2', 'VER-1', 'SIGFAIL-4']],
     ['version "1.0"', { ...dom, version: '1.0' }, ['DOM-2', 'VER-1', 'SIGFAIL-4']],
     ['verifyingContract 0x…01', { ...dom, verifyingContract: '0x0000000000000000000000000000000000000001' }, ['DOM-4', 'SIGFAIL-4']],
-    ['verifyingContract 0xCcCC…cC (the EIP-712 example contract)', { ...dom, verifyingContract: '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC' }, ['DOM-4', 'SIGFAIL-4']],
-    ['no name field in EIP712Domain', (() => { const { name: _n, ...rest } = dom; void _n; return rest })(), ['DOM-5', 'SIGFAIL-4']],
+    [
+      'verifyingContract 0xCcCC…cC (the EIP-712 example contract)',
+      { ...dom, verifyingContract: '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC' },
+      ['DOM-4', 'SIGFAIL-4'],
+    ],
+    [
+      'no name field in EIP712Domain',
+      (() => {
+        const { name: _n, ...rest } = dom
+        void _n
+        return rest
+      })(),
+      ['DOM-5', 'SIGFAIL-4'],
+    ],
   ]
-  const apply = (v: DomainJson | ((td: TypedDataJson) => TypedDataJson)) => (typeof v === 'function' ? { mutateTypedData: v } : { domain: v })
+  const apply = (v: DomainJson | ((td: TypedDataJson) => TypedDataJson)) =>
+    typeof v === 'function' ? { mutateTypedData: v } : { domain: v }
   b.group('PlaceOrderDomain', 'PlaceOrder', 'PlaceOrder under a wrong domain')
   for (const [comment, v, rules] of variants) {
     for (const omit of [false, true]) {

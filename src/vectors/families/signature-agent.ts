@@ -3,14 +3,35 @@
  */
 import type { RuleId } from '../../contract/generated/rules.ts'
 import type { VectorsContract } from '../model.ts'
-import { compact, highS, joinSig, raw, setEntry, signTyped, specDomain, splitSig, standardTypedData, str, SECP256K1_N, type Party } from '../build.ts'
+import {
+  compact,
+  highS,
+  joinSig,
+  raw,
+  setEntry,
+  signTyped,
+  specDomain,
+  splitSig,
+  standardTypedData,
+  str,
+  SECP256K1_N,
+  type Party,
+} from '../build.ts'
 import { AUTH_REFUSED, type Hex, type ServerOutcome, type VectorFile } from '../model.ts'
 import { withSpecFields, type OptionsCaseInput } from '../options-case.ts'
 import type { OptionsKind } from '../../signing/index.ts'
 import { approveStep, FamilyBuilder, nonceCounter, P } from './common.ts'
 import { CANCEL_RULE, cancelMsg, po, type CancelKind } from './place-order.ts'
 
-type Enc = { comment: string; flags: string[]; rules: RuleId[]; level: 'stated' | 'assumed'; valid: boolean; server: ServerOutcome | ServerOutcome[]; encode: (sig: Hex) => string }
+type Enc = {
+  comment: string
+  flags: string[]
+  rules: RuleId[]
+  level: 'stated' | 'assumed'
+  valid: boolean
+  server: ServerOutcome | ServerOutcome[]
+  encode: (sig: Hex) => string
+}
 
 const MALFORMED: ServerOutcome[] = ['invalid_field', 'signature_verification_failed']
 
@@ -20,31 +41,199 @@ function encodings(): Enc[] {
     return joinSig(r, s, f(v))
   }
   return [
-    { comment: 'v written as 0/1 instead of 27/28', flags: ['VZeroOne'], rules: ['SIG-9'], level: 'assumed', valid: true, server: 'accepted', encode: (s) => withV(s, (v) => v - 27) },
-    { comment: 'hex digits in upper case', flags: ['UppercaseHex'], rules: ['SIG-9', 'AGENT-9'], level: 'assumed', valid: true, server: 'accepted', encode: (s) => '0x' + s.slice(2).toUpperCase() },
-    { comment: 'high-s twin (n - s, v flipped)', flags: ['HighS'], rules: ['SIG-10'], level: 'assumed', valid: false, server: 'signature_verification_failed', encode: highS },
-    { comment: 'high-s twin with v as 0/1', flags: ['HighS', 'VZeroOne'], rules: ['SIG-10', 'SIG-9'], level: 'assumed', valid: false, server: 'signature_verification_failed', encode: (s) => withV(highS(s), (v) => v - 27) },
-    { comment: 'v = 29', flags: ['BadV'], rules: ['SIG-9'], level: 'assumed', valid: false, server: MALFORMED, encode: (s) => withV(s, () => 29) },
-    { comment: 'v = 2', flags: ['BadV'], rules: ['SIG-9'], level: 'assumed', valid: false, server: MALFORMED, encode: (s) => withV(s, () => 2) },
-    { comment: 'v = 37 (EIP-155 style)', flags: ['BadV'], rules: ['SIG-9'], level: 'assumed', valid: false, server: MALFORMED, encode: (s) => withV(s, (v) => v + 10) },
-    { comment: '64-byte compact form (EIP-2098)', flags: ['MalformedSignature'], rules: ['SIG-9', 'AUTH-7'], level: 'assumed', valid: false, server: MALFORMED, encode: compact },
-    { comment: 'truncated by one hex digit', flags: ['MalformedSignature'], rules: ['SIG-9', 'AUTH-7'], level: 'assumed', valid: false, server: MALFORMED, encode: (s) => s.slice(0, -1) },
-    { comment: 'truncated by one byte', flags: ['MalformedSignature'], rules: ['SIG-9', 'AUTH-7'], level: 'assumed', valid: false, server: MALFORMED, encode: (s) => s.slice(0, -2) },
-    { comment: 'one extra byte', flags: ['MalformedSignature'], rules: ['SIG-9', 'AUTH-7'], level: 'assumed', valid: false, server: MALFORMED, encode: (s) => s + '00' },
-    { comment: 'a non-hex digit', flags: ['MalformedSignature'], rules: ['SIG-9', 'AUTH-7'], level: 'assumed', valid: false, server: MALFORMED, encode: (s) => s.slice(0, 10) + 'g' + s.slice(11) },
-    { comment: 'no 0x prefix', flags: ['MalformedSignature'], rules: ['SIG-9', 'AUTH-7', 'PO-8'], level: 'stated', valid: false, server: MALFORMED, encode: (s) => s.slice(2) },
-    { comment: '0X prefix (upper case X)', flags: ['MalformedSignature'], rules: ['SIG-9', 'AUTH-7', 'PO-8'], level: 'assumed', valid: false, server: MALFORMED, encode: (s) => '0X' + s.slice(2) },
-    { comment: 'the empty string', flags: ['MalformedSignature'], rules: ['AUTH-1', 'AUTH-7'], level: 'stated', valid: false, server: MALFORMED, encode: () => '' },
-    { comment: 'just 0x', flags: ['MalformedSignature'], rules: ['AUTH-1', 'AUTH-7'], level: 'stated', valid: false, server: MALFORMED, encode: () => '0x' },
-    { comment: 'r = 0', flags: ['InvalidScalar'], rules: ['SIG-8'], level: 'stated', valid: false, server: MALFORMED, encode: (s) => joinSig(0n, splitSig(s).s, splitSig(s).v) },
-    { comment: 's = 0', flags: ['InvalidScalar'], rules: ['SIG-8'], level: 'stated', valid: false, server: MALFORMED, encode: (s) => joinSig(splitSig(s).r, 0n, splitSig(s).v) },
-    { comment: 'r = n (the curve order)', flags: ['InvalidScalar'], rules: ['SIG-8'], level: 'stated', valid: false, server: MALFORMED, encode: (s) => joinSig(SECP256K1_N, splitSig(s).s, splitSig(s).v) },
-    { comment: 'all 65 bytes zero', flags: ['InvalidScalar'], rules: ['SIG-8'], level: 'stated', valid: false, server: MALFORMED, encode: () => '0x' + '00'.repeat(65) },
+    {
+      comment: 'v written as 0/1 instead of 27/28',
+      flags: ['VZeroOne'],
+      rules: ['SIG-9'],
+      level: 'assumed',
+      valid: true,
+      server: 'accepted',
+      encode: (s) => withV(s, (v) => v - 27),
+    },
+    {
+      comment: 'hex digits in upper case',
+      flags: ['UppercaseHex'],
+      rules: ['SIG-9', 'AGENT-9'],
+      level: 'assumed',
+      valid: true,
+      server: 'accepted',
+      encode: (s) => '0x' + s.slice(2).toUpperCase(),
+    },
+    {
+      comment: 'high-s twin (n - s, v flipped)',
+      flags: ['HighS'],
+      rules: ['SIG-10'],
+      level: 'assumed',
+      valid: false,
+      server: 'signature_verification_failed',
+      encode: highS,
+    },
+    {
+      comment: 'high-s twin with v as 0/1',
+      flags: ['HighS', 'VZeroOne'],
+      rules: ['SIG-10', 'SIG-9'],
+      level: 'assumed',
+      valid: false,
+      server: 'signature_verification_failed',
+      encode: (s) => withV(highS(s), (v) => v - 27),
+    },
+    {
+      comment: 'v = 29',
+      flags: ['BadV'],
+      rules: ['SIG-9'],
+      level: 'assumed',
+      valid: false,
+      server: MALFORMED,
+      encode: (s) => withV(s, () => 29),
+    },
+    {
+      comment: 'v = 2',
+      flags: ['BadV'],
+      rules: ['SIG-9'],
+      level: 'assumed',
+      valid: false,
+      server: MALFORMED,
+      encode: (s) => withV(s, () => 2),
+    },
+    {
+      comment: 'v = 37 (EIP-155 style)',
+      flags: ['BadV'],
+      rules: ['SIG-9'],
+      level: 'assumed',
+      valid: false,
+      server: MALFORMED,
+      encode: (s) => withV(s, (v) => v + 10),
+    },
+    {
+      comment: '64-byte compact form (EIP-2098)',
+      flags: ['MalformedSignature'],
+      rules: ['SIG-9', 'AUTH-7'],
+      level: 'assumed',
+      valid: false,
+      server: MALFORMED,
+      encode: compact,
+    },
+    {
+      comment: 'truncated by one hex digit',
+      flags: ['MalformedSignature'],
+      rules: ['SIG-9', 'AUTH-7'],
+      level: 'assumed',
+      valid: false,
+      server: MALFORMED,
+      encode: (s) => s.slice(0, -1),
+    },
+    {
+      comment: 'truncated by one byte',
+      flags: ['MalformedSignature'],
+      rules: ['SIG-9', 'AUTH-7'],
+      level: 'assumed',
+      valid: false,
+      server: MALFORMED,
+      encode: (s) => s.slice(0, -2),
+    },
+    {
+      comment: 'one extra byte',
+      flags: ['MalformedSignature'],
+      rules: ['SIG-9', 'AUTH-7'],
+      level: 'assumed',
+      valid: false,
+      server: MALFORMED,
+      encode: (s) => s + '00',
+    },
+    {
+      comment: 'a non-hex digit',
+      flags: ['MalformedSignature'],
+      rules: ['SIG-9', 'AUTH-7'],
+      level: 'assumed',
+      valid: false,
+      server: MALFORMED,
+      encode: (s) => s.slice(0, 10) + 'g' + s.slice(11),
+    },
+    {
+      comment: 'no 0x prefix',
+      flags: ['MalformedSignature'],
+      rules: ['SIG-9', 'AUTH-7', 'PO-8'],
+      level: 'stated',
+      valid: false,
+      server: MALFORMED,
+      encode: (s) => s.slice(2),
+    },
+    {
+      comment: '0X prefix (upper case X)',
+      flags: ['MalformedSignature'],
+      rules: ['SIG-9', 'AUTH-7', 'PO-8'],
+      level: 'assumed',
+      valid: false,
+      server: MALFORMED,
+      encode: (s) => '0X' + s.slice(2),
+    },
+    {
+      comment: 'the empty string',
+      flags: ['MalformedSignature'],
+      rules: ['AUTH-1', 'AUTH-7'],
+      level: 'stated',
+      valid: false,
+      server: MALFORMED,
+      encode: () => '',
+    },
+    {
+      comment: 'just 0x',
+      flags: ['MalformedSignature'],
+      rules: ['AUTH-1', 'AUTH-7'],
+      level: 'stated',
+      valid: false,
+      server: MALFORMED,
+      encode: () => '0x',
+    },
+    {
+      comment: 'r = 0',
+      flags: ['InvalidScalar'],
+      rules: ['SIG-8'],
+      level: 'stated',
+      valid: false,
+      server: MALFORMED,
+      encode: (s) => joinSig(0n, splitSig(s).s, splitSig(s).v),
+    },
+    {
+      comment: 's = 0',
+      flags: ['InvalidScalar'],
+      rules: ['SIG-8'],
+      level: 'stated',
+      valid: false,
+      server: MALFORMED,
+      encode: (s) => joinSig(splitSig(s).r, 0n, splitSig(s).v),
+    },
+    {
+      comment: 'r = n (the curve order)',
+      flags: ['InvalidScalar'],
+      rules: ['SIG-8'],
+      level: 'stated',
+      valid: false,
+      server: MALFORMED,
+      encode: (s) => joinSig(SECP256K1_N, splitSig(s).s, splitSig(s).v),
+    },
+    {
+      comment: 'all 65 bytes zero',
+      flags: ['InvalidScalar'],
+      rules: ['SIG-8'],
+      level: 'stated',
+      valid: false,
+      server: MALFORMED,
+      encode: () => '0x' + '00'.repeat(65),
+    },
   ]
 }
 
 /** The first nonce from `start` whose signature has the wanted v (so both recovery ids are covered). */
-async function nonceWithV(spec: VectorsContract, kind: OptionsKind, msg: (n: string) => Record<string, string>, variant: string, signer: Party, v: 27 | 28, start: number): Promise<string> {
+async function nonceWithV(
+  spec: VectorsContract,
+  kind: OptionsKind,
+  msg: (n: string) => Record<string, string>,
+  variant: string,
+  signer: Party,
+  v: 27 | 28,
+  start: number,
+): Promise<string> {
   for (let n = start; ; n++) {
     const td = standardTypedData(spec, variant, specDomain(spec, 'options'), withSpecFields(spec, kind, msg(String(n))))
     const { signature } = await signTyped(td, signer.key)
@@ -69,7 +258,16 @@ export async function signatureEncoding(spec: VectorsContract): Promise<VectorFi
     start += 100
     const sigRules: RuleId[] = kind === 'PlaceOrder' ? ['SIG-1'] : ['SIG-3']
     const okServer: ServerOutcome | ServerOutcome[] = kind === 'PlaceOrder' ? 'accepted' : ['accepted', 'rejected']
-    await b.options({ comment: `${title}: canonical 65-byte signature`, rules: [...sigRules, 'SIG-8', 'SIG-9', 'SIG-11'], flags: ['Valid'], result: 'valid', server: okServer, kind, message: msg(nonce), signer: P.wallet })
+    await b.options({
+      comment: `${title}: canonical 65-byte signature`,
+      rules: [...sigRules, 'SIG-8', 'SIG-9', 'SIG-11'],
+      flags: ['Valid'],
+      result: 'valid',
+      server: okServer,
+      kind,
+      message: msg(nonce),
+      signer: P.wallet,
+    })
     for (const e of encodings()) {
       await b.options({
         comment: `${title}: ${e.comment}`,
@@ -168,7 +366,11 @@ export async function cancelFamily(spec: VectorsContract): Promise<VectorFile> {
     })
   }
   await agentSigned('CancelOrder')
-  for (const [signed, sent] of [['42', '42'], ['18446744073709551615', '18446744073709551615'], ['42', '42.0']]) {
+  for (const [signed, sent] of [
+    ['42', '42'],
+    ['18446744073709551615', '18446744073709551615'],
+    ['42', '42.0'],
+  ]) {
     await b.options({
       comment: `orderId "${signed}" signed as a string, order_id sent as the JSON number ${sent}`,
       rules: ['SIG-3', 'EP-9'],
@@ -218,7 +420,12 @@ export async function cancelFamily(spec: VectorsContract): Promise<VectorFile> {
     wallet: P.wallet.address,
   })
   b.group('CancelOrderByClientId', 'CancelOrderByClientId', 'cancel by client order ID')
-  for (const [clientId, flags] of [['c-1', ['Valid']], ['', ['Valid', 'EmptyClientId']], ['注文-ünïcödé', ['Valid', 'UnicodeString']], ['quote " and \\', ['Valid', 'UnicodeString']]] as const) {
+  for (const [clientId, flags] of [
+    ['c-1', ['Valid']],
+    ['', ['Valid', 'EmptyClientId']],
+    ['注文-ünïcödé', ['Valid', 'UnicodeString']],
+    ['quote " and \\', ['Valid', 'UnicodeString']],
+  ] as const) {
     await b.options({
       comment: `client ID "${clientId}"`,
       rules: ['SIG-4', 'EP-7', 'PO-7'],
@@ -263,7 +470,16 @@ export async function agentFamily(spec: VectorsContract): Promise<VectorFile> {
     ['0x' + agent.slice(2).toUpperCase(), 'agent address in upper case hex (same digest)', ['Valid', 'AddressCase']],
   ]
   for (const [a, comment, flags] of forms) {
-    await b.options({ comment: `ApproveAgent, ${comment}`, rules: ['SIG-5', 'AGENT-1', 'AGENT-2', 'AGENT-9'], flags, result: 'valid', server: 'accepted', kind: 'ApproveAgent', message: { agent: a, nonce: '8100' }, signer: P.walletB })
+    await b.options({
+      comment: `ApproveAgent, ${comment}`,
+      rules: ['SIG-5', 'AGENT-1', 'AGENT-2', 'AGENT-9'],
+      flags,
+      result: 'valid',
+      server: 'accepted',
+      kind: 'ApproveAgent',
+      message: { agent: a, nonce: '8100' },
+      signer: P.walletB,
+    })
   }
   await b.options({
     comment: 'ApproveAgent signed with a checksummed agent, body sends it in lower case (same 20 bytes)',
@@ -399,7 +615,8 @@ export async function agentFamily(spec: VectorsContract): Promise<VectorFile> {
     wallet: P.wallet.address,
   })
   await b.options({
-    comment: 'PlaceOrder signed by the agent with wallet set to the agent itself (the agent has no funds of its own, but it is its own wallet)',
+    comment:
+      'PlaceOrder signed by the agent with wallet set to the agent itself (the agent has no funds of its own, but it is its own wallet)',
     rules: ['AUTH-2', 'AUTH-3'],
     flags: ['Valid', 'AgentSigned'],
     result: 'valid',

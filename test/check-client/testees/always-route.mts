@@ -2,6 +2,7 @@
 import { serve } from './base.mts'
 await serve({
   request: (req) => {
-    if (req.op === 'sign' && req.kind === 'PlaceOrder' && req.message && req.message.route === undefined) req.message.route = 'best_execution'
+    if (req.op === 'sign' && req.kind === 'PlaceOrder' && req.message && req.message.route === undefined)
+      req.message.route = 'best_execution'
   },
 })

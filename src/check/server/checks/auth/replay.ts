@@ -7,7 +7,17 @@
 import type { OperationId } from '../../../../contract/generated/types.ts'
 import { brief } from '../../context.ts'
 import { isObject } from '../../../../contract/index.ts'
-import { agentBody, approveAgent, bulkBody, cancelBody, expectAuthRefused, expectSuccess, jsonOf, orderBody, succeeded } from '../../helpers.ts'
+import {
+  agentBody,
+  approveAgent,
+  bulkBody,
+  cancelBody,
+  expectAuthRefused,
+  expectSuccess,
+  jsonOf,
+  orderBody,
+  succeeded,
+} from '../../helpers.ts'
 import type { Exchange } from '../../http.ts'
 import { call } from '../../operations.ts'
 import { bodyText, type BodyValue, type SignedBody } from '../../requests.ts'
@@ -24,7 +34,8 @@ function changed(body: SignedBody, values: Readonly<Record<string, BodyValue>>):
 
 /** The replayed request must not take effect: never a success, never a 5xx. */
 function notApplied(ctx: CheckContext, e: Exchange, what: string): void {
-  if (succeeded(e)) ctx.fail(`${what} took effect (${brief(e)})`, { exchange: e, expected: 'auth_refused (401 or 403), or a REJECTED result' })
+  if (succeeded(e))
+    ctx.fail(`${what} took effect (${brief(e)})`, { exchange: e, expected: 'auth_refused (401 or 403), or a REJECTED result' })
   if ((e.response?.status ?? 0) >= 500) ctx.fail(`${what}: server error ${brief(e)}`, { exchange: e })
 }
 
@@ -32,7 +43,9 @@ function notApplied(ctx: CheckContext, e: Exchange, what: string): void {
 async function listed(ctx: CheckContext, owner: Wallet, agent: string): Promise<boolean> {
   const e = await call(ctx, 'listAuthorizedAgents', undefined, { wallet: owner.address })
   const agents = jsonOf(e)?.agents
-  return Array.isArray(agents) && agents.some((a) => isObject(a) && typeof a.agent === 'string' && a.agent.toLowerCase() === agent.toLowerCase())
+  return (
+    Array.isArray(agents) && agents.some((a) => isObject(a) && typeof a.agent === 'string' && a.agent.toLowerCase() === agent.toLowerCase())
+  )
 }
 
 type Replay = (ctx: CheckContext, w: Wallet) => Promise<void>
@@ -56,12 +69,20 @@ const REPLAYS: Partial<Record<OperationId, Replay>> = {
     const byClient = await cancelBody(ctx, w, { clientId: b.clientId })
     const c = await restingOrder(ctx, w)
     expectSuccess(ctx, await call(ctx, 'cancelOrder', byClient.text), 'the signed cancel by client id')
-    notApplied(ctx, await call(ctx, 'cancelOrder', changed(byClient, { client_id: c.clientId, nonce: ctx.nonce(w) })), 'its signature over another client id and nonce')
+    notApplied(
+      ctx,
+      await call(ctx, 'cancelOrder', changed(byClient, { client_id: c.clientId, nonce: ctx.nonce(w) })),
+      'its signature over another client id and nonce',
+    )
   },
   async placeOrders(ctx, w) {
     const item = await orderBody(ctx, { wallet: w })
     expectSuccess(ctx, await call(ctx, 'placeOrders', bulkBody('orders', [item])), 'the signed batch')
-    notApplied(ctx, await call(ctx, 'placeOrders', bulkBody('orders', [changed(item, { nonce: ctx.nonce(w) })])), 'its item signature over another nonce')
+    notApplied(
+      ctx,
+      await call(ctx, 'placeOrders', bulkBody('orders', [changed(item, { nonce: ctx.nonce(w) })])),
+      'its item signature over another nonce',
+    )
   },
   async replaceOrders(ctx, w) {
     const a = await restingOrder(ctx, w)
@@ -70,7 +91,11 @@ const REPLAYS: Partial<Record<OperationId, Replay>> = {
     const order = await orderBody(ctx, { wallet: w })
     const pair = (c: string, o: string) => `{"replacements":[{"cancel":${c},"order":${o}}]}`
     expectSuccess(ctx, await call(ctx, 'replaceOrders', pair(cancel.text, order.text)), 'the signed replacement')
-    const e = await call(ctx, 'replaceOrders', pair(changed(cancel, { order_id: b.orderId, nonce: ctx.nonce(w) }), changed(order, { nonce: ctx.nonce(w) })))
+    const e = await call(
+      ctx,
+      'replaceOrders',
+      pair(changed(cancel, { order_id: b.orderId, nonce: ctx.nonce(w) }), changed(order, { nonce: ctx.nonce(w) })),
+    )
     notApplied(ctx, e, 'its signatures over another order id and other nonces')
   },
   async cancelOrders(ctx, w) {
@@ -78,14 +103,22 @@ const REPLAYS: Partial<Record<OperationId, Replay>> = {
     const b = await restingOrder(ctx, w)
     const item = await cancelBody(ctx, w, { orderId: a.orderId })
     expectSuccess(ctx, await call(ctx, 'cancelOrders', bulkBody('cancels', [item])), 'the signed batch cancel')
-    notApplied(ctx, await call(ctx, 'cancelOrders', bulkBody('cancels', [changed(item, { order_id: b.orderId, nonce: ctx.nonce(w) })])), 'its item signature over another order id and nonce')
+    notApplied(
+      ctx,
+      await call(ctx, 'cancelOrders', bulkBody('cancels', [changed(item, { order_id: b.orderId, nonce: ctx.nonce(w) })])),
+      'its item signature over another order id and nonce',
+    )
   },
   async cancelOrdersByClientId(ctx, w) {
     const a = await restingOrder(ctx, w)
     const b = await restingOrder(ctx, w)
     const item = await cancelBody(ctx, w, { clientId: a.clientId })
     expectSuccess(ctx, await call(ctx, 'cancelOrdersByClientId', bulkBody('cancels', [item])), 'the signed batch cancel')
-    const e = await call(ctx, 'cancelOrdersByClientId', bulkBody('cancels', [changed(item, { client_id: b.clientId, nonce: ctx.nonce(w) })]))
+    const e = await call(
+      ctx,
+      'cancelOrdersByClientId',
+      bulkBody('cancels', [changed(item, { client_id: b.clientId, nonce: ctx.nonce(w) })]),
+    )
     notApplied(ctx, e, 'its item signature over another client id and nonce')
   },
   async approveAgent(ctx, w) {
@@ -95,7 +128,8 @@ const REPLAYS: Partial<Record<OperationId, Replay>> = {
     const other = ctx.wallet().address
     const e = await call(ctx, 'approveAgent', changed(first, { agent: other, nonce: ctx.nonce(w) }))
     if ((e.response?.status ?? 0) >= 500) ctx.fail(`server error ${brief(e)}`, { exchange: e })
-    if (await listed(ctx, w, other)) ctx.fail(`the approval's signature over another agent and nonce approved that agent for the owner (${brief(e)})`, { exchange: e })
+    if (await listed(ctx, w, other))
+      ctx.fail(`the approval's signature over another agent and nonce approved that agent for the owner (${brief(e)})`, { exchange: e })
   },
   async revokeAgent(ctx, w) {
     const [x, y] = [ctx.wallet().address, ctx.wallet().address]
@@ -105,7 +139,8 @@ const REPLAYS: Partial<Record<OperationId, Replay>> = {
     expectSuccess(ctx, await call(ctx, 'revokeAgent', first.text), 'the signed revocation')
     const e = await call(ctx, 'revokeAgent', changed(first, { agent: y, nonce: ctx.nonce(w) }))
     if ((e.response?.status ?? 0) >= 500) ctx.fail(`server error ${brief(e)}`, { exchange: e })
-    if (!(await listed(ctx, w, y))) ctx.fail(`the revocation's signature over another agent and nonce revoked that agent for the owner (${brief(e)})`, { exchange: e })
+    if (!(await listed(ctx, w, y)))
+      ctx.fail(`the revocation's signature over another agent and nonce revoked that agent for the owner (${brief(e)})`, { exchange: e })
   },
 }
 

@@ -44,9 +44,15 @@ export const errOrderbookMissing: Check<typeof ERR_ORDERBOOK_MISSING> = {
       const u = await call(ctx, 'getOrderbook', undefined, { symbol })
       const uj = jsonOf(u)
       const uerr = uj && isObject(uj.error) ? uj.error : undefined
-      if (statusOf(u) >= 500) ctx.fail(`an unlisted symbol (${what}, ${JSON.stringify(symbol)}): server error ${brief(u)}`, { exchange: u, expected })
+      if (statusOf(u) >= 500)
+        ctx.fail(`an unlisted symbol (${what}, ${JSON.stringify(symbol)}): server error ${brief(u)}`, { exchange: u, expected })
       if (statusOf(u) !== 200 || uj?.result !== null || uerr?.code !== code) {
-        ctx.warn(`an unlisted symbol (${what}, ${JSON.stringify(symbol)}) answered ${brief(u)}, not the ${code} envelope`, { exchange: u, expected, level: 'assumed', rules: ['ERR-17'] })
+        ctx.warn(`an unlisted symbol (${what}, ${JSON.stringify(symbol)}) answered ${brief(u)}, not the ${code} envelope`, {
+          exchange: u,
+          expected,
+          level: 'assumed',
+          rules: ['ERR-17'],
+        })
       }
     }
     const listed = await call(ctx, 'getOrderbook', undefined, { symbol: first })

@@ -15,12 +15,14 @@ export const ERR_REJECTED_REASON = 'err.rejected-reason'
 /** Where the results of an operation's 200 body sit, and whether the seed states their shape. */
 type Reader = (body: Record<string, unknown>) => { result: unknown; where: string; level: Level }[]
 
-const slots = (level: Level, pick?: 'order' | 'cancel'): Reader => (body) =>
-  (Array.isArray(body.results) ? body.results : []).map((r: unknown, i) => ({
-    result: pick && isObject(r) ? r[pick] : r,
-    where: `results[${i}]${pick ? `.${pick}` : ''}`,
-    level,
-  }))
+const slots =
+  (level: Level, pick?: 'order' | 'cancel'): Reader =>
+  (body) =>
+    (Array.isArray(body.results) ? body.results : []).map((r: unknown, i) => ({
+      result: pick && isObject(r) ? r[pick] : r,
+      where: `results[${i}]${pick ? `.${pick}` : ''}`,
+      level,
+    }))
 
 const READERS: Partial<Record<OperationId, readonly Reader[]>> = {
   placeOrder: [(body) => [{ result: body, where: 'the body', level: 'stated' }]],

@@ -37,10 +37,21 @@ export function signedTargets(spec: FullContract): SignedTarget[] {
       const signedSchema = readSignedSchema(schema)
       if (!isObject(schema) || !signedSchema || signedSchema.derived || seen.has(name)) continue
       seen.add(name)
-      const kind = signedSchema.variants.map((v) => spec.typedData.messages[v.message]?.primaryType).find((k) => k !== undefined) as OptionsKind | undefined
+      const kind = signedSchema.variants.map((v) => spec.typedData.messages[v.message]?.primaryType).find((k) => k !== undefined) as
+        | OptionsKind
+        | undefined
       if (!kind) continue
-      const typed = new Map(signingFor(spec).kindFields(kind).map((f) => [f.body, { name: f.name, type: f.type }]))
-      out.push({ info: { name, schema: schema as JsonObject, typed, signature: signedSchema.signature, messageKind: kind }, kind, method: op.method, path: op.path })
+      const typed = new Map(
+        signingFor(spec)
+          .kindFields(kind)
+          .map((f) => [f.body, { name: f.name, type: f.type }]),
+      )
+      out.push({
+        info: { name, schema: schema as JsonObject, typed, signature: signedSchema.signature, messageKind: kind },
+        kind,
+        method: op.method,
+        path: op.path,
+      })
     }
   }
   return out
@@ -121,7 +132,11 @@ function mutationCheck(spec: FullContract, t: SignedTarget): Check<`mutate.${str
         const { entries, signer } = baseBody(c, t)
         const e = await c.send(t.method, t.path, (await signed(c, t.kind, entries, signer)).text)
         const s = statusOf(e)
-        if (s >= 400 && s <= 403) c.fail(`the valid ${t.info.name} body was refused: ${brief(e)}`, { exchange: e, expected: 'accepted (the mutations below start from it)' })
+        if (s >= 400 && s <= 403)
+          c.fail(`the valid ${t.info.name} body was refused: ${brief(e)}`, {
+            exchange: e,
+            expected: 'accepted (the mutations below start from it)',
+          })
         if (s >= 500) c.fail(`server error ${brief(e)}`, { exchange: e })
       })
       const base = new Map(probe.entries)
@@ -131,18 +146,35 @@ function mutationCheck(spec: FullContract, t: SignedTarget): Check<`mutate.${str
           const title = `${m.description}${variant === 'resigned' ? ', re-signed' : variant === 'unsigned' ? ', not re-signed' : ''}`
           const level = variant === 'unsigned' ? 'stated' : m.level
           const rules: RuleId[] = variant === 'unsigned' ? [...m.rules, 'AUTH-1'] : [...m.rules]
-          await ctx.case(`${m.id}.${variant}`, title, async (c) => {
-            const e = await c.send(t.method, t.path, await bodyFor(c, t, m, variant))
-            const s = statusOf(e)
-            if (s >= 500) c.fail(`${title}: server error ${brief(e)}`, { exchange: e, expected: 'a 4xx', level: 'stated' })
-            if (succeeded(e) || (s >= 200 && s < 300 && !/REJECTED|err/.test(String((e.response?.json as Record<string, unknown> | undefined)?.status)))) {
-              c.fail(`${title}: accepted (${brief(e)})`, { exchange: e, expected: variant === 'resigned' ? `HTTP 400 ${m.codes.join(' or ')}` : 'a refusal (4xx)' })
-            }
-            if (s < 400) c.fail(`${title}: answered ${brief(e)} instead of a 4xx`, { exchange: e, expected: `HTTP 400 ${m.codes.join(' or ')}`, level: 'assumed' })
-            if (variant !== 'unsigned') {
-              if (!hasCode(e, ...m.codes)) c.warn(`${title}: refused with ${brief(e)}; expected ${m.codes.join(' or ')}`, { exchange: e, level: 'assumed' })
-            }
-          }, { level, rules })
+          await ctx.case(
+            `${m.id}.${variant}`,
+            title,
+            async (c) => {
+              const e = await c.send(t.method, t.path, await bodyFor(c, t, m, variant))
+              const s = statusOf(e)
+              if (s >= 500) c.fail(`${title}: server error ${brief(e)}`, { exchange: e, expected: 'a 4xx', level: 'stated' })
+              if (
+                succeeded(e) ||
+                (s >= 200 && s < 300 && !/REJECTED|err/.test(String((e.response?.json as Record<string, unknown> | undefined)?.status)))
+              ) {
+                c.fail(`${title}: accepted (${brief(e)})`, {
+                  exchange: e,
+                  expected: variant === 'resigned' ? `HTTP 400 ${m.codes.join(' or ')}` : 'a refusal (4xx)',
+                })
+              }
+              if (s < 400)
+                c.fail(`${title}: answered ${brief(e)} instead of a 4xx`, {
+                  exchange: e,
+                  expected: `HTTP 400 ${m.codes.join(' or ')}`,
+                  level: 'assumed',
+                })
+              if (variant !== 'unsigned') {
+                if (!hasCode(e, ...m.codes))
+                  c.warn(`${title}: refused with ${brief(e)}; expected ${m.codes.join(' or ')}`, { exchange: e, level: 'assumed' })
+              }
+            },
+            { level, rules },
+          )
         }
       }
     },

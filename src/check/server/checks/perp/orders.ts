@@ -51,7 +51,13 @@ function knownKey(ctx: CheckContext): Promise<Wallet> {
 }
 
 /** A stated check: a perp order from a known key, signed with one thing wrong, is refused. */
-function refusedPerpOrder(id: string, title: string, rules: RuleId[], wrong: (ctx: CheckContext, w: Wallet) => PerpOptions, what: (ctx: CheckContext) => string): Check {
+function refusedPerpOrder(
+  id: string,
+  title: string,
+  rules: RuleId[],
+  wrong: (ctx: CheckContext, w: Wallet) => PerpOptions,
+  what: (ctx: CheckContext) => string,
+): Check {
   return {
     id,
     title,
@@ -75,11 +81,17 @@ export const perpChecks: Check[] = [
       const w = await knownKey(ctx)
       const e = await call(ctx, 'perpExchange', await perpOrder(ctx, w))
       // The path is assumed (the seed shows none): a server that takes perps elsewhere only warns.
-      if ([404, 405].includes(statusOf(e))) ctx.fail(`no perp operation at the assumed POST /exchange (${brief(e)})`, { exchange: e, level: 'assumed', rules: ['PERP-6'] })
+      if ([404, 405].includes(statusOf(e)))
+        ctx.fail(`no perp operation at the assumed POST /exchange (${brief(e)})`, { exchange: e, level: 'assumed', rules: ['PERP-6'] })
       expectSuccess(ctx, e, 'a correct perp order', { expected: 'HTTP 200 {"status":"ok",...}' })
       const statuses = (jsonOf(e)?.response as { data?: { statuses?: unknown } } | undefined)?.data?.statuses
       if (succeeded(e) && (!Array.isArray(statuses) || statuses.length !== 1)) {
-        ctx.warn(`a correct perp order: expected the venue's envelope with one status, got ${brief(e)}`, { exchange: e, level: 'assumed', rules: ['PERP-8'], expected: '{"status":"ok","response":{"type":"order","data":{"statuses":[...]}}}' })
+        ctx.warn(`a correct perp order: expected the venue's envelope with one status, got ${brief(e)}`, {
+          exchange: e,
+          level: 'assumed',
+          rules: ['PERP-8'],
+          expected: '{"status":"ok","response":{"type":"order","data":{"statuses":[...]}}}',
+        })
       }
     },
   },
@@ -101,7 +113,10 @@ export const perpChecks: Check[] = [
         // The nonce is part of the connectionId: under N+1 the signature recovers to some other address.
         const bumped = body.replace(`"nonce":${n}`, `"nonce":${n + 1n}`)
         if (bumped === body) return c.skip('cannot find the nonce in the body')
-        expectPerpRefused(c, await call(c, 'perpExchange', bumped), 'an accepted perp request replayed with its nonce bumped', { auth: true, rules: ['SIGFAIL-3'] })
+        expectPerpRefused(c, await call(c, 'perpExchange', bumped), 'an accepted perp request replayed with its nonce bumped', {
+          auth: true,
+          rules: ['SIGFAIL-3'],
+        })
       })
     },
   },
@@ -139,11 +154,20 @@ export const perpChecks: Check[] = [
         const e = await call(c, 'perpExchange', await perpOrder(c, w, { action: canonical, signedAction: reordered }))
         expectPerpRefused(c, e, 'action signed with re-ordered keys', { auth: true })
       })
-      await ctx.case('sent-re-ordered', 'msgpack signed and JSON sent with keys (orders, type, grouping): the venue hashes its own key order', async (c) => {
-        const e = await call(c, 'perpExchange', await perpOrder(c, w, { action: reordered, signedAction: reordered }))
-        if (succeeded(e)) c.fail('an action signed over re-ordered keys was accepted: the server hashes the JSON as received, not the venue key order (type, orders, grouping)', { exchange: e, expected: 'refused (the venue re-encodes the action in its own key order)' })
-        expectPerpRefused(c, e, 'action signed and sent with re-ordered keys', { auth: true })
-      }, { level: 'assumed', rules: ['PERP-5'] })
+      await ctx.case(
+        'sent-re-ordered',
+        'msgpack signed and JSON sent with keys (orders, type, grouping): the venue hashes its own key order',
+        async (c) => {
+          const e = await call(c, 'perpExchange', await perpOrder(c, w, { action: reordered, signedAction: reordered }))
+          if (succeeded(e))
+            c.fail(
+              'an action signed over re-ordered keys was accepted: the server hashes the JSON as received, not the venue key order (type, orders, grouping)',
+              { exchange: e, expected: 'refused (the venue re-encodes the action in its own key order)' },
+            )
+          expectPerpRefused(c, e, 'action signed and sent with re-ordered keys', { auth: true })
+        },
+        { level: 'assumed', rules: ['PERP-5'] },
+      )
     },
   },
   refusedPerpOrder(

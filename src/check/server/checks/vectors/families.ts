@@ -81,8 +81,10 @@ function targetDomain(ctx: CheckContext, d: Record<string, string | number>): Re
   const perps = ctx.spec.typedData.domains.perps
   const out = { ...d }
   if (options && out.name === options.name) out.name = ctx.target.domainName
-  if (options && typeof out.chainId === 'number' && out.chainId === options.chainId && d.name === options.name) out.chainId = ctx.target.chainId
-  if (perps && typeof out.chainId === 'number' && out.chainId === perps.chainId && d.name === perps.name) out.chainId = ctx.target.perpChainId
+  if (options && typeof out.chainId === 'number' && out.chainId === options.chainId && d.name === options.name)
+    out.chainId = ctx.target.chainId
+  if (perps && typeof out.chainId === 'number' && out.chainId === perps.chainId && d.name === perps.name)
+    out.chainId = ctx.target.perpChainId
   return out
 }
 
@@ -114,7 +116,11 @@ function transformSignature(sig0: Hex, sent: string, sig1: Hex): string | undefi
   return undefined
 }
 
-function transformPerpSignature(sig0: Hex, sent: { r?: unknown; s?: unknown; v?: unknown }, sig1: Hex): { r: string; s: string; v: unknown } | undefined {
+function transformPerpSignature(
+  sig0: Hex,
+  sent: { r?: unknown; s?: unknown; v?: unknown },
+  sig1: Hex,
+): { r: string; s: string; v: unknown } | undefined {
   const a = splitSignature(sig0)
   const b = splitSignature(sig1)
   if (sent.r === a.r && sent.s === a.s) {
@@ -136,7 +142,13 @@ function outcomeOf(ctx: CheckContext, e: Exchange): string {
     if (j?.status === 'err') return envelopeAuthCode(ctx, e) ?? 'rejected'
     if (j?.status === 'REJECTED') return 'rejected'
     const statuses = (j?.response as { data?: { statuses?: unknown[] } } | undefined)?.data?.statuses
-    if (j?.status === 'ok' && Array.isArray(statuses) && statuses.length > 0 && statuses.every((x) => x && typeof x === 'object' && 'error' in x)) return 'rejected'
+    if (
+      j?.status === 'ok' &&
+      Array.isArray(statuses) &&
+      statuses.length > 0 &&
+      statuses.every((x) => x && typeof x === 'object' && 'error' in x)
+    )
+      return 'rejected'
     // A 200 whose body does not say the operation took effect is no acceptance.
     return succeeded(e) ? 'accepted' : `HTTP ${s} without a success status`
   }
@@ -170,10 +182,19 @@ async function replay(ctx: CheckContext, c: VectorCase): Promise<Replayed | stri
     if (!map.get(step.agent)) map.set(step.agent, agent)
     setup.push({ body: (await agentBody(ctx, 'ApproveAgent', owner, agent.address, { nonce: BigInt(step.nonce) })).text })
   }
-  const td: TypedDataJson = { ...c.typedData, domain: targetDomain(ctx, c.typedData.domain), message: symbols.deep(map.deep(c.typedData.message)) }
+  const td: TypedDataJson = {
+    ...c.typedData,
+    domain: targetDomain(ctx, c.typedData.domain),
+    message: symbols.deep(map.deep(c.typedData.message)),
+  }
   if (c.perp) {
     // connectionId hashes the vault address: recompute it when the vault was mapped.
-    const input = { action: c.perp.action, nonce: BigInt(c.perp.nonce), vaultAddress: (c.perp.vaultAddress ?? null) as Hex | null, expiresAfter: c.perp.expiresAfter ? BigInt(c.perp.expiresAfter) : null }
+    const input = {
+      action: c.perp.action,
+      nonce: BigInt(c.perp.nonce),
+      vaultAddress: (c.perp.vaultAddress ?? null) as Hex | null,
+      expiresAfter: c.perp.expiresAfter ? BigInt(c.perp.expiresAfter) : null,
+    }
     if (input.vaultAddress && perpActionHash(input) === c.perp.connectionId) {
       td.message = { ...td.message, connectionId: perpActionHash({ ...input, vaultAddress: map.swap(input.vaultAddress) as Hex }) }
     }
@@ -211,26 +232,39 @@ function familyCheck(f: LoadedFile): Check<`vectors.${string}`> {
     level: cases.some((t) => t.level === 'stated') ? 'stated' : 'assumed',
     async run(ctx) {
       for (const c of cases) {
-        await ctx.case(String(c.tcId), c.comment, async (cc) => {
-          const r = await replay(cc, c)
-          if (typeof r === 'string') return cc.skip(`cannot replay: ${r}`)
-          for (const s of r.setup) expectSuccess(cc, await call(cc, 'approveAgent', s.body), 'set-up approval')
-          if (c.kind === 'Agent' && !r.setup.length) expectSuccess(cc, (await placeOrder(cc, { wallet: r.signer })).e, 'options order that gives the perp key state')
-          const e = await cc.send(c.request!.method, c.request!.path, r.body)
-          const got = outcomeOf(cc, e)
-          const expected = (Array.isArray(c.server) ? c.server : [c.server]) as ServerOutcome[]
-          if ((expected as string[]).includes(got)) return
-          const want = expected.join(' or ')
-          if (statusOf(e) >= 500) cc.fail(`expected ${want}, got a server error ${brief(e)}`, { exchange: e, expected: want, level: 'stated' })
-          const refusal = (x: string) => x !== 'accepted' && x !== 'rejected'
-          // Authenticated, then REJECTED on business grounds (an fok with nothing to fill): the target's book decides.
-          if (got === 'rejected' && expected.includes('accepted')) {
-            cc.fail(`expected ${want}; authenticated but REJECTED on business grounds (${brief(e)})`, { exchange: e, expected: want, level: 'assumed', rules: ['PO-9'] })
-          }
-          // A different refusal code where a refusal is an expected outcome only departs from assumed naming.
-          if (refusal(got) && expected.some(refusal)) cc.fail(`expected ${want}, got ${brief(e)}`, { exchange: e, expected: want, level: 'assumed' })
-          cc.fail(`expected ${want}, got ${got} (${brief(e)})`, { exchange: e, expected: want })
-        }, { rules: c.rules, level: c.level })
+        await ctx.case(
+          String(c.tcId),
+          c.comment,
+          async (cc) => {
+            const r = await replay(cc, c)
+            if (typeof r === 'string') return cc.skip(`cannot replay: ${r}`)
+            for (const s of r.setup) expectSuccess(cc, await call(cc, 'approveAgent', s.body), 'set-up approval')
+            if (c.kind === 'Agent' && !r.setup.length)
+              expectSuccess(cc, (await placeOrder(cc, { wallet: r.signer })).e, 'options order that gives the perp key state')
+            const e = await cc.send(c.request!.method, c.request!.path, r.body)
+            const got = outcomeOf(cc, e)
+            const expected = (Array.isArray(c.server) ? c.server : [c.server]) as ServerOutcome[]
+            if ((expected as string[]).includes(got)) return
+            const want = expected.join(' or ')
+            if (statusOf(e) >= 500)
+              cc.fail(`expected ${want}, got a server error ${brief(e)}`, { exchange: e, expected: want, level: 'stated' })
+            const refusal = (x: string) => x !== 'accepted' && x !== 'rejected'
+            // Authenticated, then REJECTED on business grounds (an fok with nothing to fill): the target's book decides.
+            if (got === 'rejected' && expected.includes('accepted')) {
+              cc.fail(`expected ${want}; authenticated but REJECTED on business grounds (${brief(e)})`, {
+                exchange: e,
+                expected: want,
+                level: 'assumed',
+                rules: ['PO-9'],
+              })
+            }
+            // A different refusal code where a refusal is an expected outcome only departs from assumed naming.
+            if (refusal(got) && expected.some(refusal))
+              cc.fail(`expected ${want}, got ${brief(e)}`, { exchange: e, expected: want, level: 'assumed' })
+            cc.fail(`expected ${want}, got ${got} (${brief(e)})`, { exchange: e, expected: want })
+          },
+          { rules: c.rules, level: c.level },
+        )
       }
     },
   }
@@ -247,7 +281,15 @@ export function vectorChecks(files?: readonly LoadedFile[]): Check<`vectors.${st
     loaded = files ?? loadVectorFiles()
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err)
-    return [{ id: 'vectors.load', title: 'the vector files load', rules: ['AUTH-1'], level: 'stated', run: async (ctx) => ctx.fail(`cannot load vectors: ${why}`) }]
+    return [
+      {
+        id: 'vectors.load',
+        title: 'the vector files load',
+        rules: ['AUTH-1'],
+        level: 'stated',
+        run: async (ctx) => ctx.fail(`cannot load vectors: ${why}`),
+      },
+    ]
   }
   return loaded.filter((f) => f.file.testGroups.some((g) => g.tests.some((t) => t.request))).map(familyCheck)
 }
