@@ -4,7 +4,7 @@
  */
 import { isObject, type JsonObject } from '../contract/model.ts'
 import type { ChangeSink } from './collect.ts'
-import type { OpContext, OpRef } from './operations.ts'
+import type { OpContext, OpRef } from './op-context.ts'
 import { esc, resolve } from './refs.ts'
 import { compareSchemas, type Direction, type SchemaContext } from './schema/index.ts'
 import { diffSignedSchema } from './signing.ts'

@@ -4,39 +4,18 @@
  * responses and callbacks. Operations are paired by method and path template, with path
  * parameters matched by position (`/order/{id}` and `/order/{orderId}` are the same operation).
  */
-import { HTTP_METHODS, isObject, type JsonObject } from '../contract/model.ts'
+import { HTTP_METHODS, isObject } from '../contract/model.ts'
 import { diffRequestBody } from './bodies.ts'
-import type { Collector } from './collect.ts'
-import type { DiffSpec } from './input.ts'
 import { diffParameters } from './parameters.ts'
 import { esc, resolve } from './refs.ts'
 import { diffResponses } from './responses.ts'
 import { diffRequirements } from './security.ts'
 import { diffStability, promisesNothing, reportInvalidStability } from './stability.ts'
 import { deprecationChange, sunsetOf } from './sunset.ts'
+import type { Collector } from './collect.ts'
+import type { DiffSpec } from './input.ts'
+import type { OpContext, OpRef } from './op-context.ts'
 import type { Sameness } from './same.ts'
-import type { SchemaMemo } from './schema/index.ts'
-
-export interface OpRef {
-  readonly method: string
-  readonly path: string
-  readonly pointer: string
-  readonly node: JsonObject
-  readonly pathItem: JsonObject
-  /** Pointer of the path item, where path-level parameters live. */
-  readonly itemPtr: string
-}
-
-/** What every per-operation comparer needs: the two documents and the memo they share. */
-export interface OpContext {
-  readonly base: DiffSpec
-  readonly head: DiffSpec
-  readonly c: Collector
-  readonly memo: SchemaMemo
-  readonly same: Sameness
-  /** ISO date (YYYY-MM-DD) used to judge `x-sunset`. */
-  readonly today: string
-}
 
 const normalizePath = (p: string) => p.replace(/\{[^}]*\}/g, '{}')
 

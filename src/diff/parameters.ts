@@ -4,7 +4,7 @@
  * a removal nor an addition; the others by location and name (headers case-insensitively).
  */
 import { isObject, type JsonObject } from '../contract/model.ts'
-import type { OpContext, OpRef } from './operations.ts'
+import type { OpContext, OpRef } from './op-context.ts'
 import { esc, resolve } from './refs.ts'
 import { deprecationChange, sunsetOf } from './sunset.ts'
 import { compareSchemas, type SchemaContext } from './schema/index.ts'

@@ -6,7 +6,7 @@
 import { isObject, responseErrorCodes, type JsonObject } from '../contract/model.ts'
 import { diffBodyContent } from './bodies.ts'
 import { Recorder, type ChangeSink } from './collect.ts'
-import type { OpContext, OpRef } from './operations.ts'
+import type { OpContext, OpRef } from './op-context.ts'
 import { esc, resolve } from './refs.ts'
 import { compareSchemas, type SchemaMemo } from './schema/index.ts'
 

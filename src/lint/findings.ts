@@ -1,6 +1,6 @@
-import type { LintRuleId } from './registry.ts'
+import type { LintRuleId, Severity } from './registry.ts'
 
-export type Severity = 'error' | 'warning'
+export type { Severity }
 
 export interface LintFinding {
   readonly rule: LintRuleId

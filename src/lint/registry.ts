@@ -4,7 +4,8 @@
  * here does not compile, and `oec lint --list-rules` prints the table itself.
  */
 import { layerKey, type Contract, type LayerName } from '../contract/load.ts'
-import type { Severity } from './findings.ts'
+/** A finding's weight: an error fails `oec lint`, a warning does not. */
+export type Severity = 'error' | 'warning'
 
 export interface LintRuleInfo {
   readonly level: Severity

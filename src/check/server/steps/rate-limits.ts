@@ -17,7 +17,6 @@ import {
   succeeded,
 } from '../helpers.ts'
 import type { Exchange } from '../http.ts'
-import type { CheckId } from '../registry.ts'
 import type { CheckContext } from '../types.ts'
 import type { Wallet } from '../wallets.ts'
 
@@ -86,17 +85,6 @@ export async function exhaustOrders(ctx: CheckContext, w: Wallet, limit: number)
     if (!succeeded(e)) break
   }
   return out
-}
-
-/** The check that reports a missing 429; the others that need one skip and point to it. */
-const ORDER_LIMIT_CHECK: CheckId = 'rl.order-limit'
-
-/** Uses up the order limit and returns the 429 that ends it; skips the case when none came (rl.order-limit reports that). */
-export async function orderLimitHit(ctx: CheckContext, w: Wallet, limit: number): Promise<Exchange> {
-  const sent = await exhaustOrders(ctx, w, limit)
-  const last = sent[sent.length - 1]!
-  if (statusOf(last) !== 429) ctx.skip(`the order limit was not reached (${brief(last)}); ${ORDER_LIMIT_CHECK} reports that`)
-  return last
 }
 
 /** On a live target, a burst started near the end of an (epoch-aligned) window would be split: wait for a fresh one. */

@@ -1,7 +1,8 @@
 /** `rl.reset`: after the limit is hit, the counters reset at X-RateLimit-Reset. */
 import { brief } from '../../context.ts'
 import { placeOrder, rateHeaders, succeeded } from '../../helpers.ts'
-import { defaultTier, freshWindow, orderLimitHit } from '../../steps/rate-limits.ts'
+import { defaultTier, freshWindow } from '../../steps/rate-limits.ts'
+import { orderLimitHit } from './order-limit.ts'
 import type { Check } from '../../types.ts'
 
 export const RL_RESET = 'rl.reset'
