@@ -10,6 +10,7 @@ import { RawJson, signBody, type BodyEntries, type BodyValue, type SignedBody, t
 import type { CheckContext, FailOptions } from './types.ts'
 import type { Wallet } from './wallets.ts'
 import { brief } from './context.ts'
+import { refusedRequestNote } from '../../explain/note.ts'
 import { call } from './operations.ts'
 import type { KnownErrorCode } from '../../contract/generated/errors.ts'
 import type {
@@ -315,18 +316,30 @@ export function rateHeaders(e: Exchange): RateHeaders {
 /** The operation must have taken effect (ACKED, approved, ...). */
 export function expectSuccess(ctx: CheckContext, e: Exchange, what: string, o: FailOptions = {}): void {
   if (succeeded(e)) return
-  ctx.fail(`${what}: expected it to be accepted, got ${brief(e)}`, {
+  ctx.fail(`${what}: expected it to be accepted, got ${brief(e)}${whyRefused(ctx, e)}`, {
     expected: o.expected ?? 'HTTP 200 and a success status (ACKED / approved / revoked / ok)',
     exchange: e,
     ...o,
   })
 }
 
+/** An auth refusal of a request the runner signed: whether it verifies under the contract (then the server is at fault), from the explain engine. */
+function whyRefused(ctx: CheckContext, e: Exchange): string {
+  const s = statusOf(e)
+  if ((s !== 401 && s !== 403) || e.request.body === undefined) return ''
+  const note = refusedRequestNote(ctx.spec, e.request.body, {
+    path: new URL(e.request.url).pathname,
+    method: e.request.method,
+    domain: { name: ctx.target.domainName, chainId: ctx.target.chainId },
+  })
+  return note ? `; ${note}` : ''
+}
+
 /** A valid signature must pass authentication: HTTP 200 (ACKED or a business REJECTED). */
 export function expectAuthenticated(ctx: CheckContext, e: Exchange, what: string, o: FailOptions = {}): void {
   const s = statusOf(e)
   if (s >= 200 && s < 300) return
-  ctx.fail(`${what}: expected it to pass authentication (HTTP 200), got ${brief(e)}`, {
+  ctx.fail(`${what}: expected it to pass authentication (HTTP 200), got ${brief(e)}${whyRefused(ctx, e)}`, {
     expected: 'HTTP 200 with an order result',
     exchange: e,
     ...o,
