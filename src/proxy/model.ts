@@ -28,3 +28,8 @@ export interface Violation {
   readonly method: string
   readonly path: string
 }
+
+/** A maker of one party's violations for one exchange. */
+export function violationsOf(party: Party, ex: Exchange, path: string): (check: string, rules: RuleId[], message: string) => Violation {
+  return (check, rules, message) => ({ party, check, rules, message, seq: ex.seq, method: ex.method, path })
+}

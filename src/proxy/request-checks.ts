@@ -12,7 +12,7 @@ import { explainRequest, type CauseId } from '../explain/index.ts'
 import { signedParts } from '../explain/operation.ts'
 import type { Validators } from '../server/validate.ts'
 import { parseBody, readUint64, signingFor, type DomainOverrides, type OptionsKind, type ParsedBodyOk } from '../signing/index.ts'
-import type { Exchange, Violation } from './model.ts'
+import { violationsOf, type Exchange, type Violation } from './model.ts'
 import type { Session } from './session.ts'
 
 export interface CheckContext {
@@ -77,15 +77,7 @@ export function checkRequest(ctx: CheckContext, ex: Exchange): { violations: Vio
   if (!op) return { violations: [] }
   if (!op.requestSchema) return { violations: [], facts: { op, nonces: [] } }
   const out: Violation[] = []
-  const v = (check: string, rules: RuleId[], message: string): Violation => ({
-    party: 'client',
-    check,
-    rules,
-    message,
-    seq: ex.seq,
-    method: ex.method,
-    path,
-  })
+  const v = violationsOf('client', ex, path)
   const parsed = parseBody(ex.requestBody.toString('utf8'))
   if (!parsed.ok) {
     out.push(v('schema', parsed.code === 'invalid_json' ? ['WIRE-1'] : ['WIRE-4'], parsed.message))

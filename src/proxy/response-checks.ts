@@ -7,7 +7,7 @@
 import type { RuleId } from '../contract/generated/rules.ts'
 import { RATE_LIMIT_HEADERS, WINDOW_HEADERS } from '../contract/headers.ts'
 import { getPointer, isObject, responseErrorCodes, type Operation } from '../contract/model.ts'
-import type { Exchange, Violation } from './model.ts'
+import { violationsOf, type Exchange, type Violation } from './model.ts'
 import { pathOf, type CheckContext, type RequestFacts } from './request-checks.ts'
 
 /** The rule that states what an operation answers. */
@@ -69,15 +69,7 @@ export function checkResponse(ctx: CheckContext, ex: Exchange, facts: RequestFac
   const { op } = facts
   const out: Violation[] = []
   const path = pathOf(ex.url)
-  const v = (check: string, rules: RuleId[], message: string): Violation => ({
-    party: 'server',
-    check,
-    rules,
-    message,
-    seq: ex.seq,
-    method: ex.method,
-    path,
-  })
+  const v = violationsOf('server', ex, path)
   const head = ex.method === 'HEAD'
   let body: unknown
   const text = ex.responseBody.toString('utf8')

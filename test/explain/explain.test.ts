@@ -11,9 +11,19 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { shippedContract } from '../../src/contract/load.ts'
 import { explainRequest, decimalSpellings, doubleNonces, parseCurl } from '../../src/explain/index.ts'
-import { perpActionHash } from '../../src/signing/index.ts'
 import { runMain } from '../helpers/main.ts'
-import { account, approveAgent, MISTAKES, OPTIONS_DOMAIN, OTHER_KEY, PERP_DOMAIN, placeOrder, V_RAW, KEY } from './independent.ts'
+import {
+  account,
+  approveAgent,
+  KEY,
+  MISTAKES,
+  OPTIONS_DOMAIN,
+  OTHER_KEY,
+  PERP_DOMAIN,
+  perpOrder,
+  placeOrder,
+  V_RAW,
+} from './independent.ts'
 
 const contract = shippedContract()
 const ids = (body: string, opts = {}): string[] => explainRequest(contract, body, opts).causes.map((c) => c.id)
@@ -101,39 +111,15 @@ describe('oec explain: other signers, agents, perps', () => {
   })
 
   it('a perp action signed with the options domain, and with chain ID 999', async () => {
-    const action = {
-      type: 'order',
-      orders: [{ a: 0, b: true, p: '100.5', s: '2', r: false, t: { limit: { tif: 'Gtc' } } }],
-      grouping: 'na',
-    }
     const nonce = 1_763_900_000_000n
-    const connectionId = perpActionHash({ action, nonce })
-    const sign = (domain: Record<string, unknown>) =>
-      account.signTypedData({
-        domain: domain as never,
-        types: {
-          Agent: [
-            { name: 'source', type: 'string' },
-            { name: 'connectionId', type: 'bytes32' },
-          ],
-        },
-        primaryType: 'Agent',
-        message: { source: 'a', connectionId },
-      })
-    const body = async (domain: Record<string, unknown>) => {
-      const sig = await sign(domain)
-      return JSON.stringify({
-        action,
-        nonce: Number(nonce),
-        signature: { r: sig.slice(0, 66), s: `0x${sig.slice(66, 130)}`, v: parseInt(sig.slice(130), 16) },
-      })
-    }
-    expect(explainRequest(contract, await body(PERP_DOMAIN), { signer: account.address })).toMatchObject({
+    expect(explainRequest(contract, await perpOrder(PERP_DOMAIN, nonce), { signer: account.address })).toMatchObject({
       verified: true,
       operationId: 'perpExchange',
     })
-    expect(ids(await body(OPTIONS_DOMAIN), { signer: account.address })).toEqual(expect.arrayContaining(['domain_name', 'chain_id']))
-    expect(ids(await body({ ...PERP_DOMAIN, chainId: 999 }), { signer: account.address })).toEqual(['chain_id'])
+    expect(ids(await perpOrder(OPTIONS_DOMAIN, nonce), { signer: account.address })).toEqual(
+      expect.arrayContaining(['domain_name', 'chain_id']),
+    )
+    expect(ids(await perpOrder({ ...PERP_DOMAIN, chainId: 999 }, nonce), { signer: account.address })).toEqual(['chain_id'])
   })
 })
 

@@ -6,6 +6,7 @@
  */
 import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
+import { perpActionHash } from '../../src/signing/index.ts'
 
 export const KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
 export const account = privateKeyToAccount(KEY)
@@ -239,4 +240,28 @@ export async function approveAgent(agent: Hex, nonce: bigint, opts: { key?: Hex;
     message: { agent, nonce },
   })
   return `{"agent":${JSON.stringify(agent)},"nonce":${nonce},"signature":${JSON.stringify(sig)}}`
+}
+
+/**
+ * A perp order request signed by `account` under `domain`. The Agent typed data is written here;
+ * the action hash (msgpack, the venue's layout) is the toolkit's `perpActionHash`.
+ */
+export async function perpOrder(domain: Record<string, unknown>, nonce: bigint): Promise<string> {
+  const action = { type: 'order', orders: [{ a: 0, b: true, p: '100.5', s: '2', r: false, t: { limit: { tif: 'Gtc' } } }], grouping: 'na' }
+  const sig = await account.signTypedData({
+    domain: domain as never,
+    types: {
+      Agent: [
+        { name: 'source', type: 'string' },
+        { name: 'connectionId', type: 'bytes32' },
+      ],
+    },
+    primaryType: 'Agent',
+    message: { source: 'a', connectionId: perpActionHash({ action, nonce }) },
+  })
+  return JSON.stringify({
+    action,
+    nonce: Number(nonce),
+    signature: { r: sig.slice(0, 66), s: `0x${sig.slice(66, 130)}`, v: parseInt(sig.slice(130), 16) },
+  })
 }

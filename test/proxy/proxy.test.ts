@@ -16,8 +16,7 @@ import { startProxy, type RunningProxy } from '../../src/proxy/index.ts'
 import { SimulatedClock, startServer, type RunningServer, type ServerDeps } from '../../src/server/index.ts'
 import { OEC, ROOT } from '../helpers/cli.ts'
 import { runMain } from '../helpers/main.ts'
-import { perpActionHash } from '../../src/signing/index.ts'
-import { account, approveAgent, MISTAKES, OPTIONS_DOMAIN, OTHER_KEY, PERP_DOMAIN, placeOrder } from '../explain/independent.ts'
+import { account, approveAgent, MISTAKES, OPTIONS_DOMAIN, OTHER_KEY, PERP_DOMAIN, perpOrder, placeOrder } from '../explain/independent.ts'
 
 interface Raw {
   status: number
@@ -158,31 +157,8 @@ describe('oec proxy', () => {
   it('a refused perp request is explained against the addresses the session knows', async () => {
     const { proxy } = await behindProxy()
     expect((await send(proxy.url, 'POST', '/order', await placeOrder([], { nonce: 81n }))).status).toBe(200)
-    const action = {
-      type: 'order',
-      orders: [{ a: 0, b: true, p: '100.5', s: '2', r: false, t: { limit: { tif: 'Gtc' } } }],
-      grouping: 'na',
-    }
-    const perp = async (domain: Record<string, unknown>, nonce: bigint) => {
-      const sig = await account.signTypedData({
-        domain: domain as never,
-        types: {
-          Agent: [
-            { name: 'source', type: 'string' },
-            { name: 'connectionId', type: 'bytes32' },
-          ],
-        },
-        primaryType: 'Agent',
-        message: { source: 'a', connectionId: perpActionHash({ action, nonce }) },
-      })
-      return JSON.stringify({
-        action,
-        nonce: Number(nonce),
-        signature: { r: sig.slice(0, 66), s: `0x${sig.slice(66, 130)}`, v: parseInt(sig.slice(130), 16) },
-      })
-    }
-    await send(proxy.url, 'POST', '/exchange', await perp(PERP_DOMAIN, 82n))
-    await send(proxy.url, 'POST', '/exchange', await perp(OPTIONS_DOMAIN, 83n))
+    await send(proxy.url, 'POST', '/exchange', await perpOrder(PERP_DOMAIN, 82n))
+    await send(proxy.url, 'POST', '/exchange', await perpOrder(OPTIONS_DOMAIN, 83n))
     await proxy.idle()
     const v = proxy.violations()
     expect(v.map((x) => [x.party, x.seq, x.check])).toEqual([
