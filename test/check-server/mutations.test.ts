@@ -60,7 +60,11 @@ describe('deriveMutations', () => {
   })
 
   it('breaks patterns and enums for real (each value fails the spec constraint)', () => {
-    const patterns: Record<string, RegExp> = { price: /^(0|[1-9][0-9]*)(\.[0-9]+)?$/, size: /^(0|[1-9][0-9]*)(\.[0-9]+)?$/, wallet: /^0x[0-9a-fA-F]{40}$/ }
+    const patterns: Record<string, RegExp> = {
+      price: /^(0|[1-9][0-9]*)(\.[0-9]+)?$/,
+      size: /^(0|[1-9][0-9]*)(\.[0-9]+)?$/,
+      wallet: /^0x[0-9a-fA-F]{40}$/,
+    }
     const all = derive(3)
     const broken = all.filter((m) => m.kind === 'pattern' && m.field in patterns)
     const enums = all.filter((m) => m.kind === 'enum')
