@@ -26,3 +26,24 @@ export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) 
     return n
   }
 }
+
+/**
+ * Runs until SIGINT or SIGTERM, then `stop()` (draining in-flight work); a second signal while
+ * it drains means "now" (exit 130). Resolves to the signal's name.
+ */
+export async function runUntilSignal(stop: () => Promise<void>): Promise<string> {
+  const signal = await new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'))
+    process.once('SIGTERM', () => resolve('SIGTERM'))
+  })
+  const force = () => process.exit(130)
+  process.once('SIGINT', force)
+  process.once('SIGTERM', force)
+  try {
+    await stop()
+  } finally {
+    process.off('SIGINT', force)
+    process.off('SIGTERM', force)
+  }
+  return signal
+}

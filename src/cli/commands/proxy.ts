@@ -6,7 +6,7 @@
 import { createWriteStream } from 'node:fs'
 import { InputError } from '../../errors.ts'
 import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
-import { intOption, type CommandModule } from '../program.ts'
+import { intOption, runUntilSignal, type CommandModule } from '../program.ts'
 import { LAYER_NAMES } from '../../contract/index.ts'
 
 interface ProxyFlags extends ContractFlags {
@@ -63,15 +63,10 @@ export const proxyCommand: CommandModule = {
           onError: (m) => io.stderr.write(`oec proxy: ${m}\n`),
         })
         io.stdout.write(`oec proxy: listening on ${proxy.url} -> ${opts.target.replace(/\/$/, '')}\n`)
-        const signal = await new Promise<string>((resolve) => {
-          process.once('SIGINT', () => resolve('SIGINT'))
-          process.once('SIGTERM', () => resolve('SIGTERM'))
+        const signal = await runUntilSignal(async () => {
+          await proxy.idle()
+          await proxy.close()
         })
-        const force = () => process.exit(130)
-        process.once('SIGINT', force)
-        process.once('SIGTERM', force)
-        await proxy.idle()
-        await proxy.close()
         const summary = proxy.summary()
         if (opts.reporter === 'json' || opts.reporter === 'junit') {
           const out = opts.out ? createWriteStream(opts.out) : io.stdout
@@ -81,8 +76,6 @@ export const proxyCommand: CommandModule = {
         io.stderr.write(
           `oec proxy: ${signal}, stopped after ${proxy.exchanges()} exchange(s), ${proxy.violations().length} violation(s)${opts.out ? `; report in ${opts.out}` : ''}\n`,
         )
-        process.off('SIGINT', force)
-        process.off('SIGTERM', force)
         done(exitCodeFor(summary.results))
       })
   },

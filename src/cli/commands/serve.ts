@@ -1,7 +1,7 @@
 import { InputError } from '../../errors.ts'
 import { LAYER_NAMES } from '../../contract/index.ts'
 import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
-import { intOption, type CommandModule } from '../program.ts'
+import { intOption, runUntilSignal, type CommandModule } from '../program.ts'
 
 interface ServeOptions extends ContractFlags {
   port: number
@@ -85,17 +85,7 @@ export const serveCommand: CommandModule = {
           ...(explain ? { deps: { explainRefusal: explain } } : {}),
         })
         io.stdout.write(`oec serve: listening on ${server.url}\n`)
-        const signal = await new Promise<string>((resolve) => {
-          process.once('SIGINT', () => resolve('SIGINT'))
-          process.once('SIGTERM', () => resolve('SIGTERM'))
-        })
-        // A second signal while in-flight requests drain means "now".
-        const force = () => process.exit(130)
-        process.once('SIGINT', force)
-        process.once('SIGTERM', force)
-        await server.close()
-        process.off('SIGINT', force)
-        process.off('SIGTERM', force)
+        const signal = await runUntilSignal(() => server.close())
         io.stderr.write(`oec serve: ${signal}, stopped\n`)
         done(0)
       })
