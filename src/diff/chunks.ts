@@ -7,14 +7,8 @@
  * (document markers, directives, tabs, a line at the mapping's indentation that is not a plain
  * key) makes it give up, so the caller parses the whole text as before.
  */
-import { createRequire } from 'node:module'
+import { loadCoreYaml } from '../contract/js-yaml.ts'
 import type { JsonObject } from '../contract/model.ts'
-
-interface JsYaml {
-  load(text: string, options: { schema: unknown }): unknown
-  readonly CORE_SCHEMA: unknown
-}
-const jsyaml = createRequire(import.meta.url)('js-yaml') as JsYaml
 
 /** Entry text → its parsed value, filled from the base document and read for the head. */
 export type ChunkCache = Map<string, unknown>
@@ -117,7 +111,7 @@ function entry(src: Source, path: readonly string[], from: number, to: number, i
 function keyOf(raw: string): string {
   const k = raw.trim()
   if (PLAIN_KEY.test(k) && !RESOLVED_KEY.test(k)) return k
-  const parsed = jsyaml.load(`${k}: 0`, { schema: jsyaml.CORE_SCHEMA })
+  const parsed = loadCoreYaml(`${k}: 0`)
   const keys = parsed && typeof parsed === 'object' ? Object.keys(parsed) : []
   if (keys.length !== 1) throw new GiveUp()
   return keys[0]!
@@ -169,7 +163,7 @@ export function parseFromChunks(text: string, cache: ChunkCache): JsonObject | u
     if (value === undefined) {
       let parsed: unknown
       try {
-        parsed = jsyaml.load(chunk, { schema: jsyaml.CORE_SCHEMA })
+        parsed = loadCoreYaml(chunk)
       } catch {
         throw new GiveUp()
       }

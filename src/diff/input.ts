@@ -4,18 +4,13 @@
  */
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { loadCoreYaml } from '../contract/js-yaml.ts'
 import { InputError } from '../errors.ts'
 import { contractFromSource, type Contract, type LoadOptions } from '../contract/load.ts'
 import { isObject } from '../contract/model.ts'
 import { parseSpecText, readSpecFile, type SpecSource } from '../contract/source.ts'
 import { indexChunks, parseFromChunks, type ChunkCache } from './chunks.ts'
 
-interface JsYaml {
-  load(text: string, options: { schema: unknown; filename?: string }): unknown
-  readonly CORE_SCHEMA: unknown
-}
-const jsyaml = createRequire(import.meta.url)('js-yaml') as JsYaml
 
 /** A YAML alias (`*name`) could expand exponentially when walked: such files take the guarded parser. */
 const ALIAS = /(^|[\s[{,:-])\*[A-Za-z0-9_-]+\s*($|[,\]}\n])/m
@@ -43,7 +38,7 @@ export function diffSource(text: string, file: string, chunks?: ChunkCache): Spe
     if (chunks) doc = parseFromChunks(text, chunks)
     if (doc === undefined) {
       try {
-        doc = jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA, filename: file })
+        doc = loadCoreYaml(text, file)
       } catch {
         return parseSpecText(text, file)
       }
