@@ -11,7 +11,6 @@ import { isObject } from '../contract/model.ts'
 import { parseSpecText, readSpecFile, type SpecSource } from '../contract/source.ts'
 import { indexChunks, parseFromChunks, type ChunkCache } from './chunks.ts'
 
-
 /** A YAML alias (`*name`) could expand exponentially when walked: such files take the guarded parser. */
 const ALIAS = /(^|[\s[{,:-])\*[A-Za-z0-9_-]+\s*($|[,\]}\n])/m
 
