@@ -87,7 +87,8 @@ export function orderEntries(ctx: CheckContext, p: OrderParams): BodyEntries {
 }
 
 function signerOf(s: Wallet | Signer): Signer {
-  return typeof s === 'object' && 'privateKey' in s && 'account' in s ? (s as Wallet).privateKey : (s as Signer)
+  // A run's Wallet carries its key; a viem LocalAccount (the other object a Signer may be) has none.
+  return typeof s === 'object' && 'privateKey' in s ? (s as Wallet).privateKey : (s as Signer)
 }
 
 export function domainOf(ctx: CheckContext, o?: DomainOverrides): DomainOverrides {

@@ -2,9 +2,9 @@
  * Runs the server checks against a target: the embedded reference server (simulated clock,
  * slow checks included, seconds) or a URL. Emits one CaseResult per case as it completes.
  */
+import { addressOf } from '../../signing/index.ts'
 import type { CaseResult, RunSummary } from '../../report/model.ts'
 import { DEFAULT_INSTRUMENTS, SimulatedClock, startServer, type RunningServer, type ServerConfig } from '../../server/index.ts'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { contractFor, shippedContract, type Contract, type FullContract } from '../../contract/index.ts'
 import { generateVectors } from '../../vectors/generate.ts'
 import type { LoadedFile } from '../../vectors/load.ts'
@@ -16,7 +16,7 @@ import { runCheck, type RunShared } from './context.ts'
 import { HttpClient, probe, UnreachableError, type Exchange } from './http.ts'
 import { createRng } from './rng.ts'
 import type { Check, TargetInfo } from './types.ts'
-import { NonceBook } from './wallets.ts'
+import { NonceBook, randomPrivateKey } from './wallets.ts'
 
 export interface ServerRunOptions {
   /** Base URL; absent: the embedded reference server. */
@@ -95,10 +95,10 @@ export function positionsSetup(
     const s = `OECPOS${i}-20301231-100-C`
     if (!instruments.includes(s)) instruments.push(s)
   }
-  const privateKey = generatePrivateKey()
+  const privateKey = randomPrivateKey()
   return {
     instruments,
-    walletTiers: { [privateKeyToAccount(privateKey).address.toLowerCase()]: tier.id },
+    walletTiers: { [addressOf(privateKey).toLowerCase()]: tier.id },
     wallet: { privateKey, tier: tier.id },
   }
 }
@@ -109,8 +109,8 @@ export function unlimitedSetup(
 ): { walletTiers: Record<string, string>; wallet: { privateKey: `0x${string}`; tier: string } } | undefined {
   const tier = Object.values(spec.rateLimits.tiers).find((t) => t.maxPositions === -1)
   if (!tier) return undefined
-  const privateKey = generatePrivateKey()
-  return { walletTiers: { [privateKeyToAccount(privateKey).address.toLowerCase()]: tier.id }, wallet: { privateKey, tier: tier.id } }
+  const privateKey = randomPrivateKey()
+  return { walletTiers: { [addressOf(privateKey).toLowerCase()]: tier.id }, wallet: { privateKey, tier: tier.id } }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -3,14 +3,13 @@
  * nonces start from the current time in microseconds so that wallets configured with a known
  * tier, reused across runs against the same target, never repeat a nonce of an earlier run.
  */
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import type { LocalAccount } from 'viem'
+import { randomBytes } from 'node:crypto'
+import { addressOf, checkPrivateKey, type Hex } from '../../signing/index.ts'
 
 export interface Wallet {
   readonly privateKey: `0x${string}`
   /** Checksummed address. */
   readonly address: `0x${string}`
-  readonly account: LocalAccount
   /** Tier id when known (config wallets); undefined for fresh wallets (default tier). */
   readonly tier?: string
   /** Never print the key: reports show the address only. */
@@ -18,18 +17,31 @@ export interface Wallet {
 }
 
 export function walletFromKey(privateKey: `0x${string}`, tier?: string): Wallet {
-  const account = privateKeyToAccount(privateKey)
+  // The signing core's own secp256k1, not viem's account stack: a run makes hundreds of wallets.
+  const address = addressOf(privateKey)
   return {
     privateKey,
-    address: account.address,
-    account,
+    address,
     ...(tier !== undefined ? { tier } : {}),
-    toJSON: () => account.address,
+    toJSON: () => address,
+  }
+}
+
+/** A random valid secp256k1 key (a 32-byte draw at or above the curve order is drawn again). */
+export function randomPrivateKey(): Hex {
+  for (;;) {
+    const key = `0x${randomBytes(32).toString('hex')}` as Hex
+    try {
+      checkPrivateKey(key)
+      return key
+    } catch {
+      // out of range: vanishingly rare, draw again
+    }
   }
 }
 
 export function freshWallet(): Wallet {
-  return walletFromKey(generatePrivateKey())
+  return walletFromKey(randomPrivateKey())
 }
 
 export class NonceBook {
