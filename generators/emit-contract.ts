@@ -6,18 +6,10 @@
 import type { WriterFunction } from 'ts-morph'
 import type { Contract } from '../src/contract/load.ts'
 import { isObject } from '../src/contract/model.ts'
-import { writeValue, type NameRegistry } from './names.ts'
-import { constStatement, typeAliasStatement, type Doc } from './type-expr.ts'
+import type { NameRegistry } from './names.ts'
+import { constValueStatement, typeAliasStatement } from './type-expr.ts'
 
-const constant = (name: string, value: unknown, doc: Doc): WriterFunction =>
-  constStatement(
-    name,
-    (w) => {
-      writeValue(w, value)
-      w.write(' as const')
-    },
-    doc,
-  )
+const constant = constValueStatement
 
 export function emitContract(spec: Contract, names: NameRegistry): WriterFunction[] {
   const operations = Object.fromEntries(spec.operations.map((op) => [op.operationId, { method: op.method, path: op.path }]))

@@ -2,8 +2,8 @@
 import type { WriterFunction } from 'ts-morph'
 import type { Contract } from '../src/contract/load.ts'
 import { getPointer, isObject } from '../src/contract/model.ts'
-import { writeValue, type NameRegistry } from './names.ts'
-import { constStatement, functionStatement, typeAliasStatement, type Doc } from './type-expr.ts'
+import type { NameRegistry } from './names.ts'
+import { constValueStatement, functionStatement, typeAliasStatement } from './type-expr.ts'
 
 export function emitLimits(spec: Contract<'rateLimits'>, names: NameRegistry): WriterFunction[] {
   const rl = spec.rateLimits
@@ -12,15 +12,7 @@ export function emitLimits(spec: Contract<'rateLimits'>, names: NameRegistry): W
   const unlimited = typeof ext.unlimited === 'number' ? ext.unlimited : -1
   const categories = isObject(ext.categories) ? ext.categories : {}
 
-  const constant = (name: string, value: unknown, doc: Doc): WriterFunction =>
-    constStatement(
-      name,
-      (w) => {
-        writeValue(w, value)
-        w.write(' as const')
-      },
-      doc,
-    )
+  const constant = constValueStatement
 
   const tiers = Object.fromEntries(
     Object.values(rl.tiers).map((t) => [

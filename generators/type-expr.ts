@@ -3,7 +3,7 @@
  * and the writers below print it (and whole declarations) onto a ts-morph CodeBlockWriter.
  */
 import type { CodeBlockWriter, WriterFunction } from 'ts-morph'
-import { propertyName, stringLiteral } from './names.ts'
+import { propertyName, stringLiteral, writeValue } from './names.ts'
 
 export interface Doc {
   readonly description?: string
@@ -238,6 +238,18 @@ export function constStatement(name: string, initializer: WriterFunction, doc: D
     initializer(w)
     w.write(';').newLine()
   }
+}
+
+/** `export const name = <value> as const;`: a JSON-like value written as a literal. */
+export function constValueStatement(name: string, value: unknown, doc: Doc | undefined): WriterFunction {
+  return constStatement(
+    name,
+    (w) => {
+      writeValue(w, value)
+      w.write(' as const')
+    },
+    doc,
+  )
 }
 
 /** A top-level declaration: an interface for an object type, a type alias for anything else. */
