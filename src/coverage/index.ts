@@ -5,6 +5,8 @@
  * spec checks. A stated rule with no check is a gap (exit 1); advice to client authors is
  * listed apart.
  */
+import type { RuleId } from '../contract/generated/rules.ts'
+import type { LintRuleId } from '../lint/registry.ts'
 import type { Level } from '../report/model.ts'
 import { serverCheckCatalog } from '../check/server/catalog.ts'
 import { contractFor, type Contract } from '../contract/load.ts'
@@ -27,7 +29,10 @@ export interface CheckRef {
 }
 
 /** The contract rules `oec lint` checks on the machine-readable description itself. */
-export const LINT_CHECKS: readonly CheckRef[] = [
+/** A lint rule as a coverage row: its id is a registry id, its rules are catalog rule ids. */
+type LintCheckRef = CheckRef & { readonly source: 'lint'; readonly id: `lint/${LintRuleId}`; readonly rules: readonly RuleId[] }
+
+export const LINT_CHECKS: readonly LintCheckRef[] = [
   {
     source: 'lint',
     id: 'lint/catalog-entry-fields',
