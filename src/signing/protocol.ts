@@ -14,10 +14,11 @@
  * nonce is a JSON integer and keeps every digit.
  */
 import type { MessageKind } from '../contract/generated/contract.ts'
-import { isLosslessNumber, parse as losslessParse, stringify as losslessStringify, type LosslessNumber } from 'lossless-json'
+import { isLosslessNumber, stringify as losslessStringify, type LosslessNumber } from 'lossless-json'
 import { isObject } from '../contract/model.ts'
 import { typeOf } from './hex.ts'
 import { checkPrivateKey } from './keys.ts'
+import { parseLossless } from './lossless.ts'
 import { exactDomain } from './options.ts'
 import type { PerpSignInput } from './perp.ts'
 import { splitSignature, SIGNATURE_RE } from './signature.ts'
@@ -197,14 +198,30 @@ export async function answerLine(signing: Signing, line: string): Promise<string
   if (line.trim() === '') return undefined
   let req: unknown
   try {
-    req = losslessParse(line)
+    req = parseLossless(line)
   } catch (err) {
     return serializeAnswer({ error: `invalid JSON: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}` })
   }
   return serializeAnswer(await answerRequest(signing, req))
 }
 
-/** One line of JSON (lossless-json keeps an integer id's digits). */
+/**
+ * One line of JSON, as lossless-json writes it. Answers hold strings, numbers, booleans and
+ * null, which both write with JSON.stringify, and an echoed `id`, a lossless number when the
+ * request's id was a JSON number: its digits are written as they came. Only an id holding an
+ * array or object goes through lossless-json's own writer.
+ */
 export function serializeAnswer(a: ProtocolAnswer): string {
-  return losslessStringify(a) ?? '{}'
+  let out = ''
+  for (const k in a) {
+    const v = a[k]
+    if (v === undefined) continue
+    let text: string
+    if (isLossless(v)) text = v.value
+    else if ((v !== null && typeof v === 'object') || typeof v === 'bigint' || typeof v === 'function' || typeof v === 'symbol')
+      return losslessStringify(a) ?? '{}'
+    else text = JSON.stringify(v)
+    out += `${out === '' ? '{' : ','}${JSON.stringify(k)}:${text}`
+  }
+  return out === '' ? '{}' : `${out}}`
 }

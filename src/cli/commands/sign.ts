@@ -5,7 +5,7 @@
  *   --kind K ...   sign from flags and print the exact HTTP body (for `| curl --data-binary @-`)
  * The private key comes from an environment variable (--key-env), never from argv, and is never printed.
  */
-import { createInterface } from 'node:readline'
+import { StringDecoder } from 'node:string_decoder'
 import { parse as losslessParse } from 'lossless-json'
 import { InputError } from '../../errors.ts'
 import {
@@ -36,20 +36,57 @@ interface SignOptions extends ContractFlags {
   verifyingContract?: string
 }
 
+/** Line ends as readline splits them: CRLF, LF or a lone CR. */
+const LINE_END = /\r\n|\n|\r/
+
+/**
+ * The protocol loop. Input is taken a chunk at a time (as many lines as arrived), each line is
+ * answered in order, and the chunk's answers go out in one write: a piped stdout is written
+ * synchronously, so a write per line cost a system call per answer, about as much as the
+ * protocol's parsing and answering together. A harness that sends one line and waits still
+ * gets its answer at once (the chunk is that line).
+ */
 async function serveJsonl(signing: Signing, io: CliIO): Promise<ExitCode> {
-  const rl = createInterface({ input: io.stdin, crlfDelay: Infinity })
   // A reader that goes away (EPIPE) ends the session quietly instead of crashing it.
   let gone = false
   io.stdout.on('error', () => {
     gone = true
-    rl.close()
   })
-  // Lines are answered strictly one after another, so answers keep request order.
-  for await (const line of rl) {
-    const out = await answerLine(signing, line)
-    if (gone) break
-    if (out !== undefined) io.stdout.write(`${out}\n`)
+  const decoder = new StringDecoder('utf8')
+  let pending = ''
+  const answerAll = async (lines: readonly string[]): Promise<void> => {
+    let out = ''
+    for (const line of lines) {
+      const a = await answerLine(signing, line)
+      if (a !== undefined) out += `${a}\n`
+    }
+    if (out === '' || gone) return
+    if (!io.stdout.write(out))
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          io.stdout.off('drain', done)
+          io.stdout.off('error', done)
+          resolve()
+        }
+        io.stdout.on('drain', done)
+        io.stdout.on('error', done)
+      })
   }
+  // After a chunk that ended on a CR, a LF starting the next chunk is the rest of that CRLF.
+  let skipLf = false
+  for await (const chunk of io.stdin) {
+    let text = typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer)
+    if (text === '') continue
+    if (skipLf && text.startsWith('\n')) text = text.slice(1)
+    pending += text
+    skipLf = pending.endsWith('\r')
+    const lines = pending.split(LINE_END)
+    pending = lines.pop()!
+    await answerAll(lines)
+    if (gone) return 0
+  }
+  pending += decoder.end()
+  await answerAll(pending.split(LINE_END).filter((l) => l !== ''))
   return 0
 }
 

@@ -1,0 +1,204 @@
+/**
+ * The protocol's fast paths against lossless-json itself: `parseLossless` (native JSON.parse
+ * when a round trip proves nothing was lost) must give lossless-json's tree or its error, and
+ * `answerLine` (fast parse, fast answer writer) must write, byte for byte, the answer that
+ * lossless-json's parse and stringify around `answerRequest` write. Inputs include big and
+ * negative integers, fractions and exponents, `-0`, escapes, duplicate keys, `__proto__` and
+ * whitespace variants (Python's `", "`/`": "` separators among them).
+ */
+import fc from 'fast-check'
+import { isLosslessNumber, parse as losslessParse, stringify as losslessStringify } from 'lossless-json'
+import { describe, expect, it } from 'vitest'
+import { answerLine, answerRequest, serializeAnswer, type ProtocolAnswer } from '../../src/signing/index.ts'
+import { parseLossless } from '../../src/signing/lossless.ts'
+import { signing, signOptions } from '../helpers/shipped.ts'
+import { keyArb, kindMessageArb } from './arbitraries.ts'
+
+/** A JSON text built token by token, so that the text itself (not only its value) varies. */
+type Node = { t: 'raw'; text: string } | { t: 'arr'; items: Node[] } | { t: 'obj'; entries: [string, Node][] }
+
+const numberText = fc.oneof(
+  fc.integer({ min: -1000, max: 1_000_000 }).map(String),
+  fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }).map(String),
+  fc.constantFrom('0', '-0', '1.0', '1e3', '1E+3', '0.1', '-2.5e-3', '9007199254740993', '18446744073709551615', '1.5'),
+)
+const jsonKeyArb = fc.oneof(
+  fc.constantFrom('id', 'op', 'kind', 'nonce', 'message', '__proto__', 'constructor', '1', 'a', 'b'),
+  fc.string({ unit: 'binary', maxLength: 6 }),
+)
+const stringText = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 8 }).map((s) => JSON.stringify(s)),
+  fc.constantFrom('"\\u0070rice"', '"a\\/b"', '"\\ud800"', '"tab\\there"', '"\\u00e9"', '"é"'),
+)
+const leaf = fc.oneof(numberText, stringText, fc.constantFrom('true', 'false', 'null')).map((text): Node => ({ t: 'raw', text }))
+const nodeArb: fc.Arbitrary<Node> = fc.letrec<{ node: Node }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc.array(tie('node'), { maxLength: 4 }).map((items): Node => ({ t: 'arr', items })),
+    // Entries, not a record: a key may repeat, with an equal or a different value.
+    fc.array(fc.tuple(jsonKeyArb, tie('node')), { maxLength: 5 }).map((entries): Node => ({ t: 'obj', entries })),
+  ),
+})).node
+
+interface Style {
+  comma: string
+  colon: string
+  pad: string
+}
+const styleArb = fc.oneof(
+  fc.constant<Style>({ comma: ',', colon: ':', pad: '' }),
+  fc.constant<Style>({ comma: ', ', colon: ': ', pad: '' }),
+  fc.record<Style>({
+    comma: fc.constantFrom(',', ' ,', ',\t', ' , '),
+    colon: fc.constantFrom(':', ' :', ':\r', ' : '),
+    pad: fc.constantFrom('', ' ', '\t', ' \r'),
+  }),
+)
+
+function write(n: Node, s: Style): string {
+  if (n.t === 'raw') return n.text
+  if (n.t === 'arr') return `[${n.items.map((x) => write(x, s)).join(s.comma)}]`
+  return `{${n.entries.map(([k, v]) => `${JSON.stringify(k)}${s.colon}${write(v, s)}`).join(s.comma)}}`
+}
+
+/** A tree as data: lossless numbers tagged, own keys in order, prototypes named. */
+function shape(v: unknown): unknown {
+  if (isLosslessNumber(v)) return { n: v.value }
+  if (Array.isArray(v)) return { a: v.map(shape) }
+  if (v !== null && typeof v === 'object') {
+    const proto = Object.getPrototypeOf(v) === Object.prototype ? 'Object' : 'other'
+    return { o: Object.keys(v).map((k) => [k, shape((v as Record<string, unknown>)[k])]), proto }
+  }
+  return { v }
+}
+
+function outcome(parse: (t: string) => unknown, text: string): unknown {
+  try {
+    return { ok: shape(parse(text)) }
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) }
+  }
+}
+
+describe('parseLossless', () => {
+  it("gives lossless-json's tree or its exact error on any text", () => {
+    fc.assert(
+      fc.property(nodeArb, styleArb, (node, style) => {
+        const text = `${style.pad}${write(node, style)}${style.pad}`
+        expect(outcome(parseLossless, text)).toEqual(outcome(losslessParse, text))
+      }),
+      { numRuns: 3000, seed: 20261123 },
+    )
+  })
+
+  it('keeps the digits the fast path cannot (and takes the fast path for canonical text)', () => {
+    for (const text of ['{"nonce":18446744073709551615}', '{"a":1.0}', '{"a":-0}', '{"a":1e3}', '{"a":1,"a":1}', '[9007199254740993]']) {
+      expect(outcome(parseLossless, text)).toEqual(outcome(losslessParse, text))
+    }
+    const tree = parseLossless('{"id":7,"__proto__":{"x":1}}') as Record<string, unknown>
+    expect(Object.getPrototypeOf(tree)).toBe(Object.prototype)
+    expect(Object.keys(tree)).toEqual(['id', '__proto__'])
+    expect(isLosslessNumber(tree.id)).toBe(true)
+    expect(() => parseLossless('{"a":1,"a":2}')).toThrow(/Duplicate key 'a'/)
+    expect(() => parseLossless('{"a":')).toThrow()
+  })
+})
+
+/** The reference: lossless-json's parse and stringify around answerRequest (the protocol before its fast paths). */
+async function reference(line: string): Promise<string | undefined> {
+  if (line.trim() === '') return undefined
+  let req: unknown
+  try {
+    req = losslessParse(line)
+  } catch (err) {
+    return losslessStringify({ error: `invalid JSON: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}` })
+  }
+  return losslessStringify(await answerRequest(signing, req))
+}
+
+const idArb = fc.oneof(numberText, stringText, fc.constantFrom('null', 'true', '[1,2]', '{"n":18446744073709551615}', '{"__proto__":1}'))
+
+/** A realistic request as entries (so that keys can be repeated or reordered), its nonce a JSON integer. */
+const requestArb = fc
+  .tuple(kindMessageArb, keyArb, fc.constantFrom('sign', 'verify'), idArb, fc.boolean())
+  .chain(([{ kind, message }, key, op, id, omitId]) =>
+    fc
+      .tuple(
+        fc.constant({ kind, message, key, op, id, omitId }),
+        fc.constantFrom<'none' | 'bigNonce' | 'fracNonce' | 'dupKind' | 'dupMessageKey' | 'protoInMessage' | 'escapedKey'>(
+          'none',
+          'none',
+          'bigNonce',
+          'fracNonce',
+          'dupKind',
+          'dupMessageKey',
+          'protoInMessage',
+          'escapedKey',
+        ),
+        styleArb,
+      )
+      .map(([r, twist, style]) => ({ ...r, twist, style })),
+  )
+
+describe('answerLine', () => {
+  it('writes, byte for byte, what lossless-json would on generated requests', async () => {
+    const samples = fc.sample(requestArb, { numRuns: 300, seed: 20261123 })
+    for (const r of samples) {
+      const msg: [string, Node][] = Object.entries(r.message).map(([k, v]) => [
+        k,
+        { t: 'raw', text: typeof v === 'bigint' ? v.toString() : JSON.stringify(v) },
+      ])
+      if (r.twist === 'bigNonce') msg.push(['nonce', { t: 'raw', text: '184467440737095516150' }])
+      if (r.twist === 'fracNonce') for (const e of msg) if (e[0] === 'nonce') e[1] = { t: 'raw', text: '1.0' }
+      if (r.twist === 'dupMessageKey' && msg[0]) msg.push([msg[0][0], { t: 'raw', text: '"other"' }])
+      if (r.twist === 'protoInMessage') msg.push(['__proto__', { t: 'raw', text: '{"wallet":"0x00"}' }])
+      const entries: [string, Node][] = []
+      if (!r.omitId) entries.push(['id', { t: 'raw', text: r.id }])
+      entries.push(['op', { t: 'raw', text: JSON.stringify(r.op) }], ['kind', { t: 'raw', text: JSON.stringify(r.kind) }])
+      if (r.twist === 'dupKind') entries.push(['kind', { t: 'raw', text: JSON.stringify(r.kind) }])
+      entries.push(['message', { t: 'obj', entries: msg }])
+      if (r.op === 'sign') entries.push(['privateKey', { t: 'raw', text: JSON.stringify(r.key) }])
+      else {
+        const signed = await signOptions(r.kind, r.message, r.key).catch(() => ({ signature: `0x${'11'.repeat(65)}` }))
+        entries.push(['signature', { t: 'raw', text: JSON.stringify(signed.signature) }])
+      }
+      let text = write({ t: 'obj', entries }, r.style)
+      if (r.twist === 'escapedKey') text = text.replace('"op"', '"\\u006fp"')
+      expect(await answerLine(signing, text)).toBe(await reference(text))
+    }
+  })
+
+  it('answers a plain verify through the fast path with the signer', async () => {
+    const message = {
+      wallet: '0x000000000000000000000000000000000000dEaD',
+      symbol: 'BTC-20261225-100000-C',
+      side: 'Buy',
+      size: '1',
+      price: '2.5',
+      tif: 'gtc',
+      route: 'book_only',
+      clientId: 'c1',
+      nonce: 18446744073709551615n,
+    }
+    const key = `0x${'42'.repeat(32)}` as const
+    const { signature } = await signOptions('PlaceOrder', message, key)
+    const text = `{"id":12345678901234567890,"op":"verify","kind":"PlaceOrder","message":${JSON.stringify({ ...message, nonce: 0 }).replace('"nonce":0', '"nonce":18446744073709551615')},"signature":"${signature}"}`
+    const a = await answerLine(signing, text)
+    expect(a).toBe(await reference(text))
+    expect(a).toMatch(/^\{"id":12345678901234567890,"digest":"0x[0-9a-f]{64}","signer":"0x/)
+  })
+})
+
+describe('serializeAnswer', () => {
+  it("writes what lossless-json's stringify writes, whatever the id", () => {
+    fc.assert(
+      fc.property(idArb, fc.option(fc.string(), { nil: undefined }), fc.integer(), (idText, error, v) => {
+        const id = losslessParse(idText)
+        const a: ProtocolAnswer = { id, digest: '0xab', signer: null, v, ...(error === undefined ? {} : { error }), gone: undefined }
+        expect(serializeAnswer(a)).toBe(losslessStringify(a))
+      }),
+      { numRuns: 500, seed: 20261123 },
+    )
+  })
+})
