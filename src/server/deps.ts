@@ -58,6 +58,9 @@ export interface ServerDeps {
   ) => unknown
 }
 
+/** The default request log when logging is off: the HTTP edge skips building entries for it. */
+export const noRequestLog = (_entry: RequestLog): void => {}
+
 /** The default seams; signature checks are the contract's own (`signingFor(contract)`). */
 export function defaultDeps(signing: Signing, windowSeconds: number, log: boolean): ServerDeps {
   return {
@@ -68,7 +71,7 @@ export function defaultDeps(signing: Signing, windowSeconds: number, log: boolea
     nonces: createNonceStore(),
     agents: createAgentStore(),
     rateLimiter: createRateLimiter(windowSeconds),
-    logger: log ? (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`) : () => {},
+    logger: log ? (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`) : noRequestLog,
     transformReply: (reply) => reply,
   }
 }

@@ -5,7 +5,7 @@
 import type { ParsedBodyOk } from '../signing/index.ts'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { RATE_HEADERS, type RequestState, type ServerContext } from './context.ts'
-import type { ReplyContext } from './deps.ts'
+import { noRequestLog, type ReplyContext } from './deps.ts'
 import type { Reply } from './reply.ts'
 import type { Router } from './router.ts'
 
@@ -36,7 +36,11 @@ function readBody(req: IncomingMessage): Promise<BodyRead> {
       }
     })
     req.on('end', () =>
-      finish(total > MAX_BODY_BYTES ? { kind: 'too_large', aborted: false } : { kind: 'ok', bytes: Buffer.concat(chunks, total) }),
+      finish(
+        total > MAX_BODY_BYTES
+          ? { kind: 'too_large', aborted: false }
+          : { kind: 'ok', bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total) },
+      ),
     )
     // The client went away mid-body: nobody to answer.
     req.on('error', () => finish({ kind: 'gone' }))
@@ -61,6 +65,21 @@ function mediaProblem(header: string | undefined): string | null {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
+/** A request target that WHATWG URL parsing leaves as it is: no query, dot segment, escape, `//` or backslash. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-]+)+$|^\/$/
+
+/** Path and query of a request target; the common plain path skips building a URL. */
+function target(raw: string | undefined): { path: string; query: URLSearchParams } {
+  if (raw !== undefined && PLAIN_PATH.test(raw)) return { path: raw, query: new URLSearchParams() }
+  let url: URL
+  try {
+    url = new URL(raw ?? '/', 'http://localhost')
+  } catch {
+    url = new URL('http://localhost/')
+  }
+  return { path: url.pathname, query: url.searchParams }
+}
+
 export function createListener(ctx: ServerContext, router: Router): (req: IncomingMessage, res: ServerResponse) => void {
   const { deps, catalog } = ctx
 
@@ -75,14 +94,24 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
   ) => {
     const final = deps.transformReply(reply, rc)
     const text = final.body === undefined ? '' : JSON.stringify(final.body)
-    const headers: Record<string, string | number> = { ...final.headers }
-    if (text !== '') {
-      headers['Content-Type'] = 'application/json; charset=utf-8'
-      headers['Content-Length'] = Buffer.byteLength(text)
+    // One flat [name, value, ...] list, which node writes as given. The edge's own headers replace
+    // a reply's header of the same name in place, as assigning them into a copy of the object did.
+    const own: string[] = []
+    if (text !== '') own.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(text)))
+    if (close) own.push('Connection', 'close')
+    const headers: string[] = []
+    for (const k in final.headers) {
+      const at = own.indexOf(k)
+      if (at >= 0 && at % 2 === 0) {
+        headers.push(k, own[at + 1]!)
+        own.splice(at, 2)
+      } else headers.push(k, final.headers[k]!)
     }
-    if (close) headers.Connection = 'close'
+    headers.push(...own)
     res.writeHead(final.status, headers)
     res.end(head ? undefined : text)
+    // Logging off (the default): no entry, no clock read, no date string per request.
+    if (deps.logger === noRequestLog) return
     const code =
       final.body && typeof final.body === 'object' && typeof (final.body as { code?: unknown }).code === 'string'
         ? (final.body as { code: string }).code
@@ -101,13 +130,7 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now()
     const method = (req.method ?? 'GET').toUpperCase()
-    let url: URL
-    try {
-      url = new URL(req.url ?? '/', 'http://localhost')
-    } catch {
-      url = new URL('http://localhost/')
-    }
-    const path = url.pathname
+    const { path, query } = target(req.url)
     const state: RequestState = {}
     const match = router.match(method, path)
     if (match.kind !== 'route') {
@@ -180,14 +203,7 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
       body = parsed
     } else req.resume()
 
-    send(
-      res,
-      withRate(handler({ method, path, query: url.searchParams, ...(body ? { body } : {}), state })),
-      rc,
-      match.head,
-      started,
-      state,
-    )
+    send(res, withRate(handler({ method, path, query, ...(body ? { body } : {}), state })), rc, match.head, started, state)
   }
 
   return (req, res) => {

@@ -1,6 +1,7 @@
 /**
- * Lossless JSON bodies. Parsing goes through lossless-json so a nonce such as 2^64-1 keeps every
- * digit; a pre-scan (iterative, so hostile nesting cannot blow the stack) enforces the depth
+ * Lossless JSON bodies. Canonical text (what JSON.stringify writes) is read natively once a
+ * round trip proves nothing was lost; anything else goes through lossless-json, so a nonce such
+ * as 2^64-1 keeps every digit, and a pre-scan (iterative, so hostile nesting cannot blow the stack) enforces the depth
  * limit and finds duplicate keys, which lossless-json lets through when the values are equal.
  */
 import type { Code } from '../contract/codes.ts'
@@ -108,10 +109,63 @@ function plain(node: unknown, pointer: string, numbers: Map<string, string>): un
   return node
 }
 
-/** Lossless JSON parse: duplicate keys ⇒ invalid_field naming the key; depth > maxDepth (default 32) ⇒ invalid_field. */
-export function parseBody(text: string, opts: { maxDepth?: number } = {}): ParsedBody {
+/**
+ * The numbers of a natively parsed tree by pointer (their printed form is their source text when
+ * the text round-trips); false when containers nest deeper than maxDepth.
+ */
+function recordNumbers(v: unknown, pointer: string, numbers: Map<string, string>, depth: number, maxDepth: number): boolean {
+  if (typeof v === 'number') {
+    numbers.set(pointer, String(v))
+    return true
+  }
+  if (v === null || typeof v !== 'object') return true
+  if (depth > maxDepth) return false
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!recordNumbers(v[i], `${pointer}/${i}`, numbers, depth + 1, maxDepth)) return false
+    return true
+  }
+  for (const k of Object.keys(v)) {
+    const x = (v as Record<string, unknown>)[k]
+    if (
+      (typeof x === 'number' || (x !== null && typeof x === 'object')) &&
+      !recordNumbers(x, `${pointer}/${escapePointerToken(k)}`, numbers, depth + 1, maxDepth)
+    )
+      return false
+  }
+  return true
+}
+
+/**
+ * The fast path: when `JSON.stringify(JSON.parse(text)) === text` the native parse lost nothing
+ * (every number token is the shortest form of its double, so no digit past 2^53 was dropped and
+ * no `1.0` or `1e3` was normalised; no key repeated, or the output would be shorter), and
+ * JSON.parse already gives the plain tree with `__proto__` as data. Signed bodies as clients
+ * write them (JSON.stringify, the toolkit's bodyText) take it; anything else, whitespace
+ * included, goes the lossless way below. undefined: not taken.
+ */
+function canonicalBody(text: string, maxDepth: number): ParsedBodyOk | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+    if (JSON.stringify(value) !== text) return undefined
+  } catch {
+    return undefined
+  }
+  const numbers = new Map<string, string>()
+  return recordNumbers(value, '', numbers, 1, maxDepth) ? { ok: true, value, numbers } : undefined
+}
+
+/**
+ * Lossless JSON parse: duplicate keys ⇒ invalid_field naming the key; depth > maxDepth (default 32) ⇒ invalid_field.
+ * `fastPath: false` forces the lossless-json route (tests compare the two).
+ */
+export function parseBody(text: string, opts: { maxDepth?: number; fastPath?: boolean } = {}): ParsedBody {
   const maxDepth = opts.maxDepth ?? 32
   if (typeof text !== 'string') return { ok: false, code: 'invalid_json', field: null, message: 'body is not text' }
+  if (opts.fastPath !== false) {
+    const fast = canonicalBody(text, maxDepth)
+    if (fast) return fast
+  }
   const pre = scan(text, maxDepth)
   if (pre.tooDeep) return { ok: false, code: 'invalid_field', field: null, message: `body nests deeper than ${maxDepth} levels` }
   let tree: unknown
@@ -143,14 +197,21 @@ function valueAt(doc: unknown, pointer: string): unknown {
   return node
 }
 
+const PLAIN_UINT = /^(0|[1-9][0-9]*)$/
+
 function fieldName(pointer: string): string {
   return pointer.slice(1).replace(/~1/g, '/').replace(/~0/g, '~') || '(body)'
 }
 
 /** Exact uint64 at a pointer: rejects strings, negatives, fractions, exponent form, > 2^64-1 with a message naming the field. */
 export function readUint64(body: ParsedBodyOk, pointer: string): { ok: true; value: bigint } | { ok: false; message: string } {
-  const name = fieldName(pointer)
   const text = body.numbers.get(pointer)
+  if (text !== undefined && PLAIN_UINT.test(text) && text.length <= 20) {
+    // The common case first, without building the field's name for a message.
+    const value = BigInt(text)
+    if (value <= UINT64_MAX) return { ok: true, value }
+  }
+  const name = fieldName(pointer)
   if (text === undefined) {
     const v = valueAt(body.value, pointer)
     if (v === undefined) return { ok: false, message: `${name} is missing` }
@@ -159,7 +220,7 @@ export function readUint64(body: ParsedBodyOk, pointer: string): { ok: true; val
       message: `${name} must be a JSON integer in 0..${UINT64_MAX}, got a ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}`,
     }
   }
-  if (!/^(0|[1-9][0-9]*)$/.test(text)) {
+  if (!PLAIN_UINT.test(text)) {
     const why = text.startsWith('-')
       ? 'negative'
       : /[eE]/.test(text)

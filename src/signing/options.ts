@@ -182,6 +182,18 @@ function pickVariant(info: KindInfo, has: (bodyKey: string, variantId: string) =
 
 // ---------------------------------------------------------------- per contract
 
+// Body keys are the spec's few field names: their JSON pointers are built once, not per request.
+const pointers = new Map<string, string>()
+function pointerOf(bodyKey: string): string {
+  let p = pointers.get(bodyKey)
+  if (p === undefined) {
+    p = `/${bodyKey.replace(/~/g, '~0').replace(/\//g, '~1')}`
+    if (pointers.size >= 1024) pointers.clear()
+    pointers.set(bodyKey, p)
+  }
+  return p
+}
+
 export function createOptionsSigning(contract: Contract<'typedData'>): OptionsSigning {
   const typedData = contract.typedData
   const kinds = readKinds(contract)
@@ -338,7 +350,7 @@ export function createOptionsSigning(contract: Contract<'typedData'>): OptionsSi
       const { struct } = compiledMessage(pickVariant(info, (bodyKey) => value[bodyKey] !== undefined))
       const out: Record<string, string | bigint> = {}
       for (const f of struct.fields) {
-        const pointer = `/${f.body.replace(/~/g, '~0').replace(/\//g, '~1')}`
+        const pointer = pointerOf(f.body)
         if (f.kind === 'uint') {
           const r = readUint64(body, pointer)
           if (!r.ok) throw new SigningInputError(r.message, f.body)

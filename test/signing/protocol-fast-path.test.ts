@@ -13,54 +13,7 @@ import { answerLine, answerRequest, serializeAnswer, type ProtocolAnswer } from 
 import { parseLossless } from '../../src/signing/lossless.ts'
 import { signing, signOptions } from '../helpers/shipped.ts'
 import { keyArb, kindMessageArb } from './arbitraries.ts'
-
-/** A JSON text built token by token, so that the text itself (not only its value) varies. */
-type Node = { t: 'raw'; text: string } | { t: 'arr'; items: Node[] } | { t: 'obj'; entries: [string, Node][] }
-
-const numberText = fc.oneof(
-  fc.integer({ min: -1000, max: 1_000_000 }).map(String),
-  fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }).map(String),
-  fc.constantFrom('0', '-0', '1.0', '1e3', '1E+3', '0.1', '-2.5e-3', '9007199254740993', '18446744073709551615', '1.5'),
-)
-const jsonKeyArb = fc.oneof(
-  fc.constantFrom('id', 'op', 'kind', 'nonce', 'message', '__proto__', 'constructor', '1', 'a', 'b'),
-  fc.string({ unit: 'binary', maxLength: 6 }),
-)
-const stringText = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 8 }).map((s) => JSON.stringify(s)),
-  fc.constantFrom('"\\u0070rice"', '"a\\/b"', '"\\ud800"', '"tab\\there"', '"\\u00e9"', '"é"'),
-)
-const leaf = fc.oneof(numberText, stringText, fc.constantFrom('true', 'false', 'null')).map((text): Node => ({ t: 'raw', text }))
-const nodeArb: fc.Arbitrary<Node> = fc.letrec<{ node: Node }>((tie) => ({
-  node: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    leaf,
-    fc.array(tie('node'), { maxLength: 4 }).map((items): Node => ({ t: 'arr', items })),
-    // Entries, not a record: a key may repeat, with an equal or a different value.
-    fc.array(fc.tuple(jsonKeyArb, tie('node')), { maxLength: 5 }).map((entries): Node => ({ t: 'obj', entries })),
-  ),
-})).node
-
-interface Style {
-  comma: string
-  colon: string
-  pad: string
-}
-const styleArb = fc.oneof(
-  fc.constant<Style>({ comma: ',', colon: ':', pad: '' }),
-  fc.constant<Style>({ comma: ', ', colon: ': ', pad: '' }),
-  fc.record<Style>({
-    comma: fc.constantFrom(',', ' ,', ',\t', ' , '),
-    colon: fc.constantFrom(':', ' :', ':\r', ' : '),
-    pad: fc.constantFrom('', ' ', '\t', ' \r'),
-  }),
-)
-
-function write(n: Node, s: Style): string {
-  if (n.t === 'raw') return n.text
-  if (n.t === 'arr') return `[${n.items.map((x) => write(x, s)).join(s.comma)}]`
-  return `{${n.entries.map(([k, v]) => `${JSON.stringify(k)}${s.colon}${write(v, s)}`).join(s.comma)}}`
-}
+import { nodeArb, numberText, stringText, styleArb, write, type Node } from './json-text.ts'
 
 /** A tree as data: lossless numbers tagged, own keys in order, prototypes named. */
 function shape(v: unknown): unknown {
