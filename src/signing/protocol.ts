@@ -130,8 +130,12 @@ function perpInputOf(raw: unknown): PerpSignInput {
   }
 }
 
+// The kinds a contract signs, listed once per signing core rather than on every request.
+const knownKinds = new WeakMap<Signing, string[]>()
+
 function kindOf(signing: Signing, raw: unknown): OptionsKind | typeof AGENT_KIND {
-  const known = [...signing.optionsKinds(), AGENT_KIND]
+  let known = knownKinds.get(signing)
+  if (!known) knownKinds.set(signing, (known = [...signing.optionsKinds(), AGENT_KIND]))
   if (typeof raw !== 'string' || !known.includes(raw))
     fail(`unknown kind ${raw === undefined ? '(missing)' : JSON.stringify(raw)} (one of ${known.join(', ')})`)
   return raw as OptionsKind | typeof AGENT_KIND
