@@ -138,7 +138,7 @@ describe('the same seed, the same report', () => {
     const again = await run(8)
     expect(eight).toBe(one)
     expect(again).toBe(one)
-    const order = new Map(allChecks({ spec: shippedContract() }).map((c, i) => [c.id, i]))
+    const order = new Map<string, number>(allChecks({ spec: shippedContract() }).map((c, i) => [c.id, i]))
     const ranks = (JSON.parse(one) as { results: CaseResult[] }).results.map((r) => order.get(r.id.split('/')[0]!) ?? -1)
     expect(ranks.length).toBeGreaterThan(700)
     expect(ranks.every((k, i) => k >= 0 && (i === 0 || k >= ranks[i - 1]!))).toBe(true)
