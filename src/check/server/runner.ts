@@ -147,6 +147,8 @@ async function vectorsFor(spec: FullContract): Promise<LoadedFile[] | undefined>
 
 export async function runServerChecks(opts: ServerRunOptions = {}): Promise<ServerRunResult> {
   const spec = contractFor(opts.spec, ['catalog', 'typedData', 'rateLimits', 'websocket'], 'oec check server')
+  if (opts.workers !== undefined && (!Number.isSafeInteger(opts.workers) || opts.workers < 1))
+    throw new InputError(`workers must be a whole number ≥ 1, not ${opts.workers}`)
   const startedAt = new Date()
   const t0 = performance.now()
   let server: RunningServer | undefined
@@ -202,7 +204,6 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
     if (unreachable) throw new UnreachableError(`cannot reach ${url}: ${unreachable}`)
     const simulated = clock
     const workers = opts.workers ?? (server ? EMBEDDED_WORKERS : LIVE_WORKERS)
-    if (!Number.isSafeInteger(workers) || workers < 1) throw new InputError(`workers must be a whole number ≥ 1, not ${workers}`)
     const virtual = simulated ? new VirtualTime(simulated) : undefined
     const target: TargetInfo = {
       url,
