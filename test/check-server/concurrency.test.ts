@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest'
 import { runServerChecks } from '../../src/check/server/index.ts'
 import { allChecks } from '../../src/check/server/registry.ts'
 import { schedule, type Slot } from '../../src/check/server/schedule.ts'
+import { VirtualTime } from '../../src/check/server/virtual-time.ts'
 import { walletDeriver } from '../../src/check/server/wallets.ts'
+import { SimulatedClock } from '../../src/server/index.ts'
 import { shippedContract } from '../../src/contract/index.ts'
 import type { CaseResult } from '../../src/report/model.ts'
 import { runOec } from '../helpers/cli.ts'
@@ -77,6 +79,32 @@ describe('checks that read the run history', () => {
       await t.close()
     }
   }, 60_000)
+})
+
+describe('the virtual clock', () => {
+  it('moves only when every running check waits, to the earliest time asked for, releasing only those', async () => {
+    const clock = new SimulatedClock(1_000_000)
+    const vt = new VirtualTime(clock)
+    vt.settle(3)
+    const released: string[] = []
+    const a = vt.waitUntil(1_060_000).then(() => released.push(`a@${clock.now()}`))
+    const b = vt.waitUntil(1_030_000).then(() => released.push(`b@${clock.now()}`))
+    await Promise.resolve()
+    // The third check is still sending requests in the current window: the clock holds still.
+    expect(clock.now()).toBe(1_000_000)
+    expect(released).toEqual([])
+    // It ends: the two left both wait, so the clock goes to the earlier time, then to the later.
+    vt.settle(2)
+    await b
+    expect(released).toEqual(['b@1030000'])
+    vt.settle(1)
+    await a
+    expect(released).toEqual(['b@1030000', 'a@1060000'])
+    expect(vt.advances).toBe(2)
+    // A time already reached is no wait at all.
+    await vt.waitUntil(1_000_000)
+    expect(clock.now()).toBe(1_060_000)
+  })
 })
 
 describe('the schedule', () => {
