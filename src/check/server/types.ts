@@ -34,8 +34,10 @@ export interface CheckInfo<Id extends string = string> {
  *   and before any later one (it sees the same exchanges however many checks run at once).
  * - `tier-wallets`: it trades with the target's known-tier wallets (--config, or the embedded
  *   server's), which keep open orders, positions and windows from one check to the next.
- * - `book`: it trades against whatever rests in the book (a taker lifts the lowest ask), or
- *   rests an order it expects nobody else to fill; two such checks never overlap.
+ * - `book`: it trades with whatever rests in the book (a taker lifts the lowest ask, a buy at
+ *   100 fills an ask below it), or rests an order it expects nobody else to fill; two such
+ *   checks never overlap. Orders at the runner's usual prices (a buy at 1, a sell at 999999)
+ *   never cross each other and need no entry.
  * Fresh wallets are a check's own (their nonces and windows too), so they need no entry here.
  */
 export type Shared = 'history' | 'tier-wallets' | 'book'
