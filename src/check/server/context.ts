@@ -8,7 +8,7 @@ import { curlCommand } from './curl.ts'
 import type { Exchange, HttpClient } from './http.ts'
 import type { Rng } from './rng.ts'
 import type { CaseOptions, Check, CheckContext, FailOptions, TargetInfo } from './types.ts'
-import { freshWallet, type NonceBook, type Wallet } from './wallets.ts'
+import { walletFromKey, type NonceBook, type Wallet } from './wallets.ts'
 
 class CaseStop extends Error {
   constructor(
@@ -27,7 +27,11 @@ export interface RunShared {
   readonly nonces: NonceBook
   readonly slow: boolean
   readonly rngFor: (label: string) => Rng
+  /** The key of a fresh wallet by label (`<case id>#<n>`): the same wallets whatever runs beside the case. */
+  readonly walletKey: (label: string) => `0x${string}`
   readonly emit: (r: CaseResult) => void
+  /** Every exchange a case sends (the run's history is made of them, check by check). */
+  readonly record: (e: Exchange) => void
   readonly history: () => readonly Exchange[]
   /** Whether a (sub-)case id is selected by --only/--skip. */
   readonly selects: (id: string) => boolean
@@ -76,6 +80,7 @@ export async function runCase(
   const log: Exchange[] = []
   const warnings: { message: string; options: FailOptions }[] = []
   let subCases = 0
+  let wallets = 0
   const started = performance.now()
   const ctx: CheckContext = {
     target: shared.target,
@@ -85,11 +90,12 @@ export async function runCase(
     slow: shared.slow,
     log,
     history: shared.history,
-    wallet: (): Wallet => freshWallet(),
+    wallet: (): Wallet => walletFromKey(shared.walletKey(`${rngLabel}#${wallets++}`)),
     nonce: (w) => shared.nonces.take(typeof w === 'string' ? w : w.address),
     async send(method, path, body, headers) {
       const e = await shared.http.send(method, path, { ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) })
       log.push(e)
+      shared.record(e)
       if (!e.response)
         throw new CaseStop('fail', `${method} ${path}: no response from the target (${e.error ?? 'connection failed'})`, { exchange: e })
       return e
@@ -97,6 +103,7 @@ export async function runCase(
     async sendRaw(method, path, options) {
       const e = await shared.http.send(method, path, options)
       log.push(e)
+      shared.record(e)
       return e
     },
     fail(message, options) {

@@ -1,6 +1,8 @@
 /**
  * Runs the server checks against a target: the embedded reference server (simulated clock,
- * slow checks included, seconds) or a URL. Emits one CaseResult per case as it completes.
+ * slow checks included, seconds) or a URL. Independent checks run at the same time (up to
+ * `workers`), so that their rate-limit window waits overlap; results come out in registry
+ * order all the same, each check's once every check before it has ended.
  */
 import { addressOf } from '../../signing/index.ts'
 import type { CaseResult, RunSummary } from '../../report/model.ts'
@@ -15,8 +17,23 @@ import { allChecks } from './registry.ts'
 import { runCheck, type RunShared } from './context.ts'
 import { HttpClient, probe, UnreachableError, type Exchange } from './http.ts'
 import { createRng } from './rng.ts'
+import { schedule } from './schedule.ts'
 import type { Check, TargetInfo } from './types.ts'
-import { NonceBook, randomPrivateKey } from './wallets.ts'
+import { VirtualTime } from './virtual-time.ts'
+import { NonceBook, randomPrivateKey, runSalt, walletDeriver } from './wallets.ts'
+
+/**
+ * Checks at a time against a live target: enough that every window-waiting check (rl.*, cap.*:
+ * six with the shipped contract) runs beside the others from the start, few enough that a small
+ * server sees a handful of connections, not a flood.
+ */
+export const LIVE_WORKERS = 8
+
+/**
+ * Checks at a time against the embedded server: it shares this process, so more checks at once
+ * only interleave CPU work (signing, both ends of each request); four hides the round trips.
+ */
+export const EMBEDDED_WORKERS = 4
 
 export interface ServerRunOptions {
   /** Base URL; absent: the embedded reference server. */
@@ -33,6 +50,8 @@ export interface ServerRunOptions {
   readonly only?: readonly string[]
   readonly skip?: readonly string[]
   readonly seed?: number
+  /** How many checks run at a time (≥ 1); default LIVE_WORKERS for a target, EMBEDDED_WORKERS embedded. */
+  readonly workers?: number
   readonly timeoutMs?: number
   /** The contract to check against (a compiled contract or a spec path); default the shipped spec. */
   readonly spec?: Contract | string
@@ -43,6 +62,7 @@ export interface ServerRunOptions {
   readonly clock?: SimulatedClock
   /** Extra settings of the embedded server (tests). */
   readonly embeddedConfig?: Partial<ServerConfig>
+  /** Each result in the final (registry) order, as soon as every check before its own has ended. */
   readonly onResult?: (r: CaseResult) => void
   /** Called with the number of checks selected, before the first result. */
   readonly onStart?: (info: { checks: number; target: string }) => void
@@ -87,6 +107,7 @@ export function missingSymbolFor(symbols: readonly string[]): string {
 export function positionsSetup(
   spec: FullContract,
   base: readonly string[],
+  privateKey: `0x${string}` = randomPrivateKey(),
 ): { instruments: string[]; walletTiers: Record<string, string>; wallet: { privateKey: `0x${string}`; tier: string } } {
   const tiers = Object.values(spec.rateLimits.tiers).filter((t) => t.maxPositions > 0)
   const tier = tiers.reduce((a, b) => (b.maxPositions < a.maxPositions ? b : a), tiers[0]!)
@@ -95,7 +116,6 @@ export function positionsSetup(
     const s = `OECPOS${i}-20301231-100-C`
     if (!instruments.includes(s)) instruments.push(s)
   }
-  const privateKey = randomPrivateKey()
   return {
     instruments,
     walletTiers: { [addressOf(privateKey).toLowerCase()]: tier.id },
@@ -106,10 +126,10 @@ export function positionsSetup(
 /** A wallet of a tier without a positions cap (-1), when the spec has one, for cap.unlimited-positions. */
 export function unlimitedSetup(
   spec: FullContract,
+  privateKey: `0x${string}` = randomPrivateKey(),
 ): { walletTiers: Record<string, string>; wallet: { privateKey: `0x${string}`; tier: string } } | undefined {
   const tier = Object.values(spec.rateLimits.tiers).find((t) => t.maxPositions === -1)
   if (!tier) return undefined
-  const privateKey = randomPrivateKey()
   return { walletTiers: { [addressOf(privateKey).toLowerCase()]: tier.id }, wallet: { privateKey, tier: tier.id } }
 }
 
@@ -127,6 +147,8 @@ async function vectorsFor(spec: FullContract): Promise<LoadedFile[] | undefined>
 
 export async function runServerChecks(opts: ServerRunOptions = {}): Promise<ServerRunResult> {
   const spec = contractFor(opts.spec, ['catalog', 'typedData', 'rateLimits', 'websocket'], 'oec check server')
+  if (opts.workers !== undefined && (!Number.isSafeInteger(opts.workers) || opts.workers < 1))
+    throw new InputError(`workers must be a whole number ≥ 1, not ${opts.workers}`)
   const startedAt = new Date()
   const t0 = performance.now()
   let server: RunningServer | undefined
@@ -140,12 +162,17 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
   let isMainnet = opts.isMainnet ?? true
   let symbols = opts.symbols ?? []
   let tierWallets = opts.tierWallets ?? []
+  const seed = opts.seed ?? 1
+  // A fresh embedded server each run: wallets from the seed alone, so a run is reproducible. Any
+  // other target keeps its state per wallet (open orders, positions, windows), so a run there
+  // gets wallets of its own.
+  const walletKey = walletDeriver(seed, url ? runSalt() : undefined)
   if (!url) {
     clock = new SimulatedClock(Date.now())
     // The positions cap needs cap + 1 instruments and a wallet of a known tier: the embedded
     // server lists extra instruments and puts one runner wallet in the tier with the smallest cap.
-    const positions = positionsSetup(spec, opts.symbols?.length ? opts.symbols : DEFAULT_INSTRUMENTS)
-    const unlimited = unlimitedSetup(spec)
+    const positions = positionsSetup(spec, opts.symbols?.length ? opts.symbols : DEFAULT_INSTRUMENTS, walletKey('setup/positions'))
+    const unlimited = unlimitedSetup(spec, walletKey('setup/unlimited'))
     tierWallets = [...tierWallets, positions.wallet, ...(unlimited ? [unlimited.wallet] : [])]
     server = await startServer({
       spec,
@@ -168,13 +195,16 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
   }
   if (symbols.length === 0) throw new InputError('no instruments to trade: pass --symbol SYM (one or more) or a config file with "symbols"')
   const http = new HttpClient(url, opts.timeoutMs ?? 10_000)
-  const history: Exchange[] = []
-  http.onExchange((e) => history.push(e))
+  const probed: Exchange[] = []
+  const unlisten = http.onExchange((e) => probed.push(e))
   try {
     // Any answer will do; the health operation when the contract has one, else the root.
     const unreachable = await probe(http, spec.operations.find((o) => o.operationId === ('getHealth' satisfies OperationId))?.path ?? '/')
+    unlisten()
     if (unreachable) throw new UnreachableError(`cannot reach ${url}: ${unreachable}`)
     const simulated = clock
+    const workers = opts.workers ?? (server ? EMBEDDED_WORKERS : LIVE_WORKERS)
+    const virtual = simulated ? new VirtualTime(simulated) : undefined
     const target: TargetInfo = {
       url,
       embedded: server !== undefined,
@@ -187,10 +217,7 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
       tierWallets,
       now: () => (simulated ? simulated.now() : Date.now()),
       async waitUntil(unixSeconds) {
-        if (simulated) {
-          if (simulated.now() < unixSeconds * 1000) simulated.set(unixSeconds * 1000)
-          return
-        }
+        if (virtual) return virtual.waitUntil(unixSeconds * 1000)
         // A live target: wait on its own reset time, plus a little for clock skew.
         const ms = unixSeconds * 1000 + 500 - Date.now()
         if (ms > 0) await sleep(ms)
@@ -198,29 +225,44 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
     }
     const slow = server !== undefined || clock !== undefined || opts.slow === true
     const results: CaseResult[] = []
-    const seed = opts.seed ?? 1
-    const shared: RunShared = {
-      target,
-      spec,
-      http,
-      nonces: new NonceBook(),
-      slow,
-      rngFor: (label) => createRng(seed, label),
-      history: () => history,
-      selects: (id) => selects(id, opts.only, opts.skip),
-      emit: (r) => {
-        results.push(r)
-        opts.onResult?.(r)
-      },
-    }
+    const nonces = new NonceBook()
     const vectorFiles = await vectorsFor(spec)
     const checks: Check[] = allChecks({ spec, ...(vectorFiles ? { vectorFiles } : {}) }).filter((c) => selects(c.id, opts.only, opts.skip))
     if (opts.only?.length && checks.length === 0)
       throw new InputError(`--only ${opts.only.join(',')} selects no check (see oec check server --list)`)
     opts.onStart?.({ checks: checks.length, target: server ? `embedded reference server (${url})` : url })
-    for (const check of checks) {
+    // Each check's results and exchanges wait in its own slot: the report, and the history the
+    // err.* checks read, are in registry order whatever order the checks end in.
+    const buffered: CaseResult[][] = checks.map(() => [])
+    const logs: Exchange[][] = checks.map(() => [])
+    const ended: boolean[] = checks.map(() => false)
+    let reported = 0
+    const report = () => {
+      for (; reported < checks.length && ended[reported]; reported++) {
+        for (const r of buffered[reported]!) {
+          results.push(r)
+          opts.onResult?.(r)
+        }
+      }
+    }
+    const sharedFor = (i: number): RunShared => ({
+      target,
+      spec,
+      http,
+      nonces,
+      slow,
+      rngFor: (label) => createRng(seed, label),
+      walletKey: (label) => walletKey(label),
+      // A history reader runs alone after every earlier check (schedule.ts): it sees those and its own.
+      history: () => [...probed, ...logs.flatMap((log, j) => (ended[j] || j === i ? log : []))],
+      selects: (id) => selects(id, opts.only, opts.skip),
+      emit: (r) => buffered[i]!.push(r),
+      record: (e) => logs[i]!.push(e),
+    })
+    const run = async (i: number) => {
+      const check = checks[i]!
       if (check.slow && !slow) {
-        shared.emit({
+        buffered[i]!.push({
           id: check.id,
           title: check.title,
           rules: [...check.rules],
@@ -229,10 +271,13 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
           message: 'needs a rate-limit window reset: run with --slow',
           durationMs: 0,
         })
-        continue
-      }
-      await runCheck(shared, check)
+      } else await runCheck(sharedFor(i), check)
+      ended[i] = true
+      report()
     }
+    await schedule(checks, workers, run, {
+      ...(virtual ? { settle: (n: number) => virtual.settle(n), batch: (start: () => void) => virtual.hold(start) } : {}),
+    })
     const summary: RunSummary = {
       suite: 'oec check server',
       target: server ? `embedded reference server (${url})` : url,

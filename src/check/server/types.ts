@@ -24,7 +24,23 @@ export interface CheckInfo<Id extends string = string> {
   level: Level
   /** Needs a rate-limit window reset: runs against a live target only with `--slow`. */
   slow?: boolean
+  /** What the check shares with other checks; absent: nothing, it may run beside any other (see Shared). */
+  shares?: readonly Shared[]
 }
+
+/**
+ * State a check shares with others, which decides what may run at the same time (schedule.ts):
+ * - `history`: it reads every exchange of the run, so it runs alone, after every earlier check
+ *   and before any later one (it sees the same exchanges however many checks run at once).
+ * - `tier-wallets`: it trades with the target's known-tier wallets (--config, or the embedded
+ *   server's), which keep open orders, positions and windows from one check to the next.
+ * - `book`: it trades with whatever rests in the book (a taker lifts the lowest ask, a buy at
+ *   100 fills an ask below it), or rests an order it expects nobody else to fill; two such
+ *   checks never overlap. Orders at the runner's usual prices (a buy at 1, a sell at 999999)
+ *   never cross each other and need no entry.
+ * Fresh wallets are a check's own (their nonces and windows too), so they need no entry here.
+ */
+export type Shared = 'history' | 'tier-wallets' | 'book'
 
 /** `Id` keeps the literal id, so the registry can type every check id (see registry.ts). */
 export interface Check<Id extends string = string> extends CheckInfo<Id> {

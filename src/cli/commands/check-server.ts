@@ -10,7 +10,7 @@ import { applyExpectedFailures, loadExpectedFailures, writeExpectedFailures } fr
 import { CATALOG_FORMATS, formatServerCatalog, serverCheckCatalog, type CatalogFormat } from '../../check/server/catalog.ts'
 import { loadRunnerConfig } from '../../check/server/config.ts'
 import { UnreachableError } from '../../check/server/http.ts'
-import { runServerChecks } from '../../check/server/runner.ts'
+import { EMBEDDED_WORKERS, LIVE_WORKERS, runServerChecks } from '../../check/server/runner.ts'
 
 interface Opts extends ContractFlags {
   target?: string
@@ -23,6 +23,7 @@ interface Opts extends ContractFlags {
   only?: string
   skip?: string
   seed: number
+  workers?: number
   reporter: ReporterName
   out?: string
   timeout: number
@@ -69,6 +70,11 @@ export const checkServerCommand: CommandModule = {
       .option('--only <ids>', 'comma-separated check or case ids (prefixes) to run')
       .option('--skip <ids>', 'comma-separated check or case ids (prefixes) to leave out')
       .option('--seed <n>', 'seed of the mutation engine (same seed, same cases)', intOption('--seed', 0, 2 ** 31), 1)
+      .option(
+        '--workers <n>',
+        `checks run at a time, so that rate-limit window waits overlap (default ${LIVE_WORKERS} with --target, ${EMBEDDED_WORKERS} embedded; the report is in the same order either way)`,
+        intOption('--workers', 1, 64),
+      )
       .addOption(new Option('--reporter <name>', 'output format').choices([...REPORTER_NAMES]).default('pretty'))
       .option('--out <file>', 'write the report to a file instead of stdout')
       .option('--timeout <ms>', 'per-request timeout', intOption('--timeout', 1, 600_000), 10_000)
@@ -119,6 +125,7 @@ export const checkServerCommand: CommandModule = {
             ...(ids(opts.only) ? { only: ids(opts.only)! } : {}),
             ...(ids(opts.skip) ? { skip: ids(opts.skip)! } : {}),
             seed: opts.seed,
+            ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
             timeoutMs: opts.timeout,
             // Expected-failure bookkeeping rewrites outcomes, so results are reported at the end then.
             onResult: (r) => {

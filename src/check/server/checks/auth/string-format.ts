@@ -9,6 +9,8 @@ export const authStringFormat: Check<typeof AUTH_STRING_FORMAT> = {
   title: 'size/price strings must be sent exactly as signed (100.0 signed, 100 sent is a mismatch)',
   rules: ['PO-4', 'SIGFAIL-2'],
   level: 'stated',
+  // Rests a buy at 100 in the first instrument: it would fill an ask another check rests below it.
+  shares: ['book'],
   async run(ctx) {
     const w = await withState(ctx, ctx.wallet())
     const cases: [string, 'price' | 'size', string, string][] = [

@@ -22,6 +22,8 @@ export const capPositions: Check<typeof CAP_POSITIONS> = {
   title: 'an order that would open a position beyond the positions cap is refused with limit_exceeded and the cap in the message',
   rules: ['CAP-2', 'CAP-3', 'ERR-8', 'CAP-5'],
   level: 'stated',
+  // A known-tier wallet, and a taker that lifts the lowest ask, whoever rested it.
+  shares: ['tier-wallets', 'book'],
   async run(ctx) {
     const { wallet: taker, cap } = positionsTaker(ctx)
     if (cap < 0) return ctx.skip('the taker has no positions cap (-1: unlimited)')

@@ -23,6 +23,8 @@ export const capUnlimitedPositions: Check<typeof CAP_UNLIMITED_POSITIONS> = {
   title: 'a tier whose max positions is -1 opens positions beyond every finite cap',
   rules: ['CAP-4'],
   level: 'stated',
+  // A known-tier wallet, and a taker that lifts the lowest ask, whoever rested it.
+  shares: ['tier-wallets', 'book'],
   async run(ctx) {
     const tiers = ctx.spec.rateLimits.tiers
     const unlimited = ctx.target.tierWallets.find((tw) => tiers[tw.tier]?.maxPositions === -1)

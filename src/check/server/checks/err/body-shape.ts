@@ -19,6 +19,8 @@ export const errBodyShape: Check<typeof ERR_BODY_SHAPE> = {
   title: 'every 4xx/5xx JSON body of the run has a lowercase string code and a string message',
   rules: ['ERR-1', 'ERR-2', 'WIRE-1'],
   level: 'stated',
+  // Reads every response of the run: runs once every earlier check is done.
+  shares: ['history'],
   async run(ctx) {
     await provokeErrors(ctx)
     const re = codePattern(ctx)

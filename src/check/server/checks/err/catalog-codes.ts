@@ -11,6 +11,8 @@ export const errCatalogCodes: Check<typeof ERR_CATALOG_CODES> = {
   title: 'error codes come from the published catalog (an unknown code is a warning: clients tolerate it)',
   rules: ['ERR-15', 'ERR-14'],
   level: 'assumed',
+  // Reads every response of the run: runs once every earlier check is done.
+  shares: ['history'],
   async run(ctx) {
     await provokeErrors(ctx)
     const known = new Set(ctx.spec.catalog.filter((c) => c.surface === 'http').map((c) => String(c.code)))

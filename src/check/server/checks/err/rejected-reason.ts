@@ -46,6 +46,8 @@ export const errRejectedReason: Check<typeof ERR_REJECTED_REASON> = {
   title: 'every REJECTED result of the run carries a non-empty text reason',
   rules: ['PO-9', 'ERR-11'],
   level: 'stated',
+  // Reads every response of the run: runs once every earlier check is done.
+  shares: ['history'],
   async run(ctx) {
     // Material of its own, so the check run alone still reads a rejection: an fok with nothing to fill, an unknown instrument.
     const w = await withState(ctx, ctx.wallet())

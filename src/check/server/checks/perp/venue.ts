@@ -49,6 +49,8 @@ export const perpVenueChecks: Check[] = [
     title: 'an Alo order that would cross is an error status, never a fill',
     rules: ['PERP-9'],
     level: 'assumed',
+    // Rests an ask just above the best bid that must stay unfilled (a taker elsewhere would lift it).
+    shares: ['book'],
     async run(ctx) {
       const maker = ctx.wallet()
       const taker = await withState(ctx, ctx.wallet(), 'options order that gives the perp key state')
