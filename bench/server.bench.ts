@@ -183,7 +183,9 @@ export default async function main(): Promise<BenchSection[]> {
     const b = await hammer(bare.child, bare.url, bodiesFile)
     await stop(bare.child)
 
-    const ref = await launch([OEC, 'serve', '--port', '0'])
+    // OEC_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" profiles the server under this load.
+    const nodeArgs = (process.env.OEC_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)
+    const ref = await launch([...nodeArgs, OEC, 'serve', '--port', '0'])
     await hammer(ref.child, ref.url, warmFile)
     const load = os.loadavg()[0]!
     const r = await hammer(ref.child, ref.url, bodiesFile)
