@@ -9,17 +9,12 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { BenchSection } from './types.ts'
+import { median } from './measure.ts'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const SPEC = join(ROOT, 'spec/openapi.yaml')
 const OEC = join(ROOT, 'bin/oec.js')
 const OTS_CLI = join(ROOT, 'node_modules/openapi-typescript/bin/cli.js')
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = Math.floor(s.length / 2)
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
 
 const ms = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} ms`)
 

@@ -17,7 +17,6 @@
  * block, so both start the measured rounds with the same memo and a warm JIT.
  */
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -32,6 +31,7 @@ import {
 } from '../src/signing/index.ts'
 import { signOptions, typedDataFor, verifyOptions } from '../test/helpers/shipped.ts'
 import type { BenchSection } from './types.ts'
+import { median, processCpuMicros } from './measure.ts'
 
 const require = createRequire(import.meta.url)
 const OEC = fileURLToPath(new URL('../bin/oec.js', import.meta.url))
@@ -91,18 +91,6 @@ async function orders(count: number): Promise<Signed[]> {
   return out
 }
 
-/** user + system CPU of a process, in µs, from /proc (Linux; NaN elsewhere). */
-function cpuMicros(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    // Fields 14 and 15 (utime, stime) in clock ticks; 100 ticks/s on Linux.
-    return ((Number(f[11]) + Number(f[12])) * 1e6) / 100
-  } catch {
-    return NaN
-  }
-}
-
 /** The CLI protocol process: write a block of lines, resolve when as many answers came back (each checked). */
 function protocolProcess() {
   const child = spawn(process.execPath, [OEC, 'sign', '--jsonl'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] })
@@ -135,12 +123,6 @@ function protocolProcess() {
       await new Promise((r) => child.once('exit', r))
     },
   }
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = s.length >> 1
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
 }
 
 /** Runs fn over items from `next` for about BUDGET_MS × share; ops/s, CPU µs per op and the next index. */
@@ -178,7 +160,7 @@ export default async function main(): Promise<BenchSection[]> {
 
   const proc = protocolProcess()
   await proc.send(warm) // start-up and the warm-up block stay outside the clock
-  const cpuBefore = cpuMicros(proc.pid)
+  const cpuBefore = processCpuMicros(proc.pid)
   let protoTotalMs = 0
 
   const samples = { proto: [] as number[], floor: [] as number[], ours: [] as number[], ethers: [] as number[] }
@@ -219,7 +201,7 @@ export default async function main(): Promise<BenchSection[]> {
     next.ethers = e.next
     samples.ethers.push(e.ops)
   }
-  const cpuAfter = cpuMicros(proc.pid)
+  const cpuAfter = processCpuMicros(proc.pid)
   await proc.close()
 
   const proto = median(samples.proto)

@@ -13,13 +13,14 @@
  * the two is what the server adds around signing.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { addressOf, parseBody, type Hex } from '../src/signing/index.ts'
 import { buildRequest, messageFromBody, verifyOptions } from '../test/helpers/shipped.ts'
 import type { BenchSection } from './types.ts'
+import { median, processCpuMicros } from './measure.ts'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const OEC = fileURLToPath(new URL('../bin/oec.js', import.meta.url))
@@ -105,21 +106,9 @@ interface Run {
   serverCpu: number
 }
 
-/** user + system CPU time of a process in µs, from /proc/<pid>/stat (Linux; NaN elsewhere). */
-function cpuMicros(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // Fields after the command name; utime and stime are fields 14 and 15, in clock ticks (USER_HZ, 100 on Linux).
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return ((Number(f[11]) + Number(f[12])) * 1e6) / 100
-  } catch {
-    return NaN
-  }
-}
-
 /** Runs the load generator in its own process against `url`, reading the server's CPU before and after. */
 async function hammer(server: ChildProcess, url: string, bodiesFile: string): Promise<Run> {
-  const cpu0 = cpuMicros(server.pid!)
+  const cpu0 = processCpuMicros(server.pid!)
   const child = spawn(process.execPath, ['-e', LOADGEN, url, bodiesFile, String(CONNECTIONS)], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -127,15 +116,9 @@ async function hammer(server: ChildProcess, url: string, bodiesFile: string): Pr
   let out = ''
   child.stdout!.on('data', (d) => (out += d))
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
-  const serverCpu = cpuMicros(server.pid!) - cpu0
+  const serverCpu = processCpuMicros(server.pid!) - cpu0
   if (code !== 0) throw new Error(`bench: the load generator exited ${code}`)
   return { ...(JSON.parse(out) as Omit<Run, 'serverCpu'>), serverCpu }
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = s.length >> 1
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
 }
 
 /**

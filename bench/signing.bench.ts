@@ -26,6 +26,7 @@ import {
 import { digestOf, signOptions, typedDataFor, verifyOptions } from '../test/helpers/shipped.ts'
 import { keyArb, messageArb } from '../test/signing/arbitraries.ts'
 import type { BenchRow, BenchSection } from './types.ts'
+import { median } from './measure.ts'
 
 const require = createRequire(import.meta.url)
 const BUDGET_MS = Number(process.env.OEC_BENCH_MS ?? 1500)
@@ -73,14 +74,6 @@ async function compare(contenders: Contender[], rounds = 5): Promise<number[]> {
     }
   }
   return samples.map(median)
-}
-
-/** The median; the mean of the two middle samples when their count is even (a pool ran dry). */
-function median(xs: readonly number[]): number {
-  if (xs.length === 0) return NaN
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = s.length >> 1
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
 }
 
 const fmt = (ops: number) => `${Math.round(ops).toLocaleString('en-US')} ops/s`

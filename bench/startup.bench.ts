@@ -11,6 +11,7 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { BenchSection } from './types.ts'
+import { median } from './measure.ts'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const OEC = join(ROOT, 'bin', 'oec.js')
@@ -64,11 +65,6 @@ function run(s: Subject): Sample {
     throw new Error(`bench: ${s.name} exited ${r.status ?? r.signal}: ${r.stderr.split('\n')[0]}`)
   }
   return { wall, cpu: cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : undefined }
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)]!
 }
 
 const fmt = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} ms`)
