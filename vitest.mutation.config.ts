@@ -21,6 +21,7 @@ export default defineConfig({
       'test/signing/perp-known-answers.test.ts',
       'test/signing/wire.test.ts',
       'test/signing/signature.test.ts',
+      'test/signing/protocol.test.ts',
       'test/vectors/vectors.test.ts',
       // Server: authentication, nonces, rate limits (in-process servers on loopback).
       'test/server/auth.test.ts',
@@ -31,6 +32,7 @@ export default defineConfig({
       'test/server/perp.test.ts',
       'test/server/ws.test.ts',
       'test/server/stores.test.ts',
+      'test/server/auth-unit.test.ts',
       'test/server/rate-limiter.test.ts',
       // Diff: catalog and EIP-712 rules.
       'test/diff/rules.test.ts',
