@@ -22,6 +22,8 @@ export default defineConfig({
       'test/signing/wire.test.ts',
       'test/signing/signature.test.ts',
       'test/signing/protocol.test.ts',
+      'test/signing/validation.test.ts',
+      'test/signing/body-messages.test.ts',
       'test/vectors/vectors.test.ts',
       // Server: authentication, nonces, rate limits (in-process servers on loopback).
       'test/server/auth.test.ts',
