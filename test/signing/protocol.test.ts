@@ -25,10 +25,7 @@ describe('answerLine', () => {
   it('blank lines answer nothing; bad JSON and non-objects get one error line', async () => {
     expect(await answerLine(signing, '')).toBeUndefined()
     expect(await answerLine(signing, '  \t')).toBeUndefined()
-    const bad = await askText('{"id":1,')
-    expect(Object.keys(bad)).toEqual(['error'])
-    expect(bad.error).toMatch(/^invalid JSON: \S/)
-    expect(bad.error).not.toContain('\n')
+    expect(await askText('{"id":1,')).toEqual({ error: 'invalid JSON: Quoted object key expected but reached end of input at position 8' })
     expect(await askText('[1,2]')).toEqual({ error: 'a request must be a JSON object, got array' })
     expect(await askText('null')).toEqual({ error: 'a request must be a JSON object, got null' })
     expect(serializeAnswer({ id: 1n as unknown as number, ok: true })).toBe('{"id":1,"ok":true}')
@@ -224,5 +221,63 @@ describe('Agent (perp) requests', () => {
     // A domain applies to Agent requests too.
     const other = await ask({ op: 'sign', kind: 'Agent', privateKey: KEY, message: agent, domain: { ...perpDomain(), chainId: 1n } })
     expect(other.digest).not.toBe(a.digest)
+  })
+})
+
+describe('answerRequest (in process: plain JS values as well as lossless numbers)', () => {
+  it('a bigint or a safe JS integer is an integer; no id means no id key', async () => {
+    const big = await answerRequest(signing, { ...approve, message: { agent: ADDRESS, nonce: 7n } })
+    const num = await answerRequest(signing, { ...approve, message: { agent: ADDRESS, nonce: 7 } })
+    expect(Object.keys(big)).toEqual(['digest', 'signature', 'body'])
+    expect(num).toEqual(big)
+    expect(big.digest).toBe(digestOf('ApproveAgent', { agent: ADDRESS, nonce: 7n }))
+    expect(await answerRequest(signing, { ...approve, domain: { chainId: 5 } })).toMatchObject({
+      digest: digestOf('ApproveAgent', approve.message, exactDomain({ chainId: 5n })),
+    })
+    expect(await answerRequest(signing, { ...approve, domain: { chainId: 2 ** 53 } })).toEqual({
+      error: 'domain.chainId must be a JSON integer, got number',
+    })
+    expect(await answerRequest(signing, { op: 'sign', kind: 'Agent', privateKey: KEY, message: { ...agent, nonce: 5 } })).toMatchObject({
+      connectionId: perpActionHash({ action: agent.action, nonce: 5n, vaultAddress: null, expiresAfter: null }),
+    })
+  })
+
+  it('PlaceOrder: the route picks the variant; a null route is refused', async () => {
+    const order = {
+      wallet: ADDRESS,
+      symbol: 'BTC-20261231-100000-C',
+      side: 'Buy',
+      size: '1',
+      price: '100',
+      tif: 'gtc',
+      clientId: 'x',
+      nonce: 1n,
+    }
+    const req = { op: 'sign', kind: 'PlaceOrder', privateKey: KEY }
+    expect((await ask({ ...req, message: order })).digest).toBe(digestOf('PlaceOrder', order))
+    expect((await ask({ ...req, message: { ...order, route: 'book_only' } })).digest).toBe(
+      digestOf('PlaceOrder', { ...order, route: 'book_only' }),
+    )
+    expect(await errorOf({ ...req, message: { ...order, route: null } })).toBe('PlaceOrder.route must be a string, got null')
+  })
+
+  it('a number in a field the message does not have is refused as an unknown field', async () => {
+    expect(await errorOf({ ...approve, message: { agent: ADDRESS, nonce: 1n, extra: 5n } })).toBe(
+      'ApproveAgent has no field extra (fields: agent, nonce)',
+    )
+  })
+
+  it('Agent verify passes the domain and allowHighS on', async () => {
+    const domain = { ...perpDomain(), chainId: 1n }
+    const a = await ask({ op: 'sign', kind: 'Agent', privateKey: KEY, message: agent, domain })
+    expect(await ask({ op: 'verify', kind: 'Agent', message: agent, signature: a.signature, domain })).toEqual({
+      digest: a.digest,
+      signer: ADDRESS,
+    })
+    const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+    const twin = { r: a.r, s: `0x${(N - BigInt(a.s as string)).toString(16).padStart(64, '0')}`, v: a.v === 27 ? 28 : 27 }
+    const req = { op: 'verify', kind: 'Agent', message: agent, signature: twin, domain }
+    expect(await ask(req)).toMatchObject({ signer: null, reason: 'high_s' })
+    expect(await ask({ ...req, allowHighS: true })).toEqual({ digest: a.digest, signer: ADDRESS })
   })
 })
