@@ -240,6 +240,14 @@ describe('answerRequest (in process: plain JS values as well as lossless numbers
     expect(await answerRequest(signing, { op: 'sign', kind: 'Agent', privateKey: KEY, message: { ...agent, nonce: 5 } })).toMatchObject({
       connectionId: perpActionHash({ action: agent.action, nonce: 5n, vaultAddress: null, expiresAfter: null }),
     })
+    expect(
+      await answerRequest(signing, { op: 'sign', kind: 'Agent', privateKey: KEY, message: { ...agent, nonce: 5n, expiresAfter: 9n } }),
+    ).toMatchObject({
+      connectionId: perpActionHash({ action: agent.action, nonce: 5n, vaultAddress: null, expiresAfter: 9n }),
+    })
+    expect(await answerRequest(signing, { ...approve, domain: { chainId: 7n } })).toMatchObject({
+      digest: digestOf('ApproveAgent', approve.message, exactDomain({ chainId: 7n })),
+    })
   })
 
   it('PlaceOrder: the route picks the variant; a null route is refused', async () => {
