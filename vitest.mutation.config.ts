@@ -25,6 +25,7 @@ export default defineConfig({
       'test/signing/validation.test.ts',
       'test/signing/body-messages.test.ts',
       'test/signing/msgpack-edges.test.ts',
+      'test/signing/eip712-caches.test.ts',
       'test/vectors/vectors.test.ts',
       // Server: authentication, nonces, rate limits (in-process servers on loopback).
       'test/server/auth.test.ts',
