@@ -53,6 +53,8 @@ export default defineConfig({
     // re-importing viem, ethers and ts-morph for every mutant run (most of its cost) buys nothing.
     // The files leave no global state behind (the crypto backend is reset after each).
     isolate: false,
+    // ...but the project's own modules are re-evaluated for each file: they memoise results.
+    setupFiles: ['test/setup/mutation-fresh-modules.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
