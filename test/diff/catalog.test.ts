@@ -127,6 +127,16 @@ describe('error-code catalog diff', () => {
       ['jsonrpc-error-code-removed', `/x-service-error-codes/${j}`],
       ['error-code-added', `/x-service-error-codes/${n - 1}`],
     ])
+    // An HTTP code removed while a JSON-RPC code with its label appears: no renumbering either.
+    const httpLabel = (d: Doc) => codes(d).push({ ...JSONRPC, surface: 'http', http_status: [409], code: 'gone_http', message: 'gone' })
+    expect(
+      diffOf((d) => {
+        codes(d).splice(codeIndex(d, 'gone_http'), 1)
+        codes(d).push({ ...JSONRPC, code: 13099, message: 'gone', description: 'x' })
+      }, httpLabel)
+        .map((f) => f.id)
+        .sort(),
+    ).toEqual(['error-code-added', 'error-code-removed'])
     // Two removed codes share a label and one new code carries it: the first takes it, the second is removed.
     const twin = (d: Doc) => codes(d).push({ ...JSONRPC, code: 13024, message: 'not_found', description: 'y' })
     expect(
@@ -166,6 +176,12 @@ describe('error-code catalog diff', () => {
         (d) => (entry(d, 'limit_exceeded').http_status = []),
       ).map((f) => f.message),
     ).toEqual(['The error code limit_exceeded now comes with HTTP 422 instead of none.'])
+    expect(
+      diffOf(
+        (d) => (entry(d, 'limit_exceeded').http_status = [400, 422]),
+        (d) => (entry(d, 'limit_exceeded').http_status = [422, 400]),
+      ),
+    ).toEqual([])
     // Same length, other members.
     expect(
       diffOf(
