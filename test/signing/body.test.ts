@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseBody, readUint64, type ParsedBodyOk } from '../../src/signing/index.ts'
 import { nonceArb, UINT64_MAX } from './arbitraries.ts'
+import { propertyRuns } from '../helpers/mutation.ts'
 
 function ok(text: string): ParsedBodyOk {
   const r = parseBody(text)
@@ -24,7 +25,7 @@ describe('parseBody', () => {
           expect(node).toBe(Number(raw))
         }
       }),
-      { numRuns: 400, seed: 20261123 },
+      { numRuns: propertyRuns(400), seed: 20261123 },
     )
   })
 
@@ -35,7 +36,7 @@ describe('parseBody', () => {
         expect(r.numbers.get('/nonce')).toBe(String(n))
         expect(readUint64(r, '/nonce')).toEqual({ ok: true, value: n })
       }),
-      { numRuns: 500, seed: 20261123 },
+      { numRuns: propertyRuns(500), seed: 20261123 },
     )
   })
 
@@ -77,7 +78,7 @@ describe('parseBody', () => {
           expect(parseBody(text)).toMatchObject({ ok: false, code: 'invalid_field', field: dup })
         },
       ),
-      { numRuns: 300, seed: 20261123 },
+      { numRuns: propertyRuns(300), seed: 20261123 },
     )
   })
 

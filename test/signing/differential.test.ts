@@ -12,6 +12,7 @@ import { addressOf, exactDomain, parseBody, type Hex } from '../../src/signing/i
 import { buildRequest, digestOf, messageFromBody, optionsDomain, signOptions, typedDataFor, verifyOptions } from '../helpers/shipped.ts'
 import { domainArb, keyArb, kindMessageArb } from './arbitraries.ts'
 import { forEachBackend } from './backends.ts'
+import { propertyRuns } from '../helpers/mutation.ts'
 
 const viemTyped = (t: ReturnType<typeof typedDataFor>) => t as unknown as TypedDataDefinition
 const ethersDomain = (d: ReturnType<typeof typedDataFor>['domain']) => ({ ...d }) as Record<string, unknown>
@@ -27,7 +28,7 @@ forEachBackend((backend) => {
           expect(ours).toBe(hashTypedData(viemTyped(typed)))
           expect(ours).toBe(TypedDataEncoder.hash(ethersDomain(typed.domain) as never, typed.types, typed.message))
         }),
-        { numRuns: heavy ? 1000 : 300, seed: 20261123 },
+        { numRuns: propertyRuns(heavy ? 1000 : 300), seed: 20261123 },
       )
     })
 
@@ -41,7 +42,7 @@ forEachBackend((backend) => {
           expect(ours).toBe(hashTypedData(viemTyped(typed)))
           expect(ours).toBe(TypedDataEncoder.hash(ethersDomain(typed.domain) as never, typed.types, typed.message))
         }),
-        { numRuns: heavy ? 300 : 100, seed: 20261123 },
+        { numRuns: propertyRuns(heavy ? 300 : 100), seed: 20261123 },
       )
     })
 
@@ -58,7 +59,7 @@ forEachBackend((backend) => {
           expect(await recoverTypedDataAddress({ ...viemTyped(typed), signature })).toBe(account.address)
           expect(addressOf(key)).toBe(account.address)
         }),
-        { numRuns: heavy ? 100 : 30, seed: 20261123 },
+        { numRuns: propertyRuns(heavy ? 100 : 30), seed: 20261123 },
       )
     })
 
@@ -69,7 +70,7 @@ forEachBackend((backend) => {
           const b = await signOptions(kind, message, privateKeyToAccount(key))
           expect(b).toEqual(a)
         }),
-        { numRuns: 20, seed: 20261123 },
+        { numRuns: propertyRuns(20), seed: 20261123 },
       )
     })
 
@@ -86,7 +87,7 @@ forEachBackend((backend) => {
           const v = verifyOptions(kind, messageFromBody(kind, parsed), r.signature)
           expect(v.ok && v.signer).toBe(addressOf(key))
         }),
-        { numRuns: heavy ? 200 : 50, seed: 20261123 },
+        { numRuns: propertyRuns(heavy ? 200 : 50), seed: 20261123 },
       )
     })
   })

@@ -3,6 +3,7 @@ import { encode } from '@msgpack/msgpack'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { perpActionHash, perpMsgpack, SigningInputError } from '../../src/signing/index.ts'
+import { propertyRuns } from '../helpers/mutation.ts'
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
 
@@ -59,7 +60,7 @@ describe('perp msgpack', () => {
       fc.property(tree, (v) => {
         expect(hex(perpMsgpack(v))).toBe(hex(encode(v)))
       }),
-      { numRuns: 200, seed: 20261123 },
+      { numRuns: propertyRuns(200), seed: 20261123 },
     )
   })
 

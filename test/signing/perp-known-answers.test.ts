@@ -13,6 +13,7 @@ import { createL1ActionHash } from '@nktkas/hyperliquid/signing'
 import { addressOf, perpActionHash, type Hex } from '../../src/signing/index.ts'
 import { perpTypedData, recoverPerpSigner, signPerpAction } from '../helpers/shipped.ts'
 import { runOec } from '../helpers/cli.ts'
+import { propertyRuns, underMutation } from '../helpers/mutation.ts'
 import { forEachBackend } from './backends.ts'
 
 // Python SDK: eth_account key used by every signing test there.
@@ -366,7 +367,7 @@ describe('perp Agent signatures vs viem and ethers on random actions', () => {
           expect(recoverPerpSigner(input, ours, domain ? { domain } : {})).toMatchObject({ ok: true, signer: account.address })
         },
       ),
-      { numRuns: 60, seed: 20261123 },
+      { numRuns: propertyRuns(60), seed: 20261123 },
     )
   })
 })
@@ -400,20 +401,24 @@ function knownAnswerRequests(): { line: string; want: { r: string; s: string; v:
 }
 
 describe('oec sign reproduces the published known answers', () => {
-  it('every case, the multi-signature inner array included, through the real binary (--jsonl)', async () => {
-    const reqs = knownAnswerRequests()
-    const r = await runOec(['sign', '--jsonl'], { input: reqs.map((q) => q.line).join('\n') + '\n', timeoutMs: 60_000 })
-    expect(r.code, r.stderr).toBe(0)
-    const answers = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { id: number; r: string; s: string; v: number; error?: string })
-    expect(answers).toHaveLength(reqs.length)
-    for (const a of answers) {
-      const want = reqs[a.id]!.want
-      expect([num(a.r), num(a.s), a.v], `${reqs[a.id]!.line.slice(0, 120)} ${a.error ?? ''}`).toEqual([num(want.r), num(want.s), want.v])
-    }
-  }, 90_000)
+  it.skipIf(underMutation)(
+    'every case, the multi-signature inner array included, through the real binary (--jsonl)',
+    async () => {
+      const reqs = knownAnswerRequests()
+      const r = await runOec(['sign', '--jsonl'], { input: reqs.map((q) => q.line).join('\n') + '\n', timeoutMs: 60_000 })
+      expect(r.code, r.stderr).toBe(0)
+      const answers = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: number; r: string; s: string; v: number; error?: string })
+      expect(answers).toHaveLength(reqs.length)
+      for (const a of answers) {
+        const want = reqs[a.id]!.want
+        expect([num(a.r), num(a.s), a.v], `${reqs[a.id]!.line.slice(0, 120)} ${a.error ?? ''}`).toEqual([num(want.r), num(want.s), want.v])
+      }
+    },
+    90_000,
+  )
 })
 
 describe('integers past 2^53 hash as the venue SDK hashes them', () => {

@@ -6,6 +6,7 @@ import { addressOf, type Hex, type OptionsMessage } from '../../src/signing/inde
 import { recoverPerpSigner, signOptions, signPerpAction, typedDataFor, verifyOptions } from '../helpers/shipped.ts'
 import { kindMessageArb } from './arbitraries.ts'
 import { forEachBackend } from './backends.ts'
+import { propertyRuns } from '../helpers/mutation.ts'
 
 const KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318' as Hex
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
@@ -141,7 +142,7 @@ forEachBackend((backend) => {
             if (!r.ok) expect(['bad_v', 'high_s', 'unrecoverable']).toContain(r.reason)
           },
         ),
-        { numRuns: backend === 'native' ? 500 : 100, seed: 20261123 },
+        { numRuns: propertyRuns(backend === 'native' ? 500 : 100), seed: 20261123 },
       )
     })
   })

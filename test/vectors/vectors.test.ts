@@ -15,6 +15,7 @@ import {
   type VectorCase,
 } from '../../src/vectors/index.ts'
 import { runOec } from '../helpers/cli.ts'
+import { underMutation } from '../helpers/mutation.ts'
 
 const tmp = mkdtempSync(join(tmpdir(), 'oec-vectors-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -24,33 +25,45 @@ const cases: { family: string; c: VectorCase }[] = files.flatMap(({ file }) =>
   file.testGroups.flatMap((g) => g.tests.map((c) => ({ family: file.family, c }))),
 )
 
-describe('oec vectors generate / verify', () => {
-  it('generates the same bytes on every run (CLI run and in-process run), identical to the checked-in files', async () => {
-    const [cli, inProcess] = await Promise.all([
-      runOec(['vectors', 'generate', '--out', join(tmp, 'a')], { timeoutMs: 90_000 }),
-      generateVectors(),
-    ])
-    expect(cli.code, cli.stderr).toBe(0)
-    expect(cli.stdout).toMatch(/wrote 10 files, \d+ cases/)
-    // A directory of its own also gets the schema, so `oec vectors verify --dir` works on it.
-    const names = readdirSync(join(tmp, 'a'))
-      .filter((n) => n !== SCHEMA_NAME)
-      .sort()
-    expect(readdirSync(join(tmp, 'a'))).toContain(SCHEMA_NAME)
-    expect(names).toEqual([...inProcess.keys()].sort())
-    expect(names.length).toBe(10)
-    for (const n of names) {
-      const text = readFileSync(join(tmp, 'a', n), 'utf8')
-      expect(inProcess.get(n)).toBe(text)
-      expect(readFileSync(join(DEFAULT_VECTORS_DIR, n), 'utf8'), `${n} is stale: run oec vectors generate`).toBe(text)
-    }
-  }, 120_000)
+// These two run the compiled CLI: skipped under mutation (test/helpers/mutation.ts).
+const cliIt = underMutation ? it.skip : it
+const cliItConcurrent = underMutation ? it.skip : it.concurrent
 
-  it.concurrent('oec vectors verify passes on the checked-in vectors', async () => {
-    const r = await runOec(['vectors', 'verify'], { timeoutMs: 90_000 })
-    expect(r.code, r.stdout + r.stderr).toBe(0)
-    expect(r.stdout).toMatch(/^ok: 10 files, \d+ cases agree with the code/m)
-  }, 120_000)
+describe('oec vectors generate / verify', () => {
+  cliIt(
+    'generates the same bytes on every run (CLI run and in-process run), identical to the checked-in files',
+    async () => {
+      const [cli, inProcess] = await Promise.all([
+        runOec(['vectors', 'generate', '--out', join(tmp, 'a')], { timeoutMs: 90_000 }),
+        generateVectors(),
+      ])
+      expect(cli.code, cli.stderr).toBe(0)
+      expect(cli.stdout).toMatch(/wrote 10 files, \d+ cases/)
+      // A directory of its own also gets the schema, so `oec vectors verify --dir` works on it.
+      const names = readdirSync(join(tmp, 'a'))
+        .filter((n) => n !== SCHEMA_NAME)
+        .sort()
+      expect(readdirSync(join(tmp, 'a'))).toContain(SCHEMA_NAME)
+      expect(names).toEqual([...inProcess.keys()].sort())
+      expect(names.length).toBe(10)
+      for (const n of names) {
+        const text = readFileSync(join(tmp, 'a', n), 'utf8')
+        expect(inProcess.get(n)).toBe(text)
+        expect(readFileSync(join(DEFAULT_VECTORS_DIR, n), 'utf8'), `${n} is stale: run oec vectors generate`).toBe(text)
+      }
+    },
+    120_000,
+  )
+
+  cliItConcurrent(
+    'oec vectors verify passes on the checked-in vectors',
+    async () => {
+      const r = await runOec(['vectors', 'verify'], { timeoutMs: 90_000 })
+      expect(r.code, r.stdout + r.stderr).toBe(0)
+      expect(r.stdout).toMatch(/^ok: 10 files, \d+ cases agree with the code/m)
+    },
+    120_000,
+  )
 
   it('verify fails on a changed digest, a changed body and an unknown rule, naming file and case', async () => {
     const dir = join(tmp, 'tampered')
