@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { propertyRuns } from '../helpers/mutation.ts'
 import { parseBody, type ParsedBody } from '../../src/signing/index.ts'
 import { nodeArb, styleArb, write } from './json-text.ts'
 
@@ -34,7 +35,7 @@ describe('parseBody fast path', () => {
       fc.property(nodeArb, styleArb, fc.integer({ min: 1, max: 5 }), (node, style, maxDepth) => {
         both(`${style.pad}${write(node, style)}${style.pad}`, maxDepth)
       }),
-      { numRuns: 3000, seed: 20261123 },
+      { numRuns: propertyRuns(3000), seed: 20261123 },
     )
   })
 
@@ -43,7 +44,7 @@ describe('parseBody fast path', () => {
       fc.property(fc.jsonValue({ maxDepth: 6 }), fc.integer({ min: 1, max: 8 }), (v, maxDepth) => {
         both(JSON.stringify(v), maxDepth)
       }),
-      { numRuns: 2000, seed: 20261123 },
+      { numRuns: propertyRuns(2000), seed: 20261123 },
     )
   })
 

@@ -9,6 +9,7 @@
 import fc from 'fast-check'
 import { isLosslessNumber, parse as losslessParse, stringify as losslessStringify } from 'lossless-json'
 import { describe, expect, it } from 'vitest'
+import { propertyRuns } from '../helpers/mutation.ts'
 import { answerLine, answerRequest, serializeAnswer, type ProtocolAnswer } from '../../src/signing/index.ts'
 import { parseLossless } from '../../src/signing/lossless.ts'
 import { signing, signOptions } from '../helpers/shipped.ts'
@@ -41,7 +42,7 @@ describe('parseLossless', () => {
         const text = `${style.pad}${write(node, style)}${style.pad}`
         expect(outcome(parseLossless, text)).toEqual(outcome(losslessParse, text))
       }),
-      { numRuns: 3000, seed: 20261123 },
+      { numRuns: propertyRuns(3000), seed: 20261123 },
     )
   })
 
@@ -96,7 +97,7 @@ const requestArb = fc
 
 describe('answerLine', () => {
   it('writes, byte for byte, what lossless-json would on generated requests', async () => {
-    const samples = fc.sample(requestArb, { numRuns: 300, seed: 20261123 })
+    const samples = fc.sample(requestArb, { numRuns: propertyRuns(300), seed: 20261123 })
     for (const r of samples) {
       const msg: [string, Node][] = Object.entries(r.message).map(([k, v]) => [
         k,
@@ -151,7 +152,7 @@ describe('serializeAnswer', () => {
         const a: ProtocolAnswer = { id, digest: '0xab', signer: null, v, ...(error === undefined ? {} : { error }), gone: undefined }
         expect(serializeAnswer(a)).toBe(losslessStringify(a))
       }),
-      { numRuns: 500, seed: 20261123 },
+      { numRuns: propertyRuns(500), seed: 20261123 },
     )
   })
 })
