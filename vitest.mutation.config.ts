@@ -28,6 +28,7 @@ export default defineConfig({
       'test/signing/eip712-caches.test.ts',
       'test/signing/body-fast-path.test.ts',
       'test/signing/protocol-fast-path.test.ts',
+      'test/signing/options-fields.test.ts',
       'test/vectors/vectors.test.ts',
       // Server: authentication, nonces, rate limits (in-process servers on loopback).
       'test/server/auth.test.ts',
