@@ -6,6 +6,7 @@
  */
 import type { Code } from '../contract/codes.ts'
 import { isLosslessNumber, parse as losslessParse } from 'lossless-json'
+import { parseCanonical } from './lossless.ts'
 import { UINT64_MAX } from './types.ts'
 
 export type ParsedBodyOk = {
@@ -136,23 +137,16 @@ function recordNumbers(v: unknown, pointer: string, numbers: Map<string, string>
 }
 
 /**
- * The fast path: when `JSON.stringify(JSON.parse(text)) === text` the native parse lost nothing
- * (every number token is the shortest form of its double, so no digit past 2^53 was dropped and
- * no `1.0` or `1e3` was normalised; no key repeated, or the output would be shorter), and
- * JSON.parse already gives the plain tree with `__proto__` as data. Signed bodies as clients
- * write them (JSON.stringify, the toolkit's bodyText) take it; anything else, whitespace
- * included, goes the lossless way below. undefined: not taken.
+ * The fast path: a body in JSON.stringify's canonical form (`parseCanonical`; signed bodies as
+ * clients write them) is JSON.parse's plain tree, `__proto__` kept as data; its numbers' texts
+ * are recorded from that tree. Anything else, whitespace included, goes the lossless way below.
+ * undefined: not taken.
  */
 function canonicalBody(text: string, maxDepth: number): ParsedBodyOk | undefined {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-    if (JSON.stringify(value) !== text) return undefined
-  } catch {
-    return undefined
-  }
+  const fast = parseCanonical(text)
+  if (!fast) return undefined
   const numbers = new Map<string, string>()
-  return recordNumbers(value, '', numbers, 1, maxDepth) ? { ok: true, value, numbers } : undefined
+  return recordNumbers(fast.value, '', numbers, 1, maxDepth) ? { ok: true, value: fast.value, numbers } : undefined
 }
 
 /**

@@ -42,15 +42,25 @@ function rewrap(v: unknown): unknown {
   return o
 }
 
+/**
+ * JSON.parse's tree when the text is in the canonical form JSON.stringify writes (the round trip
+ * above proves nothing was lost); undefined for any other text, valid or not. Shared by the
+ * protocol's parse and the server's body parse.
+ */
+export function parseCanonical(text: string): { readonly value: unknown } | undefined {
+  // Stryker disable next-line BlockStatement,ConditionalExpression: equivalent (an untaken fast path gives lossless-json's own answer; only speed differs)
+  try {
+    const value: unknown = JSON.parse(text)
+    // Stryker disable next-line ConditionalExpression: equivalent (as above)
+    if (JSON.stringify(value) === text) return { value }
+  } catch {
+    // Not JSON, or nested past the stack: the caller's lossless path gives its own verdict.
+  }
+  return undefined
+}
+
 /** Parses JSON text exactly as lossless-json's `parse` does (same tree, same errors). */
 export function parseLossless(text: string): unknown {
-  // Stryker disable next-line BlockStatement,ConditionalExpression: equivalent (skipping the fast path gives lossless-json's own answer; only speed differs)
-  try {
-    const fast: unknown = JSON.parse(text)
-    // Stryker disable next-line ConditionalExpression: equivalent (as above)
-    if (JSON.stringify(fast) === text) return rewrap(fast)
-  } catch {
-    // Not JSON, or nested past the stack: lossless-json gives its own verdict below.
-  }
-  return losslessParse(text)
+  const fast = parseCanonical(text)
+  return fast ? rewrap(fast.value) : losslessParse(text)
 }
