@@ -57,22 +57,6 @@ function integerOf(v: unknown, what: string): bigint {
   fail(`${what} must be a JSON integer, got ${typeOf(v)}`)
 }
 
-/** Integers in an action: safe ones as numbers, big ones as bigints; others left for msgpack to refuse. */
-function actionValue(v: unknown): unknown {
-  if (isLossless(v)) {
-    if (!PLAIN_INT.test(v.value)) return v
-    const b = BigInt(v.value)
-    return b >= BigInt(Number.MIN_SAFE_INTEGER) && b <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(b) : b
-  }
-  if (Array.isArray(v)) return v.map(actionValue)
-  if (isObject(v)) {
-    const out: Record<string, unknown> = {}
-    for (const [k, x] of Object.entries(v)) setOwn(out, k, actionValue(x))
-    return out
-  }
-  return v
-}
-
 function domainOf(raw: unknown): DomainOverrides | undefined {
   if (raw === undefined) return undefined
   if (!isObject(raw as never)) fail(`domain must be an object, got ${typeOf(raw)}`)
@@ -122,7 +106,8 @@ function perpInputOf(raw: unknown): PerpSignInput {
   if (vault !== undefined && vault !== null && typeof vault !== 'string')
     fail(`message.vaultAddress must be an address or null, got ${typeOf(vault)}`)
   return {
-    action: actionValue(m.action),
+    // Lossless numbers go to msgpack as they are: it reads their exact digits (src/signing/msgpack.ts).
+    action: m.action,
     nonce: integerOf(m.nonce, 'message.nonce'),
     vaultAddress: (vault ?? null) as Hex | null,
     expiresAfter: m.expiresAfter === undefined || m.expiresAfter === null ? null : integerOf(m.expiresAfter, 'message.expiresAfter'),
