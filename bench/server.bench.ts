@@ -10,7 +10,9 @@
  * req/s the bench reports the server process's CPU time (user + system, from /proc) per signed
  * order answered, and, measured in the same run, the CPU cost of verifying one order in-process
  * (the body's message, EIP-712 digest, recovery, signer compared with the wallet): the ratio of
- * the two is what the server adds around signing.
+ * the two is what the server adds around signing. The orders go in rounds, each sent to the bare
+ * server, then to oec serve, then verified in-process, and every ratio is a median of per-round
+ * ratios: a ratio of two figures taken minutes apart on a shared box measures the box's drift.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -29,7 +31,7 @@ const PER_WALLET = 50 // under 60 orders/min and the 100 open-order cap of the D
 const WARMUP = 3_000
 const MEASURED = 20_000
 const CONNECTIONS = 16
-const VERIFY_ROUNDS = 5
+const ROUNDS = 5
 
 const BARE = `require('node:http').createServer((q, s) => { q.resume(); q.on('end', () => { s.writeHead(200, { 'content-type': 'application/json' }); s.end('{"status":"ACKED"}') }) }).listen(0, '127.0.0.1', function () { console.log('listening on http://127.0.0.1:' + this.address().port) })`
 
@@ -124,8 +126,8 @@ async function hammer(server: ChildProcess, url: string, bodiesFile: string): Pr
 /**
  * CPU µs to verify one order in-process, as the server must: the body's typed message, the
  * EIP-712 digest (string memo on, as in the server), recovery and the signer compared with the
- * wallet. Bodies are parsed beforehand (the server's parse is part of what it adds). Median of
- * VERIFY_ROUNDS rounds over distinct orders, process CPU time (user + system) per order.
+ * wallet. Bodies are parsed beforehand (the server's parse is part of what it adds). Process CPU
+ * time (user + system) per order over the given orders.
  */
 function verifyCost(bodies: readonly string[]): number {
   const parsed = bodies.map((text) => {
@@ -134,19 +136,20 @@ function verifyCost(bodies: readonly string[]): number {
     const v = body.value as { wallet: string; signature: string }
     return { body, wallet: v.wallet.toLowerCase(), signature: v.signature }
   })
-  const per = Math.floor(parsed.length / VERIFY_ROUNDS)
-  const samples: number[] = []
-  for (let r = 0; r < VERIFY_ROUNDS; r++) {
-    const start = process.cpuUsage()
-    for (let i = r * per; i < (r + 1) * per; i++) {
-      const p = parsed[i]!
-      const v = verifyOptions('PlaceOrder', messageFromBody('PlaceOrder', p.body), p.signature)
-      if (!v.ok || v.signer.toLowerCase() !== p.wallet) throw new Error('bench: not authorized')
-    }
-    const used = process.cpuUsage(start)
-    samples.push((used.user + used.system) / per)
+  const start = process.cpuUsage()
+  for (const p of parsed) {
+    const v = verifyOptions('PlaceOrder', messageFromBody('PlaceOrder', p.body), p.signature)
+    if (!v.ok || v.signer.toLowerCase() !== p.wallet) throw new Error('bench: not authorized')
   }
-  return median(samples)
+  const used = process.cpuUsage(start)
+  return (used.user + used.system) / parsed.length
+}
+
+/** One round: the same orders to the bare server, to oec serve, then verified in-process. */
+interface Round {
+  bare: Run
+  oec: Run
+  verifyUs: number
 }
 
 export default async function main(): Promise<BenchSection[]> {
@@ -156,55 +159,77 @@ export default async function main(): Promise<BenchSection[]> {
   const signSecs = (performance.now() - t0) / 1000
   const dir = mkdtempSync(join(os.tmpdir(), 'oec-bench-server-'))
   const warmFile = join(dir, 'warm.json')
-  const bodiesFile = join(dir, 'bodies.json')
   writeFileSync(warmFile, JSON.stringify(warm))
-  writeFileSync(bodiesFile, JSON.stringify(bodies))
+  const per = Math.floor(MEASURED / ROUNDS)
+  const slices = Array.from({ length: ROUNDS }, (_, r) => bodies.slice(r * per, (r + 1) * per))
+  const sliceFiles = slices.map((slice, r) => {
+    const file = join(dir, `round-${r}.json`)
+    writeFileSync(file, JSON.stringify(slice))
+    return file
+  })
 
-  try {
-    const bare = await launch(['-e', BARE])
-    await hammer(bare.child, bare.url, warmFile)
-    const b = await hammer(bare.child, bare.url, bodiesFile)
+  // OEC_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" profiles the server under this load.
+  const nodeArgs = (process.env.OEC_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)
+  const bare = await launch(['-e', BARE])
+  const ref = await launch([...nodeArgs, OEC, 'serve', '--port', '0']).catch(async (err: unknown) => {
     await stop(bare.child)
-
-    // OEC_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" profiles the server under this load.
-    const nodeArgs = (process.env.OEC_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)
-    const ref = await launch([...nodeArgs, OEC, 'serve', '--port', '0'])
+    throw err
+  })
+  try {
+    await hammer(bare.child, bare.url, warmFile)
     await hammer(ref.child, ref.url, warmFile)
     const load = os.loadavg()[0]!
-    const r = await hammer(ref.child, ref.url, bodiesFile)
-    await stop(ref.child)
+    // Rounds interleave the three measurements, so that the machine's drift in speed (a shared
+    // box's neighbours, frequency) moves both sides of every ratio alike.
+    const rounds: Round[] = []
+    for (let r = 0; r < ROUNDS; r++) {
+      const b = await hammer(bare.child, bare.url, sliceFiles[r]!)
+      const o = await hammer(ref.child, ref.url, sliceFiles[r]!)
+      rounds.push({ bare: b, oec: o, verifyUs: verifyCost(slices[r]!) })
+    }
 
-    // Verification measured last, on the measured orders, with no server running.
-    const verifyUs = verifyCost(bodies)
-
-    const ratio = r.rps / b.rps
-    const cpuPerOrder = r.serverCpu / r.ok
-    const bareCpu = b.serverCpu / b.ok
-    const cpuRatio = cpuPerOrder / verifyUs
+    const m = (f: (x: Round) => number) => median(rounds.map(f))
+    const ratio = m((x) => x.oec.rps / x.bare.rps)
+    const cpuRatios = rounds.map((x) => x.oec.serverCpu / x.oec.ok / x.verifyUs)
+    const cpuRatio = median(cpuRatios)
+    const ok = rounds.reduce((n, x) => n + x.oec.ok, 0)
+    const other = rounds.reduce((n, x) => n + x.oec.other, 0)
+    const errors = rounds.reduce((n, x) => n + x.oec.errors, 0)
     const fmt = (n: number) => `${Math.round(n).toLocaleString('en-US')} req/s`
     const us = (n: number) => `${n.toFixed(1)} µs`
+    const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}×`
     return [
       {
-        title: `Reference server: signed POST /order on loopback (autocannon in its own process, ${CONNECTIONS} connections, ${MEASURED.toLocaleString('en-US')} pre-signed orders)`,
+        title: `Reference server: signed POST /order on loopback (autocannon in its own process, ${CONNECTIONS} connections, ${MEASURED.toLocaleString('en-US')} pre-signed orders in ${ROUNDS} interleaved rounds, medians)`,
         rows: [
-          { name: 'oec serve (verify + validate + match)', value: fmt(r.rps), ratio: `${ratio.toFixed(2)}× bare node:http` },
-          { name: 'bare node:http fixed 200', value: fmt(b.rps) },
-          { name: 'oec serve latency p50 / p99', value: `${r.p50} ms / ${r.p99} ms` },
-          { name: 'bare node:http latency p50 / p99', value: `${b.p50} ms / ${b.p99} ms` },
-          { name: 'oec serve CPU per signed order', value: us(cpuPerOrder), ratio: `${cpuRatio.toFixed(2)}× in-process verification` },
-          { name: 'in-process verification CPU per order', value: us(verifyUs), ratio: '(message + digest + recover + compare)' },
-          { name: 'bare node:http CPU per request', value: us(bareCpu) },
+          { name: 'oec serve (verify + validate + match)', value: fmt(m((x) => x.oec.rps)), ratio: `${ratio.toFixed(2)}× bare node:http` },
+          { name: 'bare node:http fixed 200', value: fmt(m((x) => x.bare.rps)) },
+          { name: 'oec serve latency p50 / p99', value: `${m((x) => x.oec.p50)} ms / ${m((x) => x.oec.p99)} ms` },
+          { name: 'bare node:http latency p50 / p99', value: `${m((x) => x.bare.p50)} ms / ${m((x) => x.bare.p99)} ms` },
+          {
+            name: 'oec serve CPU per signed order',
+            value: us(m((x) => x.oec.serverCpu / x.oec.ok)),
+            ratio: `${cpuRatio.toFixed(2)}× in-process verification`,
+          },
+          {
+            name: 'in-process verification CPU per order',
+            value: us(m((x) => x.verifyUs)),
+            ratio: '(message + digest + recover + compare)',
+          },
+          { name: 'bare node:http CPU per request', value: us(m((x) => x.bare.serverCpu / x.bare.ok)) },
         ],
         notes: [
-          `target ≥ 0.40× bare: ${ratio >= 0.4 ? 'met' : 'MISSED'} (${ratio.toFixed(2)}×)`,
-          `target server CPU per order ≤ 2× in-process verification: ${cpuRatio <= 2 ? 'met' : 'MISSED'} (${cpuRatio.toFixed(2)}×)`,
-          `oec serve answered ${r.ok} × 2xx, ${r.other} × non-2xx, ${r.errors} errors (every order should be ACKED)`,
-          `load average ${load.toFixed(2)} at the start of the measured oec serve run; server CPU from /proc (10 ms ticks) over the run`,
+          `target ≥ 0.40× bare: ${ratio >= 0.4 ? 'met' : 'MISSED'} (${ratio.toFixed(2)}×; rounds ${range(rounds.map((x) => x.oec.rps / x.bare.rps))})`,
+          `target server CPU per order ≤ 2× in-process verification: ${cpuRatio <= 2 ? 'met' : 'MISSED'} (${cpuRatio.toFixed(2)}×; rounds ${range(cpuRatios)})`,
+          `oec serve answered ${ok} × 2xx, ${other} × non-2xx, ${errors} errors (every order should be ACKED)`,
+          `load average ${load.toFixed(2)} after the warm-up; server CPU from /proc (10 ms ticks) per round; a round is ${per.toLocaleString('en-US')} orders to bare, then to oec serve, then verified in-process`,
           `${(WARMUP + MEASURED).toLocaleString('en-US')} bodies signed in ${signSecs.toFixed(1)} s before the runs; ${WARMUP.toLocaleString('en-US')} warm-up requests per server`,
         ],
       },
     ]
   } finally {
+    await stop(ref.child)
+    await stop(bare.child)
     rmSync(dir, { recursive: true, force: true })
   }
 }

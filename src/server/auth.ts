@@ -7,6 +7,7 @@
 import type { OptionsMessage } from '../signing/index.ts'
 import type { Code } from '../contract/codes.ts'
 import type { OptionsKind, ParsedBodyOk } from '../signing/index.ts'
+import type { ServerConfig } from './config.ts'
 import type { ServerContext } from './context.ts'
 import type { Reply } from './reply.ts'
 
@@ -33,6 +34,16 @@ export function authorizedFor(ctx: ServerContext, signer: string, wallet: string
   return signer.toLowerCase() === wallet.toLowerCase() || ctx.deps.agents.isApproved(wallet, signer)
 }
 
+type DomainOptions = { readonly domain: Readonly<{ name: string; chainId: number }> }
+const domainOptions = new WeakMap<ServerConfig, DomainOptions>()
+
+/** The configured domain, frozen once per config: the signing core keeps a frozen override's separator. */
+function verifyOptionsOf(config: ServerConfig): DomainOptions {
+  let o = domainOptions.get(config)
+  if (!o) domainOptions.set(config, (o = Object.freeze({ domain: Object.freeze({ name: config.domainName, chainId: config.chainId }) })))
+  return o
+}
+
 /**
  * `wallet` null: agent operations, where the owner is the recovered signer itself.
  */
@@ -45,9 +56,7 @@ export function authenticate(ctx: ServerContext, kind: OptionsKind, body: Parsed
     return { ok: false, code: 'invalid_field', reply: ctx.catalog.reply('invalid_field', `invalid field: ${msg}`) }
   }
   const signature = (body.value as Record<string, unknown>).signature
-  const r = ctx.deps.verifyOptions(kind, message, String(signature), {
-    domain: { name: ctx.config.domainName, chainId: ctx.config.chainId },
-  })
+  const r = ctx.deps.verifyOptions(kind, message, String(signature), verifyOptionsOf(ctx.config))
   if (!r.ok) return explained(ctx, body, wallet, refusal(ctx, null))
   if (wallet === null) return { ok: true, signer: r.signer, owner: r.signer }
   if (authorizedFor(ctx, r.signer, wallet)) return { ok: true, signer: r.signer, owner: wallet }

@@ -62,9 +62,32 @@ export type PlaceOutcome =
 
 export type CancelOutcome = { kind: 'canceled'; order: Order } | { kind: 'rejected'; reason: string; order?: Order }
 
+/** The resting orders at one price, oldest first. */
+interface Level {
+  readonly key: string
+  readonly price: Dec
+  readonly orders: Order[]
+}
+
+/**
+ * One side of a book as price levels, best first, each found by its canonical price text: a
+ * resting order joins its level's queue, so an insert costs a map lookup, not a shift of every
+ * order behind it in one long array.
+ */
+interface BookSide {
+  readonly levels: Level[]
+  readonly byPrice: Map<string, Level>
+  /** True when `a` is a better price than `b` on this side. */
+  readonly better: (a: Dec, b: Dec) => boolean
+}
+
 interface Book {
-  bids: Order[] // best (highest) first, then oldest
-  asks: Order[] // best (lowest) first, then oldest
+  bids: BookSide // highest first
+  asks: BookSide // lowest first
+}
+
+function bookSide(better: (a: Dec, b: Dec) => boolean): BookSide {
+  return { levels: [], byPrice: new Map(), better }
 }
 
 export function toRecord(o: Order): OrderRecord {
@@ -100,7 +123,7 @@ export class Exchange {
     readonly instruments: readonly string[],
     private readonly onChange: (o: Order) => void = () => {},
   ) {
-    for (const s of instruments) this.books.set(s, { bids: [], asks: [] })
+    for (const s of instruments) this.books.set(s, { bids: bookSide((a, b) => cmp(a, b) > 0), asks: bookSide((a, b) => cmp(a, b) < 0) })
   }
 
   hasInstrument(symbol: string): boolean {
@@ -137,16 +160,11 @@ export class Exchange {
   depth(symbol: string): { bids: { price: string; size: string }[]; asks: { price: string; size: string }[] } | null {
     const book = this.books.get(symbol)
     if (!book) return null
-    const levels = (side: Order[]) => {
-      const out: { price: Dec; size: Dec }[] = []
-      for (const o of side) {
-        const left = sub(o.size, o.filled)
-        const last = out[out.length - 1]
-        if (last && cmp(last.price, o.price) === 0) last.size = add(last.size, left)
-        else out.push({ price: o.price, size: left })
-      }
-      return out.map((l) => ({ price: formatDec(l.price), size: formatDec(l.size) }))
-    }
+    const levels = (side: BookSide) =>
+      side.levels.map((l) => ({
+        price: l.key,
+        size: formatDec(l.orders.reduce((sum, o) => add(sum, sub(o.size, o.filled)), ZERO)),
+      }))
     return { bids: levels(book.bids), asks: levels(book.asks) }
   }
 
@@ -206,16 +224,18 @@ export class Exchange {
       }
     }
 
-    const buy = input.side === 'Buy'
-    const opposite = buy ? book.asks : book.bids
-    const crosses = (maker: Order) => (buy ? cmp(maker.price, price) <= 0 : cmp(maker.price, price) >= 0)
+    const opposite = input.side === 'Buy' ? book.asks : book.bids
+    // A maker's level crosses unless the taker's price is better than it on the maker's side.
+    const crosses = (level: Level) => !opposite.better(price, level.price)
 
     if (input.tif === 'fok') {
       let available = ZERO
-      for (const maker of opposite) {
-        if (!crosses(maker)) break
-        available = add(available, sub(maker.size, maker.filled))
-        if (cmp(available, size) >= 0) break
+      levels: for (const level of opposite.levels) {
+        if (!crosses(level)) break
+        for (const maker of level.orders) {
+          available = add(available, sub(maker.size, maker.filled))
+          if (cmp(available, size) >= 0) break levels
+        }
       }
       if (cmp(available, size) < 0)
         return this.reject(
@@ -229,15 +249,17 @@ export class Exchange {
 
     const order = this.newOrder(input, size, price, 'OPEN', now)
     const touched: Order[] = []
-    while (opposite.length > 0 && cmp(order.filled, size) < 0) {
-      const maker = opposite[0]!
-      if (!crosses(maker)) break
+    while (opposite.levels.length > 0 && cmp(order.filled, size) < 0) {
+      const level = opposite.levels[0]!
+      if (!crosses(level)) break
+      const maker = level.orders[0]!
       const qty = min(sub(size, order.filled), sub(maker.size, maker.filled))
       this.fill(maker, qty, maker.price)
       this.fill(order, qty, maker.price)
       if (cmp(maker.filled, maker.size) === 0) {
         maker.status = 'FILLED'
-        opposite.shift()
+        level.orders.shift()
+        if (level.orders.length === 0) removeLevel(opposite, 0)
         this.bumpOpen(maker.walletKey, -1)
       }
       touched.push(maker)
@@ -267,8 +289,12 @@ export class Exchange {
     if (order.status !== 'OPEN') return { kind: 'rejected', reason: `order ${order.id} is ${order.status}, not open`, order }
     const book = this.books.get(order.input.symbol)!
     const side = order.input.side === 'Buy' ? book.bids : book.asks
-    const i = side.indexOf(order)
-    if (i >= 0) side.splice(i, 1)
+    const level = side.byPrice.get(formatDec(order.price))
+    const i = level ? level.orders.indexOf(order) : -1
+    if (level && i >= 0) {
+      level.orders.splice(i, 1)
+      if (level.orders.length === 0) removeLevel(side, side.levels.indexOf(level))
+    }
     order.status = 'CANCELED'
     this.bumpOpen(key, -1)
     this.onChange(order)
@@ -286,24 +312,34 @@ export class Exchange {
     else pos.set(o.input.symbol, next)
   }
 
+  /** Price, then time priority: the order joins the back of its price's queue. */
   private rest(book: Book, order: Order): void {
-    const buy = order.input.side === 'Buy'
-    const side = buy ? book.bids : book.asks
-    // Insert after every order at a better or equal price: price, then time priority.
-    let lo = 0
-    let hi = side.length
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      const c = cmp(side[mid]!.price, order.price)
-      const before = buy ? c >= 0 : c <= 0
-      if (before) lo = mid + 1
-      else hi = mid
+    const side = order.input.side === 'Buy' ? book.bids : book.asks
+    const key = formatDec(order.price)
+    let level = side.byPrice.get(key)
+    if (!level) {
+      level = { key, price: order.price, orders: [] }
+      // Levels are unique by price: the new one goes after every better one.
+      let lo = 0
+      let hi = side.levels.length
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1
+        if (side.better(side.levels[mid]!.price, order.price)) lo = mid + 1
+        else hi = mid
+      }
+      side.levels.splice(lo, 0, level)
+      side.byPrice.set(key, level)
     }
-    side.splice(lo, 0, order)
+    level.orders.push(order)
     this.bumpOpen(order.walletKey, 1)
   }
 
   private bumpOpen(key: string, by: number): void {
     this.openCount.set(key, (this.openCount.get(key) ?? 0) + by)
   }
+}
+
+function removeLevel(side: BookSide, at: number): void {
+  const [level] = side.levels.splice(at, 1)
+  if (level) side.byPrice.delete(level.key)
 }

@@ -259,8 +259,17 @@ export function createOptionsSigning(contract: Contract<'typedData'>): OptionsSi
   const full = (key: string, o?: DomainOverrides): ResolvedDomain =>
     ({ ...specDomain(key), ...(o ? checkDomain(o) : {}) }) as ResolvedDomain
 
+  // A frozen override cannot change, so its separator is kept with it: a server passes the same one per request.
+  const frozenSeparators = new WeakMap<DomainOverrides, Map<string, Buffer>>()
   const separatorFor = (key: string, domain?: DomainOverrides): Buffer => {
-    if (domain !== undefined) return domainSeparator(domainFields(key, domain))
+    if (domain !== undefined) {
+      if (!Object.isFrozen(domain)) return domainSeparator(domainFields(key, domain))
+      let byKey = frozenSeparators.get(domain)
+      if (!byKey) frozenSeparators.set(domain, (byKey = new Map()))
+      let sep = byKey.get(key)
+      if (!sep) byKey.set(key, (sep = domainSeparator(domainFields(key, domain))))
+      return sep
+    }
     let sep = defaultSeparators.get(key)
     if (!sep) {
       sep = domainSeparator(domainFields(key))

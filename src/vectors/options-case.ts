@@ -1,7 +1,7 @@
 /**
  * Builds one options vector case (PlaceOrder, cancels, agent approval) from a short description:
  * what is signed (standard typed data, or a deliberately wrong variant of it), by whom, and what
- * is sent (the body, possibly changed after signing). Expected values come from viem over the
+ * is sent (the body, possibly changed after signing). Expected values come from ox over the
  * exact typed data; for standard typed data they are cross-checked against src/signing, and the
  * body of an unchanged request is the signing module's own body text.
  */
@@ -144,7 +144,7 @@ export async function optionsCase(spec: VectorsContract, tcId: number, given: Op
     const msg = bigMessage(input.message, spec, variant)
     const ours = await signingFor(spec).signOptions(input.kind, msg, input.signer.key, overrides)
     if (ours.digest !== digest || ours.signature.toLowerCase() !== signature.toLowerCase()) {
-      throw new Error(`vector ${input.kind}/${tcId}: src/signing gives ${ours.digest}/${ours.signature}, viem ${digest}/${signature}`)
+      throw new Error(`vector ${input.kind}/${tcId}: src/signing gives ${ours.digest}/${ours.signature}, ox ${digest}/${signature}`)
     }
   }
 

@@ -2,7 +2,7 @@
  * `oec vectors verify`: a release check that the checked-in vectors and the code agree. Every
  * file must validate against the schema, regenerate to the same bytes, and every expected value
  * must re-derive with the toolkit's own signing code (digest, signature, signer, body, verdict),
- * independently of the generator's path (viem) where both exist.
+ * independently of the generator's path (ox) where both exist.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'

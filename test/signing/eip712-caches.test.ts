@@ -6,6 +6,7 @@ import { hashDomain } from 'viem'
 import { afterAll, describe, expect, it } from 'vitest'
 import { compileStruct, domainSeparator, domainTypeOf, hashStruct, setStringHashCache } from '../../src/signing/eip712.ts'
 import { toHex } from '../../src/signing/hex.ts'
+import { optionsDomain, separatorFor } from '../helpers/shipped.ts'
 
 const viemSeparator = (domain: Record<string, unknown>) => hashDomain({ domain, types: { EIP712Domain: domainTypeOf(domain) } } as never)
 
@@ -30,6 +31,22 @@ describe('domain separators', () => {
     const lower = { name: 'a', verifyingContract: '0xabcdefabcdefabcdefabcdefabcdefabcdefabcd' }
     const mixed = { name: 'a', verifyingContract: '0xABCDEFabcdefabcdefabcdefabcdefabcdefabcd' }
     expect(domainSeparator(mixed as never)).toEqual(domainSeparator(lower as never))
+  })
+})
+
+describe('separators of domain overrides', () => {
+  it('a frozen override keeps its own separator per domain key; an unfrozen one is read each call', () => {
+    const one = Object.freeze({ chainId: 1 })
+    const two = Object.freeze({ chainId: 2 })
+    for (const round of [1, 2]) {
+      expect(toHex(separatorFor('options', one)), `round ${round}`).toBe(viemSeparator({ ...optionsDomain(), chainId: 1n }))
+      expect(toHex(separatorFor('options', two)), `round ${round}`).toBe(viemSeparator({ ...optionsDomain(), chainId: 2n }))
+    }
+    // Mutable overrides are never memoised by identity: a change between calls is seen.
+    const mutable: { chainId: number } = { chainId: 1 }
+    expect(toHex(separatorFor('options', mutable))).toBe(viemSeparator({ ...optionsDomain(), chainId: 1n }))
+    mutable.chainId = 3
+    expect(toHex(separatorFor('options', mutable))).toBe(viemSeparator({ ...optionsDomain(), chainId: 3n }))
   })
 })
 

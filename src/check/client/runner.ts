@@ -9,7 +9,6 @@ import type { CaseResult, RunSummary } from '../../report/model.ts'
 import { stringifyExact } from '../../vectors/exact-json.ts'
 import { contractFor, type Contract } from '../../contract/index.ts'
 import { explainNote } from '../../explain/note.ts'
-import { generateVectors } from '../../vectors/generate.ts'
 import { casesOf, loadVectorCases, type LoadedCase } from '../../vectors/load.ts'
 import type { VectorCase, VectorFile } from '../../vectors/model.ts'
 import { DEFAULT_VECTORS_DIR } from '../../vectors/paths.ts'
@@ -70,6 +69,8 @@ function askable(cases: LoadedCase[], only: readonly string[]): LoadedCase[] {
 /** The cases of a run: from the vector directory, or generated from `spec` when one is given. */
 export async function clientCasesFor(opts: Pick<ClientRunOptions, 'vectorsDir' | 'spec' | 'only'>): Promise<LoadedCase[]> {
   if (opts.spec === undefined) return clientCases(opts.vectorsDir, opts.only)
+  // Loaded only for a spec of the user's: the generators cost every other run (and `oec check server`) nothing.
+  const { generateVectors } = await import('../../vectors/generate.ts')
   const files = [...(await generateVectors(opts.spec)).values()].map((text) => JSON.parse(text) as VectorFile)
   return askable(casesOf(files), opts.only ?? [])
 }

@@ -8,7 +8,6 @@ import { addressOf } from '../../signing/index.ts'
 import type { CaseResult, RunSummary } from '../../report/model.ts'
 import { DEFAULT_INSTRUMENTS, SimulatedClock, startServer, type RunningServer, type ServerConfig } from '../../server/index.ts'
 import { contractFor, shippedContract, type Contract, type FullContract } from '../../contract/index.ts'
-import { generateVectors } from '../../vectors/generate.ts'
 import type { LoadedFile } from '../../vectors/load.ts'
 import type { VectorFile } from '../../vectors/model.ts'
 import { InputError } from '../../errors.ts'
@@ -141,6 +140,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
  */
 async function vectorsFor(spec: FullContract): Promise<LoadedFile[] | undefined> {
   if (spec.text === shippedContract().text) return undefined
+  // Loaded only here: the generators (every family, its fixed parties) cost a run of the shipped contract nothing.
+  const { generateVectors } = await import('../../vectors/generate.ts')
   const generated = await generateVectors(spec)
   return [...generated].map(([name, text]) => ({ name, text, file: JSON.parse(text) as VectorFile }))
 }

@@ -5,7 +5,8 @@
  * eth-sig-util's `signedTypeData` test); the generator refuses to write the file if the
  * toolkit's encoder disagrees.
  */
-import { keccak256, toBytes } from 'viem'
+import * as Hash from 'ox/Hash'
+import * as OxHex from 'ox/Hex'
 import type { VectorsContract } from '../model.ts'
 import { addressOf, signTyped } from '../build.ts'
 import type { Hex, TypedDataJson, VectorFile } from '../model.ts'
@@ -53,7 +54,7 @@ export async function mailFamily(spec: VectorsContract): Promise<VectorFile> {
     'Case 1 pins the digest and signature published with the EIP-712 specification (key keccak256("cow")).',
     'The other cases vary the example (contents, chain) and are produced by the same encoder that reproduces case 1.',
   ])
-  const key = keccak256(toBytes('cow')) as Hex
+  const key = Hash.keccak256(OxHex.fromString('cow')) as Hex
   const signer = addressOf(key)
   b.group('Mail', 'Mail', 'EIP-712 specification, Example.js / eth-sig-util signedTypeData')
   const variants: [string, TypedDataJson, string[]][] = [

@@ -2,10 +2,11 @@
  * The perp Agent family: venue-style actions hashed to a connectionId (msgpack ‖ nonce ‖ vault
  * ‖ expiresAfter) and signed as Agent{source, connectionId} under the perp domain. Expected
  * values come from src/signing and are cross-checked against an independent encoding
- * (@msgpack/msgpack + viem) before a case is written.
+ * (@msgpack/msgpack + ox) before a case is written.
  */
 import { encode as msgpackEncode } from '@msgpack/msgpack'
-import { concat, keccak256, numberToHex, toHex } from 'viem'
+import * as Hash from 'ox/Hash'
+import * as OxHex from 'ox/Hex'
 import { signingFor, type DomainOverrides } from '../../signing/index.ts'
 import type { RuleId } from '../../contract/generated/rules.ts'
 import type { VectorsContract } from '../model.ts'
@@ -41,15 +42,15 @@ function wide(v: unknown): unknown {
   return v
 }
 
-/** An independent connectionId: @msgpack/msgpack (smallest integer forms) + viem keccak. */
+/** An independent connectionId: @msgpack/msgpack (smallest integer forms) + ox keccak. */
 function independentConnectionId(action: Action, nonce: bigint, vault: Hex | undefined, expiresAfter: bigint | undefined): Hex {
   const parts: Hex[] = [
-    toHex(msgpackEncode(wide(action), { forceIntegerToFloat: false, ignoreUndefined: true, useBigInt64: true })),
-    numberToHex(nonce, { size: 8 }),
+    OxHex.fromBytes(msgpackEncode(wide(action), { forceIntegerToFloat: false, ignoreUndefined: true, useBigInt64: true })),
+    OxHex.fromNumber(nonce, { size: 8 }),
   ]
-  parts.push(vault ? concat(['0x01', vault]) : '0x00')
-  if (expiresAfter !== undefined) parts.push(concat(['0x00', numberToHex(expiresAfter, { size: 8 })]))
-  return keccak256(concat(parts))
+  parts.push(vault ? OxHex.concat('0x01', vault) : '0x00')
+  if (expiresAfter !== undefined) parts.push(OxHex.concat('0x00', OxHex.fromNumber(expiresAfter, { size: 8 })))
+  return Hash.keccak256(OxHex.concat(...parts))
 }
 
 function overrides(d: DomainJson): DomainOverrides {
@@ -96,7 +97,7 @@ async function perpCase(spec: VectorsContract, tcId: number, input: PerpCaseInpu
   if (independent !== s.connectionId)
     throw new Error(`perp vector ${tcId}: connectionId ${s.connectionId} from src/signing, ${independent} from @msgpack/msgpack`)
   const td = agentTypedData(spec, domain, isMainnet ? 'a' : 'b', s.connectionId)
-  if (digestTyped(td) !== s.digest) throw new Error(`perp vector ${tcId}: digest differs between src/signing and viem`)
+  if (digestTyped(td) !== s.digest) throw new Error(`perp vector ${tcId}: digest differs between src/signing and ox`)
 
   const sent = {
     action: input.action,
