@@ -38,18 +38,28 @@ const BARE = `require('node:http').createServer((q, s) => { q.resume(); q.on('en
 /**
  * The load generator, a process of its own: sends each body of a JSON file once, in order, over
  * CONNECTIONS keep-alive connections, and prints autocannon's figures as one JSON line. Requests
- * per second are answers over the whole run's wall time: autocannon's own average is a mean of
- * whole-second buckets, too coarse for a run of a few seconds.
+ * per second are answers between the first and the last answer (autocannon's own average is a
+ * mean of whole-second buckets, too coarse for a round of a second or two, and the process's
+ * start is not the server's work).
  * argv: url, bodies file, connections.
  */
 const LOADGEN = `const [url, file, connections] = process.argv.slice(1)
 const bodies = JSON.parse(require('node:fs').readFileSync(file, 'utf8'))
 let next = 0
-const start = process.hrtime.bigint()
-require('autocannon')({
+let first = 0n
+let last = 0n
+let answers = 0
+const instance = require('autocannon')({
   url: url + '/order', connections: Number(connections), amount: bodies.length,
   requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, setupRequest: (r) => ({ ...r, body: bodies[next++ % bodies.length] }) }],
-}).then((r) => console.log(JSON.stringify({ rps: (r['2xx'] + r.non2xx) / (Number(process.hrtime.bigint() - start) / 1e9), p50: r.latency.p50, p99: r.latency.p99, ok: r['2xx'], other: r.non2xx, errors: r.errors })), (e) => { console.error(e); process.exit(1) })`
+}, (e, r) => {
+  if (e) { console.error(e); process.exit(1) }
+  console.log(JSON.stringify({ rps: (answers - 1) / (Number(last - first) / 1e9), p50: r.latency.p50, p99: r.latency.p99, ok: r['2xx'], other: r.non2xx, errors: r.errors }))
+})
+instance.on('response', () => {
+  last = process.hrtime.bigint()
+  if (answers++ === 0) first = last
+})`
 
 async function presign(count: number, offset: number): Promise<string[]> {
   const bodies: string[] = []
