@@ -18,7 +18,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { addressOf, parseBody, type Hex } from '../src/signing/index.ts'
 import { buildRequest, messageFromBody, verifyOptions } from '../test/helpers/shipped.ts'
 import type { BenchSection } from './types.ts'
@@ -34,6 +34,17 @@ const CONNECTIONS = 16
 const ROUNDS = 5
 
 const BARE = `require('node:http').createServer((q, s) => { q.resume(); q.on('end', () => { s.writeHead(200, { 'content-type': 'application/json' }); s.end('{"status":"ACKED"}') }) }).listen(0, '127.0.0.1', function () { console.log('listening on http://127.0.0.1:' + this.address().port) })`
+
+/**
+ * The same reference server with verification stubbed through its `deps` seam (the signer is the
+ * body's wallet): what the server costs around signing, in the same run. Never a product mode;
+ * argv: the server module's URL.
+ */
+const STUBBED = `const { startServer } = await import(process.argv[1])
+const s = await startServer({ port: 0, deps: { verifyOptions: (_kind, message) => ({ ok: true, signer: message.wallet, digest: '0x' }) } })
+process.on('SIGTERM', () => s.close().then(() => process.exit(0)))
+console.log('listening on ' + s.url)`
+const SERVER_MODULE = pathToFileURL(fileURLToPath(new URL('../dist/src/server/index.js', import.meta.url))).href
 
 /**
  * The load generator, a process of its own: sends each body of a JSON file once, in order, over
@@ -159,6 +170,7 @@ function verifyCost(bodies: readonly string[]): number {
 interface Round {
   bare: Run
   oec: Run
+  stubbed: Run
   verifyUs: number
 }
 
@@ -185,9 +197,14 @@ export default async function main(): Promise<BenchSection[]> {
     await stop(bare.child)
     throw err
   })
+  const stubbed = await launch(['--input-type=module', '-e', STUBBED, SERVER_MODULE]).catch(async (err: unknown) => {
+    await Promise.all([stop(bare.child), stop(ref.child)])
+    throw err
+  })
   try {
     await hammer(bare.child, bare.url, warmFile)
     await hammer(ref.child, ref.url, warmFile)
+    await hammer(stubbed.child, stubbed.url, warmFile)
     const load = os.loadavg()[0]!
     // Rounds interleave the three measurements, so that the machine's drift in speed (a shared
     // box's neighbours, frequency) moves both sides of every ratio alike.
@@ -195,7 +212,8 @@ export default async function main(): Promise<BenchSection[]> {
     for (let r = 0; r < ROUNDS; r++) {
       const b = await hammer(bare.child, bare.url, sliceFiles[r]!)
       const o = await hammer(ref.child, ref.url, sliceFiles[r]!)
-      rounds.push({ bare: b, oec: o, verifyUs: verifyCost(slices[r]!) })
+      const st = await hammer(stubbed.child, stubbed.url, sliceFiles[r]!)
+      rounds.push({ bare: b, oec: o, stubbed: st, verifyUs: verifyCost(slices[r]!) })
     }
 
     const m = (f: (x: Round) => number) => median(rounds.map(f))
@@ -227,19 +245,28 @@ export default async function main(): Promise<BenchSection[]> {
             ratio: '(message + digest + recover + compare)',
           },
           { name: 'bare node:http CPU per request', value: us(m((x) => x.bare.serverCpu / x.bare.ok)) },
+          {
+            name: 'oec serve, verification stubbed, CPU per order',
+            value: us(m((x) => x.stubbed.serverCpu / x.stubbed.ok)),
+            ratio: `${m((x) => x.stubbed.serverCpu / x.stubbed.ok / x.verifyUs).toFixed(2)}× in-process verification (the server's own work)`,
+          },
+          {
+            name: 'verification inside the loaded server',
+            value: us(m((x) => x.oec.serverCpu / x.oec.ok - x.stubbed.serverCpu / x.stubbed.ok)),
+            ratio: `${m((x) => (x.oec.serverCpu / x.oec.ok - x.stubbed.serverCpu / x.stubbed.ok) / x.verifyUs).toFixed(2)}× in-process verification`,
+          },
         ],
         notes: [
           `target ≥ 0.40× bare: ${ratio >= 0.4 ? 'met' : 'MISSED'} (${ratio.toFixed(2)}×; rounds ${range(rounds.map((x) => x.oec.rps / x.bare.rps))})`,
           `target server CPU per order ≤ 2× in-process verification: ${cpuRatio <= 2 ? 'met' : 'MISSED'} (${cpuRatio.toFixed(2)}×; rounds ${range(cpuRatios)})`,
           `oec serve answered ${ok} × 2xx, ${other} × non-2xx, ${errors} errors (every order should be ACKED)`,
-          `load average ${load.toFixed(2)} after the warm-up; server CPU from /proc (10 ms ticks) per round; a round is ${per.toLocaleString('en-US')} orders to bare, then to oec serve, then verified in-process`,
+          `load average ${load.toFixed(2)} after the warm-up; server CPU from /proc (10 ms ticks) per round; a round is ${per.toLocaleString('en-US')} orders to bare, to oec serve, to the stubbed server, then verified in-process`,
           `${(WARMUP + MEASURED).toLocaleString('en-US')} bodies signed in ${signSecs.toFixed(1)} s before the runs; ${WARMUP.toLocaleString('en-US')} warm-up requests per server`,
         ],
       },
     ]
   } finally {
-    await stop(ref.child)
-    await stop(bare.child)
+    await Promise.all([stop(ref.child), stop(bare.child), stop(stubbed.child)])
     rmSync(dir, { recursive: true, force: true })
   }
 }
