@@ -1,7 +1,7 @@
 /**
  * `oec check client [options] -- <command...>`: the client conformance runner on the command line.
  */
-import { createWriteStream } from 'node:fs'
+import { reportOut } from '../report-out.ts'
 import { resolve } from 'node:path'
 import { InputError } from '../../errors.ts'
 import { createReporter, exitCodeFor, REPORTER_NAMES, type ReporterName } from '../../report/index.ts'
@@ -75,7 +75,8 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
         const total = (await clientCasesFor({ vectorsDir, only, ...(spec ? { spec } : {}) })).length
         if (total === 0) throw new InputError(`check client: no case matches --only ${opts.only ?? ''}`)
         const list = opts.expectedFailures && !opts.fix ? loadExpectedFailures(opts.expectedFailures) : undefined
-        const out = opts.out ? createWriteStream(opts.out) : io.stdout
+        const report = reportOut(opts.out, io.stdout)
+        const out = report.stream
         // Only the html page shows the spec's version and rule texts; the shipped spec is compiled for it alone.
         const shown = opts.reporter === 'html' ? (spec ?? shippedContract()) : undefined
         const reporter = createReporter(opts.reporter, out, {
@@ -94,7 +95,7 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
           onResult: (r) => reporter.onResult(r),
         })
         reporter.finish(run.summary)
-        if (opts.out) await new Promise<void>((r) => (out as NodeJS.WritableStream).end(r))
+        report.commit()
         if (opts.fix && opts.expectedFailures) {
           writeExpectedFailures(opts.expectedFailures, run.raw)
           const n = run.raw.filter((r) => r.outcome === 'fail').length

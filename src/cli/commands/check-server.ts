@@ -1,5 +1,5 @@
 /** `oec check server`: the conformance runner for any server implementation. */
-import { createWriteStream } from 'node:fs'
+import { reportOut } from '../report-out.ts'
 import { InputError } from '../../errors.ts'
 import { createReporter, exitCodeFor, REPORTER_NAMES, type ReporterName } from '../../report/index.ts'
 import type { RunSummary } from '../../report/model.ts'
@@ -104,7 +104,8 @@ export const checkServerCommand: CommandModule = {
         const symbols = opts.symbol.length ? opts.symbol : cfg.symbols
         if (opts.target && !symbols?.length)
           throw new InputError('with --target, name at least one listed instrument: --symbol SYM (or "symbols" in --config)')
-        const out = opts.out ? createWriteStream(opts.out) : io.stdout
+        const report = reportOut(opts.out, io.stdout)
+        const out = report.stream
         const reporter = createReporter(opts.reporter, out, {
           color: opts.out ? false : undefined,
           html: { seed: opts.seed, specVersion: spec.version, ...(spec.rules ? { rules: spec.rules } : {}) },
@@ -150,7 +151,7 @@ export const checkServerCommand: CommandModule = {
           )
         }
         reporter.finish({ ...summary, results })
-        if (opts.out) await new Promise<void>((resolve) => (out as NodeJS.WritableStream).end(resolve))
+        report.commit()
         done(opts.fix ? 0 : exitCodeFor(results))
       })
   },

@@ -3,7 +3,7 @@
  * Violations print live, attributed to the client or the server; `--reporter json|junit --out FILE`
  * writes the session's report when the proxy stops (SIGINT/SIGTERM).
  */
-import { createWriteStream } from 'node:fs'
+import { reportOut } from '../report-out.ts'
 import { InputError } from '../../errors.ts'
 import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
 import { intOption, runUntilSignal, type CommandModule } from '../program.ts'
@@ -50,6 +50,7 @@ export const proxyCommand: CommandModule = {
         const { startProxy, violationLine } = await import('../../proxy/index.ts')
         const { createReporter, exitCodeFor } = await import('../../report/index.ts')
         const spec = contractFromFlags(opts, LAYER_NAMES, 'oec proxy')
+        const report = opts.reporter !== undefined ? reportOut(opts.out, io.stdout) : undefined
         const proxy = await startProxy({
           target: opts.target,
           port: opts.port,
@@ -68,10 +69,9 @@ export const proxyCommand: CommandModule = {
           await proxy.close()
         })
         const summary = proxy.summary()
-        if (opts.reporter === 'json' || opts.reporter === 'junit') {
-          const out = opts.out ? createWriteStream(opts.out) : io.stdout
-          createReporter(opts.reporter, out).finish(summary)
-          if (opts.out) await new Promise<void>((resolve) => (out as NodeJS.WritableStream).end(resolve))
+        if (report && opts.reporter !== undefined) {
+          createReporter(opts.reporter, report.stream).finish(summary)
+          report.commit()
         }
         io.stderr.write(
           `oec proxy: ${signal}, stopped after ${proxy.exchanges()} exchange(s), ${proxy.violations().length} violation(s)${opts.out ? `; report in ${opts.out}` : ''}\n`,

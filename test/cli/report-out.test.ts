@@ -1,0 +1,80 @@
+/**
+ * `--out FILE` appears only whole: a path that cannot take the report is refused before the run
+ * with one line and exit 2, and a run that stops leaves an earlier report at that path as it was.
+ */
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { reportOut } from '../../src/cli/report-out.ts'
+import { runOec } from '../helpers/cli.ts'
+import { underMutation } from '../helpers/mutation.ts'
+
+const cliIt = underMutation ? it.skip : it.concurrent
+const dir = mkdtempSync(join(tmpdir(), 'oec-report-out-'))
+
+/** A port nobody listens on: bound, then closed. */
+async function closedPort(): Promise<number> {
+  const s = createServer()
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
+  const port = (s.address() as { port: number }).port
+  await new Promise<void>((r) => s.close(() => r()))
+  return port
+}
+
+describe('--out', () => {
+  cliIt('a missing folder or a folder as the path: one line, exit 2, before any check runs', async () => {
+    for (const [path, why] of [
+      [join(dir, 'no-such-folder', 'r.json'), /cannot write the report to .*r\.json \(ENOENT\)/],
+      [dir, /cannot write the report to .*: it is a directory/],
+    ] as const) {
+      const r = await runOec(['check', 'server', '--only', 'err.head', '--out', path])
+      expect(r.code, r.stderr).toBe(2)
+      expect(r.stderr.trim().split('\n')).toHaveLength(1)
+      expect(r.stderr).toMatch(why)
+      expect(r.stderr).not.toMatch(/at .*\.js:\d+/)
+    }
+  })
+
+  cliIt('an unreachable target leaves the earlier report untouched and no temporary file', async () => {
+    const sub = mkdtempSync(join(dir, 'keep-'))
+    const path = join(sub, 'report.json')
+    writeFileSync(path, 'earlier report\n')
+    const r = await runOec([
+      'check',
+      'server',
+      '--target',
+      `http://127.0.0.1:${await closedPort()}`,
+      '--symbol',
+      'BTC-20261225-100000-C',
+      '--reporter',
+      'json',
+      '--out',
+      path,
+    ])
+    expect(r.code, r.stderr).toBe(2)
+    expect(r.stderr).toMatch(/cannot reach/)
+    expect(readFileSync(path, 'utf8')).toBe('earlier report\n')
+    expect(readdirSync(sub)).toEqual(['report.json'])
+  })
+
+  cliIt('a finished run replaces the file with the whole report', async () => {
+    const path = join(mkdtempSync(join(dir, 'done-')), 'report.json')
+    writeFileSync(path, 'earlier report\n')
+    const r = await runOec(['check', 'server', '--only', 'err.head', '--reporter', 'json', '--out', path])
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(readFileSync(path, 'utf8')).suite).toBe('oec check server')
+  })
+
+  it('in process: nothing reaches the path until commit; stdout is passed through', () => {
+    const path = join(mkdtempSync(join(dir, 'unit-')), 'r.txt')
+    const out = reportOut(path, process.stdout)
+    out.stream.write('half ')
+    expect(() => readFileSync(path)).toThrow(/ENOENT/)
+    out.stream.write('and whole')
+    out.commit()
+    expect(readFileSync(path, 'utf8')).toBe('half and whole')
+    expect(reportOut(undefined, process.stdout).stream).toBe(process.stdout)
+  })
+})
