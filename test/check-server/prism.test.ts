@@ -10,13 +10,13 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { DEFAULT_SPEC_PATH } from '../../src/contract/load.ts'
 import { ROOT, runOec } from '../helpers/cli.ts'
 import { underMutation } from '../helpers/mutation.ts'
+import { unusedPort } from '../helpers/ports.ts'
 
 const require = createRequire(import.meta.url)
 const PRISM = join(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js')
@@ -26,17 +26,9 @@ let prism: ChildProcess | undefined
 let url = ''
 let log = ''
 
-async function freePort(): Promise<number> {
-  const s = createServer()
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
-  const port = (s.address() as { port: number }).port
-  await new Promise<void>((r) => s.close(() => r()))
-  return port
-}
-
 beforeAll(async () => {
   if (underMutation) return
-  const port = await freePort()
+  const port = await unusedPort()
   url = `http://127.0.0.1:${port}`
   prism = spawn(process.execPath, [PRISM, 'mock', DEFAULT_SPEC_PATH, '-p', String(port), '-v', 'error'], { cwd: ROOT })
   prism.stdout!.on('data', (d) => (log += d))

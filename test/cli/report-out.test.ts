@@ -3,25 +3,16 @@
  * with one line and exit 2, and a run that stops leaves an earlier report at that path as it was.
  */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { reportOut } from '../../src/cli/report-out.ts'
 import { runOec } from '../helpers/cli.ts'
 import { underMutation } from '../helpers/mutation.ts'
+import { unusedPort } from '../helpers/ports.ts'
 
 const cliIt = underMutation ? it.skip : it.concurrent
 const dir = mkdtempSync(join(tmpdir(), 'oec-report-out-'))
-
-/** A port nobody listens on: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const s = createServer()
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
-  const port = (s.address() as { port: number }).port
-  await new Promise<void>((r) => s.close(() => r()))
-  return port
-}
 
 describe('--out', () => {
   cliIt('a missing folder or a folder as the path: one line, exit 2, before any check runs', async () => {
@@ -45,7 +36,7 @@ describe('--out', () => {
       'check',
       'server',
       '--target',
-      `http://127.0.0.1:${await closedPort()}`,
+      `http://127.0.0.1:${await unusedPort()}`,
       '--symbol',
       'BTC-20261225-100000-C',
       '--reporter',
