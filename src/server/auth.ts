@@ -10,6 +10,7 @@ import type { OptionsKind, ParsedBodyOk } from '../signing/index.ts'
 import type { ServerConfig } from './config.ts'
 import type { ServerContext } from './context.ts'
 import type { Reply } from './reply.ts'
+import { batchedVerifier } from './verify-batch.ts'
 
 export type AuthResult =
   | { ok: true; signer: string; owner: string }
@@ -44,10 +45,15 @@ function verifyOptionsOf(config: ServerConfig): DomainOptions {
   return o
 }
 
-/**
- * `wallet` null: agent operations, where the owner is the recovered signer itself.
- */
-export function authenticate(ctx: ServerContext, kind: OptionsKind, body: ParsedBodyOk, wallet: string | null): AuthResult {
+type VerifyOut = ReturnType<ServerContext['deps']['verifyOptions']>
+type Refused = Extract<AuthResult, { ok: false }>
+
+/** The arguments of the signature check for a body, or the invalid_field refusal. */
+function verifyArgs(
+  ctx: ServerContext,
+  kind: OptionsKind,
+  body: ParsedBodyOk,
+): Parameters<ServerContext['deps']['verifyOptions']> | Refused {
   let message: OptionsMessage
   try {
     message = ctx.signing.messageFromBody(kind, body)
@@ -56,7 +62,32 @@ export function authenticate(ctx: ServerContext, kind: OptionsKind, body: Parsed
     return { ok: false, code: 'invalid_field', reply: ctx.catalog.reply('invalid_field', `invalid field: ${msg}`) }
   }
   const signature = (body.value as Record<string, unknown>).signature
-  const r = ctx.deps.verifyOptions(kind, message, String(signature), verifyOptionsOf(ctx.config))
+  return [kind, message, String(signature), verifyOptionsOf(ctx.config)]
+}
+
+/**
+ * `wallet` null: agent operations, where the owner is the recovered signer itself.
+ */
+export function authenticate(ctx: ServerContext, kind: OptionsKind, body: ParsedBodyOk, wallet: string | null): AuthResult {
+  const args = verifyArgs(ctx, kind, body)
+  return Array.isArray(args) ? decide(ctx, body, wallet, ctx.deps.verifyOptions(...args)) : args
+}
+
+/**
+ * `authenticate` with the signature check batched per event-loop turn (verify-batch.ts), for the
+ * endpoints that carry the order flow: the same answers.
+ */
+export async function authenticateBatched(
+  ctx: ServerContext,
+  kind: OptionsKind,
+  body: ParsedBodyOk,
+  wallet: string | null,
+): Promise<AuthResult> {
+  const args = verifyArgs(ctx, kind, body)
+  return Array.isArray(args) ? decide(ctx, body, wallet, await batchedVerifier(ctx.deps.verifyOptions)(...args)) : args
+}
+
+function decide(ctx: ServerContext, body: ParsedBodyOk, wallet: string | null, r: VerifyOut): AuthResult {
   if (!r.ok) return explained(ctx, body, wallet, refusal(ctx, null))
   if (wallet === null) return { ok: true, signer: r.signer, owner: r.signer }
   if (authorizedFor(ctx, r.signer, wallet)) return { ok: true, signer: r.signer, owner: wallet }

@@ -203,7 +203,8 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
       body = parsed
     } else req.resume()
 
-    send(res, withRate(handler({ method, path, query, ...(body ? { body } : {}), state })), rc, match.head, started, state)
+    const out = handler({ method, path, query, ...(body ? { body } : {}), state })
+    send(res, withRate(out instanceof Promise ? await out : out), rc, match.head, started, state)
   }
 
   return (req, res) => {

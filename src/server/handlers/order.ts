@@ -1,7 +1,7 @@
 /** POST /order and DELETE /order. */
 import type { OptionsKind } from '../../signing/index.ts'
 import { deref, readSignedSchema, type JsonObject, type FullContract } from '../../contract/index.ts'
-import { authenticate } from '../auth.ts'
+import { authenticateBatched } from '../auth.ts'
 import { isAddress, type ServerContext } from '../context.ts'
 import { cancelResult, executeCancel, executeOrder, orderResult, prepareCancel, prepareOrder } from '../orders.ts'
 import { json } from '../reply.ts'
@@ -26,7 +26,7 @@ export const placeOrder: HandlerFactory = (ctx, op) => {
   const validator = bodyValidator(ctx, op.operationId)
   const kind = kindOf(ctx.spec, op.requestSchema)
   const category = op.rateLimit?.category ?? 'orders'
-  return (req) => {
+  return async (req) => {
     const body = req.body!
     const value = body.value as Record<string, unknown>
     const routeOmitted = value !== null && typeof value === 'object' && !Array.isArray(value) && value.route === undefined
@@ -36,7 +36,7 @@ export const placeOrder: HandlerFactory = (ctx, op) => {
     const prepared = prepareOrder(ctx, body, validator.check)
     if (!prepared.ok) return ctx.catalog.reply(prepared.problem.code ?? 'invalid_field', prepared.problem.message, {}, { ...extraHeaders })
     const p = prepared.value
-    const auth = authenticate(ctx, kind, body, p.input.wallet)
+    const auth = await authenticateBatched(ctx, kind, body, p.input.wallet)
     if (!auth.ok) return { ...auth.reply, headers: { ...auth.reply.headers, ...extraHeaders } }
     const limited = ctx.charge(p.input.wallet, { api: 1, [category]: 1 }, category)
     if (limited) return { ...limited, headers: { ...limited.headers, ...extraHeaders } }
@@ -54,7 +54,7 @@ export const cancelOrder: HandlerFactory = (ctx, op) => {
     ? ((deref(ctx.spec.doc, op.requestSchema) as JsonObject).oneOf as unknown[]).map((b) => kindOf(ctx.spec, b))
     : [kindOf(ctx.spec, op.requestSchema)]
   const category = op.rateLimit?.category ?? 'cancels'
-  return (req) => {
+  return async (req) => {
     const body = req.body!
     const value = body.value as Record<string, unknown>
     if (value && typeof value === 'object' && isAddress(value.wallet)) req.state.wallet = value.wallet
@@ -62,7 +62,7 @@ export const cancelOrder: HandlerFactory = (ctx, op) => {
     if (!prepared.ok) return ctx.catalog.reply('invalid_field', prepared.problem.message)
     const p = prepared.value
     const kind = branches[Math.max(0, validator.branch ? validator.branch(body.value) : 0)]!
-    const auth = authenticate(ctx, kind, body, p.wallet)
+    const auth = await authenticateBatched(ctx, kind, body, p.wallet)
     if (!auth.ok) return auth.reply
     const limited = ctx.charge(p.wallet, { api: 1, [category]: 1 }, category)
     if (limited) return limited

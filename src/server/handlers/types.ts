@@ -12,7 +12,7 @@ export interface Request {
   readonly state: RequestState
 }
 
-export type Handler = ((req: Request) => Reply) & {
+export type Handler = ((req: Request) => Reply | Promise<Reply>) & {
   /** Answers a body the edge refused as a bad field (duplicate key, nesting), when the operation has its own envelope. */
   readonly refuseBody?: (message: string) => Reply
 }
