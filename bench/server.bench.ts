@@ -97,7 +97,12 @@ async function presign(count: number, offset: number): Promise<string[]> {
   return bodies
 }
 
-function launch(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+interface Launched {
+  child: ChildProcess
+  url: string
+}
+
+function launch(args: string[]): Promise<Launched> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
@@ -112,6 +117,7 @@ function launch(args: string[]): Promise<{ child: ChildProcess; url: string }> {
 
 async function stop(child: ChildProcess): Promise<void> {
   child.removeAllListeners('exit')
+  if (child.exitCode !== null || child.signalCode !== null) return
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve())
     child.kill('SIGTERM')
@@ -129,8 +135,11 @@ interface Run {
   serverCpu: number
 }
 
-/** Runs the load generator in its own process against `url`, reading the server's CPU before and after. */
-async function hammer(server: ChildProcess, url: string, bodiesFile: string): Promise<Run> {
+/** Server CPU per answered request, in µs. */
+const cpuPer = (r: Run) => r.serverCpu / r.ok
+
+/** Runs the load generator in its own process against the server, reading its CPU before and after. */
+async function hammer({ child: server, url }: Launched, bodiesFile: string): Promise<Run> {
   const cpu0 = processCpuMicros(server.pid!)
   const child = spawn(process.execPath, ['-e', LOADGEN, url, bodiesFile, String(CONNECTIONS)], {
     cwd: ROOT,
@@ -166,13 +175,11 @@ function verifyCost(bodies: readonly string[]): number {
   return (used.user + used.system) / parsed.length
 }
 
-/** One round: the same orders to the bare server, to oec serve, then verified in-process. */
-interface Round {
-  bare: Run
-  oec: Run
-  stubbed: Run
-  verifyUs: number
-}
+const SERVERS = ['bare', 'oec', 'stubbed'] as const
+type ServerName = (typeof SERVERS)[number]
+
+/** One round: the same orders to the bare server, to oec serve, to the stubbed server, then verified in-process. */
+type Round = Record<ServerName, Run> & { verifyUs: number }
 
 export default async function main(): Promise<BenchSection[]> {
   const t0 = performance.now()
@@ -192,33 +199,29 @@ export default async function main(): Promise<BenchSection[]> {
 
   // OEC_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" profiles the server under this load.
   const nodeArgs = (process.env.OEC_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)
-  const bare = await launch(['-e', BARE])
-  const ref = await launch([...nodeArgs, OEC, 'serve', '--port', '0']).catch(async (err: unknown) => {
-    await stop(bare.child)
-    throw err
-  })
-  const stubbed = await launch(['--input-type=module', '-e', STUBBED, SERVER_MODULE]).catch(async (err: unknown) => {
-    await Promise.all([stop(bare.child), stop(ref.child)])
-    throw err
-  })
+  const argv: Record<ServerName, string[]> = {
+    bare: ['-e', BARE],
+    oec: [...nodeArgs, OEC, 'serve', '--port', '0'],
+    stubbed: ['--input-type=module', '-e', STUBBED, SERVER_MODULE],
+  }
+  const started: Partial<Record<ServerName, Launched>> = {}
   try {
-    await hammer(bare.child, bare.url, warmFile)
-    await hammer(ref.child, ref.url, warmFile)
-    await hammer(stubbed.child, stubbed.url, warmFile)
+    for (const name of SERVERS) started[name] = await launch(argv[name])
+    const servers = started as Record<ServerName, Launched>
+    for (const name of SERVERS) await hammer(servers[name], warmFile)
     const load = os.loadavg()[0]!
-    // Rounds interleave the three measurements, so that the machine's drift in speed (a shared
-    // box's neighbours, frequency) moves both sides of every ratio alike.
+    // Rounds interleave the measurements, so that the machine's drift in speed (a shared box's
+    // neighbours, frequency) moves both sides of every ratio alike.
     const rounds: Round[] = []
     for (let r = 0; r < ROUNDS; r++) {
-      const b = await hammer(bare.child, bare.url, sliceFiles[r]!)
-      const o = await hammer(ref.child, ref.url, sliceFiles[r]!)
-      const st = await hammer(stubbed.child, stubbed.url, sliceFiles[r]!)
-      rounds.push({ bare: b, oec: o, stubbed: st, verifyUs: verifyCost(slices[r]!) })
+      const runs = {} as Record<ServerName, Run>
+      for (const name of SERVERS) runs[name] = await hammer(servers[name], sliceFiles[r]!)
+      rounds.push({ ...runs, verifyUs: verifyCost(slices[r]!) })
     }
 
     const m = (f: (x: Round) => number) => median(rounds.map(f))
     const ratio = m((x) => x.oec.rps / x.bare.rps)
-    const cpuRatios = rounds.map((x) => x.oec.serverCpu / x.oec.ok / x.verifyUs)
+    const cpuRatios = rounds.map((x) => cpuPer(x.oec) / x.verifyUs)
     const cpuRatio = median(cpuRatios)
     const ok = rounds.reduce((n, x) => n + x.oec.ok, 0)
     const other = rounds.reduce((n, x) => n + x.oec.other, 0)
@@ -236,7 +239,7 @@ export default async function main(): Promise<BenchSection[]> {
           { name: 'bare node:http latency p50 / p99', value: `${m((x) => x.bare.p50)} ms / ${m((x) => x.bare.p99)} ms` },
           {
             name: 'oec serve CPU per signed order',
-            value: us(m((x) => x.oec.serverCpu / x.oec.ok)),
+            value: us(m((x) => cpuPer(x.oec))),
             ratio: `${cpuRatio.toFixed(2)}× in-process verification`,
           },
           {
@@ -244,16 +247,16 @@ export default async function main(): Promise<BenchSection[]> {
             value: us(m((x) => x.verifyUs)),
             ratio: '(message + digest + recover + compare)',
           },
-          { name: 'bare node:http CPU per request', value: us(m((x) => x.bare.serverCpu / x.bare.ok)) },
+          { name: 'bare node:http CPU per request', value: us(m((x) => cpuPer(x.bare))) },
           {
             name: 'oec serve, verification stubbed, CPU per order',
-            value: us(m((x) => x.stubbed.serverCpu / x.stubbed.ok)),
-            ratio: `${m((x) => x.stubbed.serverCpu / x.stubbed.ok / x.verifyUs).toFixed(2)}× in-process verification (the server's own work)`,
+            value: us(m((x) => cpuPer(x.stubbed))),
+            ratio: `${m((x) => cpuPer(x.stubbed) / x.verifyUs).toFixed(2)}× in-process verification (the server's own work)`,
           },
           {
             name: 'verification inside the loaded server',
-            value: us(m((x) => x.oec.serverCpu / x.oec.ok - x.stubbed.serverCpu / x.stubbed.ok)),
-            ratio: `${m((x) => (x.oec.serverCpu / x.oec.ok - x.stubbed.serverCpu / x.stubbed.ok) / x.verifyUs).toFixed(2)}× in-process verification`,
+            value: us(m((x) => cpuPer(x.oec) - cpuPer(x.stubbed))),
+            ratio: `${m((x) => (cpuPer(x.oec) - cpuPer(x.stubbed)) / x.verifyUs).toFixed(2)}× in-process verification`,
           },
         ],
         notes: [
@@ -266,7 +269,7 @@ export default async function main(): Promise<BenchSection[]> {
       },
     ]
   } finally {
-    await Promise.all([stop(ref.child), stop(bare.child), stop(stubbed.child)])
+    await Promise.all(Object.values(started).map((s) => stop(s.child)))
     rmSync(dir, { recursive: true, force: true })
   }
 }

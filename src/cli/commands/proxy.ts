@@ -50,7 +50,9 @@ export const proxyCommand: CommandModule = {
         const { startProxy, violationLine } = await import('../../proxy/index.ts')
         const { createReporter, exitCodeFor } = await import('../../report/index.ts')
         const spec = contractFromFlags(opts, LAYER_NAMES, 'oec proxy')
-        const report = opts.reporter !== undefined ? reportOut(opts.out, io.stdout) : undefined
+        // Opened before the proxy starts, so that a path that cannot take the report is refused first.
+        const name = opts.reporter === 'json' || opts.reporter === 'junit' ? opts.reporter : undefined
+        const report = name ? ({ name, out: reportOut(opts.out, io.stdout) } as const) : undefined
         const proxy = await startProxy({
           target: opts.target,
           port: opts.port,
@@ -69,9 +71,9 @@ export const proxyCommand: CommandModule = {
           await proxy.close()
         })
         const summary = proxy.summary()
-        if (report && opts.reporter !== undefined) {
-          createReporter(opts.reporter, report.stream).finish(summary)
-          report.commit()
+        if (report) {
+          createReporter(report.name, report.out.stream).finish(summary)
+          report.out.commit()
         }
         io.stderr.write(
           `oec proxy: ${signal}, stopped after ${proxy.exchanges()} exchange(s), ${proxy.violations().length} violation(s)${opts.out ? `; report in ${opts.out}` : ''}\n`,
