@@ -50,7 +50,7 @@ function readBody(req: IncomingMessage): Promise<BodyRead> {
 
 /** Missing Content-Type is read as JSON; a present one must be JSON (utf-8 if a charset is named). */
 function mediaProblem(header: string | undefined): string | null {
-  if (header === undefined) return null
+  if (header === undefined || header === 'application/json') return null
   const [type = '', ...params] = header.split(';')
   const t = type.trim().toLowerCase()
   if (t !== 'application/json' && !/^application\/[a-z0-9.!#$&^_-]+\+json$/.test(t))

@@ -72,7 +72,8 @@ export function prepareOrder(
       problem: { field, message: `missing field "${field}": this server requires route (optional only until the sunset date)` },
     }
   }
-  const symbolWhy = symbolProblem(v.symbol!, ctx.symbolRe)
+  // A listed instrument passed the same check when the configuration was loaded.
+  const symbolWhy = ctx.exchange.hasInstrument(v.symbol!) ? null : symbolProblem(v.symbol!, ctx.symbolRe)
   if (symbolWhy) {
     const field = prefix ? `${prefix}.symbol` : 'symbol'
     return { ok: false, problem: { field, message: `invalid field "${field}": ${symbolWhy}` } }

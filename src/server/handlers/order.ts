@@ -42,7 +42,8 @@ export const placeOrder: HandlerFactory = (ctx, op) => {
     if (limited) return { ...limited, headers: { ...limited.headers, ...extraHeaders } }
 
     const out = executeOrder(ctx, p)
-    const headers = { ...ctx.rateHeaders(p.input.wallet, category), ...extraHeaders }
+    const rate = ctx.rateHeaders(p.input.wallet, category)
+    const headers = routeOmitted ? { ...rate, ...extraHeaders } : rate
     if (out.kind === 'nonce_reused' || out.kind === 'limit_exceeded') return ctx.catalog.reply(out.kind, out.message, {}, headers)
     return json(200, orderResult(out), headers)
   }
