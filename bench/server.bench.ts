@@ -30,9 +30,9 @@ const OEC = fileURLToPath(new URL('../bin/oec.js', import.meta.url))
 const INSTRUMENTS = ['BTC-20261225-100000-C', 'BTC-20261225-100000-P', 'ETH-20261225-4000-C', 'ETH-20261225-4000-P', 'SOL-20261225-200-C']
 const PER_WALLET = 50 // under 60 orders/min and the 100 open-order cap of the Default tier
 const WARMUP = 6_000
-const MEASURED = 20_000
+const MEASURED = 28_000
 const CONNECTIONS = 16
-const ROUNDS = 5
+const ROUNDS = 7
 
 const BARE = `require('node:http').createServer((q, s) => { q.resume(); q.on('end', () => { s.writeHead(200, { 'content-type': 'application/json' }); s.end('{"status":"ACKED"}') }) }).listen(0, '127.0.0.1', function () { console.log('listening on http://127.0.0.1:' + this.address().port) })`
 
