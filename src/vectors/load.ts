@@ -4,20 +4,13 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import AjvModule from 'ajv'
 import { InputError } from '../errors.ts'
 import { parseExact } from './exact-json.ts'
-import { DEFAULT_VECTORS_DIR } from './paths.ts'
+import { DEFAULT_VECTORS_DIR, SCHEMA_NAME } from './paths.ts'
 import { caseId, type VectorCase, type VectorFile } from './model.ts'
+import { schemaValidator, type ValidateFn } from './schema-validator.ts'
 
-export const SCHEMA_NAME = 'vectors.schema.json'
-
-type AjvCtor = new (opts: Record<string, unknown>) => { compile(schema: unknown): ValidateFn }
-interface ValidateFn {
-  (data: unknown): boolean
-  errors?: { instancePath: string; message?: string }[] | null
-}
-const Ajv = ((AjvModule as unknown as { default?: AjvCtor }).default ?? AjvModule) as unknown as AjvCtor
+export { SCHEMA_NAME }
 
 const validators = new Map<string, ValidateFn>()
 function validatorFor(dir: string): ValidateFn {
@@ -25,7 +18,7 @@ function validatorFor(dir: string): ValidateFn {
   if (!v) {
     const path = join(dir, SCHEMA_NAME)
     if (!existsSync(path)) throw new InputError(`no ${SCHEMA_NAME} in ${dir}`)
-    v = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(JSON.parse(readFileSync(path, 'utf8')))
+    v = schemaValidator(readFileSync(path, 'utf8'))
     validators.set(dir, v)
   }
   return v
