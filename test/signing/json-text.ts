@@ -4,6 +4,7 @@
  * repeated keys, `__proto__`, whitespace and separator styles), not only the value it denotes.
  */
 import fc from 'fast-check'
+import { isLosslessNumber } from 'lossless-json'
 
 /** A JSON text built token by token, so that the text itself (not only its value) varies. */
 export type Node = { t: 'raw'; text: string } | { t: 'arr'; items: Node[] } | { t: 'obj'; entries: [string, Node][] }
@@ -51,4 +52,29 @@ export function write(n: Node, s: Style): string {
   if (n.t === 'raw') return n.text
   if (n.t === 'arr') return `[${n.items.map((x) => write(x, s)).join(s.comma)}]`
   return `{${n.entries.map(([k, v]) => `${JSON.stringify(k)}${s.colon}${write(v, s)}`).join(s.comma)}}`
+}
+
+/**
+ * A parsed tree as data, for comparing two parsers: lossless numbers by their digits, bigints and
+ * numbers told apart (and -0 from 0), own keys in order, prototypes named.
+ */
+export function shape(v: unknown): unknown {
+  if (isLosslessNumber(v)) return { n: v.value }
+  if (typeof v === 'bigint') return { big: String(v) }
+  if (typeof v === 'number') return { num: Object.is(v, -0) ? '-0' : String(v) }
+  if (Array.isArray(v)) return { a: v.map(shape) }
+  if (v !== null && typeof v === 'object') {
+    const proto = Object.getPrototypeOf(v) === Object.prototype ? 'Object' : 'other'
+    return { o: Object.keys(v).map((k) => [k, shape((v as Record<string, unknown>)[k])]), proto }
+  }
+  return { v }
+}
+
+/** What a parser makes of a text: its tree's shape, or its error message. */
+export function outcome(parse: (t: string) => unknown, text: string): unknown {
+  try {
+    return { ok: shape(parse(text)) }
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) }
+  }
 }

@@ -14,26 +14,7 @@ import { answerLine, answerRequest, serializeAnswer, type ProtocolAnswer } from 
 import { parseLossless } from '../../src/signing/lossless.ts'
 import { signing, signOptions } from '../helpers/shipped.ts'
 import { keyArb, kindMessageArb } from './arbitraries.ts'
-import { nodeArb, numberText, stringText, styleArb, write, type Node } from './json-text.ts'
-
-/** A tree as data: lossless numbers tagged, own keys in order, prototypes named. */
-function shape(v: unknown): unknown {
-  if (isLosslessNumber(v)) return { n: v.value }
-  if (Array.isArray(v)) return { a: v.map(shape) }
-  if (v !== null && typeof v === 'object') {
-    const proto = Object.getPrototypeOf(v) === Object.prototype ? 'Object' : 'other'
-    return { o: Object.keys(v).map((k) => [k, shape((v as Record<string, unknown>)[k])]), proto }
-  }
-  return { v }
-}
-
-function outcome(parse: (t: string) => unknown, text: string): unknown {
-  try {
-    return { ok: shape(parse(text)) }
-  } catch (err) {
-    return { error: err instanceof Error ? err.message : String(err) }
-  }
-}
+import { nodeArb, numberText, outcome, stringText, styleArb, write, type Node } from './json-text.ts'
 
 describe('parseLossless', () => {
   it("gives lossless-json's tree or its exact error on any text", () => {

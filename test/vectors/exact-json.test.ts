@@ -14,27 +14,7 @@ import { DEFAULT_VECTORS_DIR } from '../../src/vectors/paths.ts'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { propertyRuns } from '../helpers/mutation.ts'
-import { nodeArb, styleArb, write, type Node } from '../signing/json-text.ts'
-
-/** A tree as data: bigints and numbers told apart (and -0 from 0), own keys in order, prototypes named. */
-function shape(v: unknown): unknown {
-  if (typeof v === 'bigint') return { big: String(v) }
-  if (typeof v === 'number') return { n: Object.is(v, -0) ? '-0' : String(v) }
-  if (Array.isArray(v)) return { a: v.map(shape) }
-  if (v !== null && typeof v === 'object') {
-    const proto = Object.getPrototypeOf(v) === Object.prototype ? 'Object' : 'other'
-    return { o: Object.keys(v).map((k) => [k, shape((v as Record<string, unknown>)[k])]), proto }
-  }
-  return { v }
-}
-
-function outcome(parse: (t: string) => unknown, text: string): unknown {
-  try {
-    return { ok: shape(parse(text)) }
-  } catch (err) {
-    return { error: err instanceof Error ? err.message : String(err) }
-  }
-}
+import { nodeArb, outcome, shape, styleArb, write, type Node } from '../signing/json-text.ts'
 
 /** The node's own tokens in JSON.stringify's two-space layout: the fast path's shape, any token. */
 function writeIndented(n: Node, depth = 0): string {
