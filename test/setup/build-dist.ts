@@ -1,8 +1,8 @@
 /**
  * vitest global setup: the tests that spawn bin/oec.js run the compiled CLI in dist/, so dist/
- * must be as new as the sources. When a file under src/ or generators/ (or a tsconfig, or
- * package.json) is newer than the build's last output, this builds before any test runs; a
- * fresh `npm ci` (prepare) or an unchanged tree costs only the file walk.
+ * must be as new as the sources. When a file under src/ or generators/ (or a tsconfig,
+ * package.json or the vector schema) is newer than the build's last output, this builds before
+ * any test runs; a fresh `npm ci` (prepare) or an unchanged tree costs only the file walk.
  */
 import { execSync } from 'node:child_process'
 import { readdirSync, statSync } from 'node:fs'
@@ -31,7 +31,10 @@ function builtAt(): number {
 
 export default function buildDistIfStale(): void {
   const sources = Math.max(
-    ...['src', 'generators', 'tsconfig.json', 'tsconfig.build.json', 'package.json'].map((p) => newest(join(ROOT, p))),
+    // The vector schema too: the build compiles it into dist/ (src/vectors/schema-validator.ts).
+    ...['src', 'generators', 'tsconfig.json', 'tsconfig.build.json', 'package.json', join('vectors', 'vectors.schema.json')].map((p) =>
+      newest(join(ROOT, p)),
+    ),
   )
   if (builtAt() >= sources) return
   process.stderr.write('test setup: dist/ is older than the sources; npm run build\n')
