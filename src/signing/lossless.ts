@@ -42,17 +42,21 @@ function rewrap(v: unknown): unknown {
   return o
 }
 
+/** JSON.stringify's own compact form: the one layout signed bodies and protocol lines use. */
+const COMPACT: readonly (number | undefined)[] = [undefined]
+
 /**
- * JSON.parse's tree when the text is in the canonical form JSON.stringify writes (the round trip
- * above proves nothing was lost); undefined for any other text, valid or not. Shared by the
- * protocol's parse and the server's body parse.
+ * JSON.parse's tree when the text is in a form JSON.stringify writes (the round trip above proves
+ * nothing was lost): compact, or with one of the given indents (the vector files' two spaces);
+ * undefined for any other text, valid or not. Shared by the protocol's parse, the server's body
+ * parse and the vector files' loader.
  */
-export function parseCanonical(text: string): { readonly value: unknown } | undefined {
+export function parseCanonical(text: string, indents: readonly (number | undefined)[] = COMPACT): { readonly value: unknown } | undefined {
   // Stryker disable next-line BlockStatement,ConditionalExpression: equivalent (an untaken fast path gives lossless-json's own answer; only speed differs)
   try {
     const value: unknown = JSON.parse(text)
     // Stryker disable next-line ConditionalExpression: equivalent (as above)
-    if (JSON.stringify(value) === text) return { value }
+    for (const indent of indents) if (JSON.stringify(value, null, indent) === text) return { value }
   } catch {
     // Not JSON, or nested past the stack: the caller's lossless path gives its own verdict.
   }

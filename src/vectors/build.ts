@@ -115,7 +115,7 @@ export function digestTyped(td: TypedDataJson): Hex {
  * the digest. The Mail anchor (published signature) pins that this pair signs like everyone else.
  */
 export async function signTyped(td: TypedDataJson, key: Hex): Promise<{ digest: Hex; signature: Hex }> {
-  const digest = TypedData.getSignPayload(toOx(td))
+  const digest = digestTyped(td)
   return { digest, signature: signDigest(Bytes.fromHex(digest), key).signature }
 }
 

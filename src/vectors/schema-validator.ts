@@ -2,8 +2,8 @@
  * The validator of a vector schema. Compiling the shipped schema with ajv took about 70 ms of
  * every run that loads vectors (`oec check server`, `check client`, `vectors verify`), so the
  * build compiles it once to ajv's standalone code (`vectors-schema.validate.cjs` beside this
- * module, its first line the schema text's SHA-256) and a run whose schema text has that hash
- * loads the code instead. Any other schema (a user's directory, an edited file, running from
+ * module, which also exports the SHA-256 of the schema text it was compiled from) and a run whose
+ * schema text has that hash uses the code instead. Any other schema (a user's directory, an edited file, running from
  * src/ where the build wrote nothing) is compiled as before, with the same options.
  */
 import { createHash } from 'node:crypto'
@@ -34,17 +34,16 @@ function ajv(opts: Record<string, unknown>): AjvInstance {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
-const hashLine = (text: string) => `// sha256:${sha256(text)}\n`
 
 /** The build's code for exactly this schema text, or undefined (exported for tests). */
 export function precompiledValidator(schemaText: string): ValidateFn | undefined {
-  let head: string
+  let built: ValidateFn & { schemaSha256?: string }
   try {
-    head = readFileSync(CODE_PATH, 'utf8').slice(0, 80)
+    built = require(CODE_PATH) as typeof built
   } catch {
-    return undefined
+    return undefined // no build beside this module (a run from src/)
   }
-  return head.startsWith(hashLine(schemaText)) ? (require(CODE_PATH) as ValidateFn) : undefined
+  return built.schemaSha256 === sha256(schemaText) ? built : undefined
 }
 
 /** A validator for a schema's text: the build's code when it was compiled from this text, else ajv now. */
@@ -60,5 +59,6 @@ export async function writeSchemaValidator(): Promise<void> {
   const write = standaloneCode.default ?? standaloneCode
   const text = readFileSync(join(DEFAULT_VECTORS_DIR, SCHEMA_NAME), 'utf8')
   const compiler = ajv({ ...OPTIONS, code: { source: true } })
-  writeFileSync(CODE_PATH, hashLine(text) + write(compiler, compiler.compile(JSON.parse(text))))
+  const code = write(compiler, compiler.compile(JSON.parse(text)))
+  writeFileSync(CODE_PATH, `${code}\nmodule.exports.schemaSha256 = ${JSON.stringify(sha256(text))};\n`)
 }
