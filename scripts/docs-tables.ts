@@ -7,9 +7,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import { main } from '../src/cli/main.ts'
+import { oecOutput } from './docs-cli.ts'
 
 export const DOCS_DIR = fileURLToPath(new URL('../docs/', import.meta.url))
 
@@ -24,16 +23,7 @@ export interface GeneratedBlock {
 
 /** Runs `oec ARGS` in process; undefined when the command does not know these flags yet. */
 async function oecList(args: readonly string[], output: 'json' | 'tsv'): Promise<unknown> {
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  let out = ''
-  stdout.on('data', (d) => {
-    out += d
-  })
-  stderr.resume()
-  const stdin = new PassThrough()
-  stdin.end()
-  const code = await main(args, { stdout, stderr, stdin })
+  const { code, stdout: out } = await oecOutput(args)
   if (code !== 0) return undefined
   if (output === 'tsv')
     return out
