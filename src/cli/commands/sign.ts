@@ -238,7 +238,7 @@ function helpText(): string {
     '  a bad line -> {"id"?,"error"} and the stream goes on. "domain" replaces the default domain whole.',
     '',
     'Example:',
-    '  OEC_PRIVATE_KEY=0x.. oec sign --kind PlaceOrder --symbol BTC-20261231-100000-C --side Buy --size 1 \\',
+    '  OEC_PRIVATE_KEY=0x.. oec sign --kind PlaceOrder --symbol BTC-20261225-100000-C --side Buy --size 1 \\',
     '    --price 100.0 --tif gtc --route book_only --client-id a1 | curl -H content-type:application/json --data-binary @- $BASE/order',
     '',
     'Exit codes: 0 answered (a verify that fails exits 1 in single-request mode), 2 unreadable input.',
