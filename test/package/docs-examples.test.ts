@@ -31,8 +31,7 @@ const results = new Map<string, ExampleResult>()
 beforeAll(async () => {
   server = await startServe(['--port', '0']).ready
   ws = makeWorkspace(Number(new URL(server.url).port))
-  for (const r of await runBlocks(blocks, ws, Number(process.env.OEC_DOCS_PARALLEL ?? 2))) results.set(key(r.example), r)
-}, 600_000)
+}, 60_000)
 
 afterAll(() => {
   server?.child.kill('SIGINT')
@@ -40,6 +39,10 @@ afterAll(() => {
 })
 
 describe('the shell examples of the docs', () => {
+  beforeAll(async () => {
+    for (const r of await runBlocks(blocks, ws, Number(process.env.OEC_DOCS_PARALLEL ?? 2))) results.set(key(r.example), r)
+  }, 600_000)
+
   it('the pages have examples of every kind the runner knows', () => {
     expect(examples.length).toBeGreaterThan(20)
     expect(examples.some((e) => e.expect === 'listens')).toBe(true)
