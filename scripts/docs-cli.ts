@@ -1,4 +1,8 @@
-/** `oec ARGS` run in process for the docs scripts: what the CLI prints is the source of every figure they check. */
+/**
+ * `oec ARGS` run in process: the same parsing, commands and exit codes as the binary, without a
+ * process start. The docs scripts read every figure they check from it; the tests use it too
+ * (test/helpers/main.ts).
+ */
 import { PassThrough } from 'node:stream'
 import { main } from '../src/cli/main.ts'
 
@@ -8,7 +12,7 @@ export interface OecOutput {
   readonly stderr: string
 }
 
-export async function oecOutput(args: readonly string[]): Promise<OecOutput> {
+export async function oecOutput(args: readonly string[], input = ''): Promise<OecOutput> {
   const stdout = new PassThrough()
   const stderr = new PassThrough()
   let out = ''
@@ -16,7 +20,7 @@ export async function oecOutput(args: readonly string[]): Promise<OecOutput> {
   stdout.on('data', (d) => (out += d))
   stderr.on('data', (d) => (err += d))
   const stdin = new PassThrough()
-  stdin.end()
+  stdin.end(input)
   const code = await main(args, { stdout, stderr, stdin })
   return { code, stdout: out, stderr: err }
 }

@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto'
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fencedBlocks, REPO_ROOT, SHELL_LANGS } from './docs-markdown.ts'
+import { fencedBlocks, REPO_ROOT, SHELL_LANGS, shellCommands } from './docs-markdown.ts'
 import { oecSegments } from './docs-flags.ts'
 
 export interface Example {
@@ -44,20 +44,6 @@ export interface ExampleBlock {
 const INSTALL = /^(npm|git|cd|pnpm|yarn)\s|^npx (?!oec\s)/
 const LONG_RUNNING = /^(npx )?oec (serve|proxy)\b/
 
-/** Splits a shell line at its comment: ` # ...` outside quotes. */
-export function splitComment(line: string): { code: string; comment: string } {
-  let quote: string | undefined
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!
-    if (quote !== undefined) {
-      if (c === quote) quote = undefined
-    } else if (c === "'" || c === '"') quote = c
-    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!)))
-      return { code: line.slice(0, i).trimEnd(), comment: line.slice(i + 1).trim() }
-  }
-  return { code: line.trimEnd(), comment: '' }
-}
-
 /** The exit code a comment promises: `exits 1`, `exit 1`, `exit code 1`; none is 0. */
 export function promisedExit(comment: string): number {
   const m = /\bexit(?:s| code)? (\d+)\b/.exec(comment)
@@ -69,7 +55,8 @@ function promisedAnswer(comment: string): Record<string, unknown> | undefined {
   const end = comment.lastIndexOf('}')
   if (!comment.startsWith('{') || end < start) return undefined
   try {
-    return JSON.parse(comment.slice(start, end + 1)) as Record<string, unknown>
+    // `…` marks what the page leaves out: `{"a":1,…}` promises `{"a":1}` and more.
+    return JSON.parse(comment.slice(start, end + 1).replace(/,?\s*…/g, '')) as Record<string, unknown>
   } catch {
     return undefined
   }
@@ -95,19 +82,7 @@ export function exampleBlocks(file: string, text: string): ExampleBlock[] {
   for (const block of fencedBlocks(text).filter((b) => SHELL_LANGS.has(b.lang))) {
     const skip = skips(text, block.line)
     const steps: { text: string; example?: Example; candidate?: Example }[] = []
-    let pending: { line: number; text: string } | undefined
-    block.lines.forEach((raw, i) => {
-      // A console block shows `$ command` then its output: only the commands count.
-      const line = block.lang === 'console' ? (raw.startsWith('$ ') ? raw.slice(2) : '') : raw
-      if (pending) pending.text += ` ${line.trim()}`
-      else pending = { line: block.line + i, text: line }
-      if (pending.text.endsWith('\\')) {
-        pending.text = pending.text.slice(0, -1).trimEnd()
-        return
-      }
-      const { code, comment } = splitComment(pending.text)
-      const at = pending.line
-      pending = undefined
+    for (const { line: at, code, comment } of shellCommands(block)) {
       const last = steps.at(-1)
       if (code === '') {
         // `# {...}` under a line: the answer it promises (a curl line's too, which makes it an example).
@@ -115,24 +90,24 @@ export function exampleBlocks(file: string, text: string): ExampleBlock[] {
         const shown = last?.example ?? last?.candidate
         if (promised !== undefined && last !== undefined && shown !== undefined && shown.promised === undefined)
           steps[steps.length - 1] = { ...last, example: { ...shown, promised } }
-        return
+        continue
       }
-      if (INSTALL.test(code)) return
-      const command = code.trim()
+      if (INSTALL.test(code)) continue
+      const command = code
       const candidate: Example = { file, line: at, command, expect: promisedExit(comment) }
       if (oecSegments(command).length === 0) {
         steps.push({ text: command, candidate })
-        return
+        continue
       }
       // `oec serve ... &`: the reader's server, which the runner's server stands in for.
-      if (/^(npx )?oec serve\b.*&$/.test(command)) return
+      if (/^(npx )?oec serve\b.*&$/.test(command)) continue
       const example: Example = {
         ...candidate,
         ...(LONG_RUNNING.test(command) ? { expect: 'listens' as const } : {}),
         ...(skip.has(command) ? { skip: skip.get(command)! } : {}),
       }
       steps.push({ text: command, example })
-    })
+    }
     if (steps.some((s) => s.example && oecSegments(s.text).length > 0))
       blocks.push({ file, line: block.line, steps: steps.map(({ text, example }) => (example ? { text, example } : { text })) })
   }
@@ -241,7 +216,7 @@ export async function runBlock(block: ExampleBlock, ws: Workspace, timeoutMs = 1
         cwd: ws.dir,
         env: ws.env,
       })
-      const r = await run(child, 30_000, /listening on/)
+      const r = await run(child, 120_000, /listening on/)
       results.push({ example: ex, ran: true, exits: /listening on/.test(r.output) ? [r.code ?? -1] : [], output: r.output })
       continue
     }
@@ -296,7 +271,7 @@ export function verdict(r: ExampleResult): string | undefined {
     return r.exits.length === 0
       ? `${where}: never printed "listening on"\n${tail}`
       : r.exits[0] !== 0
-        ? `${where}: exited ${r.exits[0]} after Ctrl-C (0 expected)\n${tail}`
+        ? `${where}: ${r.exits[0] === -1 ? 'ended by a signal (or the 2-minute limit) after' : `exited ${r.exits[0]} after`} Ctrl-C (0 expected)\n${tail}`
         : undefined
   if (!r.ran) return `${where}: did not run (the block stopped before it)\n${tail}`
   const wrong = r.exits.filter((c) => c !== ex.expect)

@@ -5,7 +5,7 @@
  * command or flag another branch adds is known the moment it is merged.
  */
 import { oecOutput } from './docs-cli.ts'
-import { fencedBlocks, inlineCode, SHELL_LANGS } from './docs-markdown.ts'
+import { fencedBlocks, inlineCode, SHELL_LANGS, shellCommands } from './docs-markdown.ts'
 
 /** Command path (`check server`, `vectors generate`) → the flags its `--help` lists. */
 export type HelpTree = ReadonlyMap<string, ReadonlySet<string>>
@@ -81,23 +81,6 @@ export function oecSegments(line: string): string[] {
     .map((s) => s.replace(/^npx /, ''))
 }
 
-/** Logical lines of a shell block: `\` continuations joined, comments dropped. */
-export function shellLines(lines: readonly string[]): { line: number; text: string }[] {
-  const out: { line: number; text: string }[] = []
-  let pending: { line: number; text: string } | undefined
-  lines.forEach((raw, i) => {
-    const l = raw.replace(/(^|\s)#(?![{!]).*$/, '').trimEnd()
-    if (pending) pending.text += ` ${l.trim()}`
-    else pending = { line: i, text: l }
-    if (!pending.text.endsWith('\\')) {
-      out.push(pending)
-      pending = undefined
-    } else pending.text = pending.text.slice(0, -1).trimEnd()
-  })
-  if (pending) out.push(pending)
-  return out.filter((l) => l.text.trim() !== '')
-}
-
 /** The `oec` command a page documents, from its title (`# \`oec check server\`: ...`). */
 export function pageCommand(text: string, tree: HelpTree): string | undefined {
   const title = text.split('\n').find((l) => l.startsWith('# '))
@@ -123,8 +106,7 @@ export function invocations(file: string, text: string, tree: HelpTree): Invocat
     if (rest[0] === 'oec' || (rest[0] === 'npx' && rest[1] === 'oec')) add(line, rest.join(' '))
   }
   for (const block of fencedBlocks(text).filter((b) => SHELL_LANGS.has(b.lang))) {
-    const commands = block.lang === 'console' ? block.lines.map((l) => (l.startsWith('$ ') ? l : '')) : block.lines
-    for (const l of shellLines(commands)) for (const s of oecSegments(l.text)) add(block.line + l.line, s)
+    for (const c of shellCommands(block)) for (const s of oecSegments(c.code)) add(c.line, s)
   }
   const page = pageCommand(text, tree)
   let fenced = false

@@ -64,3 +64,44 @@ export function linesInside(text: string, what: 'fences' | 'generated'): Set<num
 export function inlineCode(line: string): string[] {
   return [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]!)
 }
+
+/** Splits a shell line at its comment: ` # ...` outside quotes. */
+export function splitComment(line: string): { code: string; comment: string } {
+  let quote: string | undefined
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!
+    if (quote !== undefined) {
+      if (c === quote) quote = undefined
+    } else if (c === "'" || c === '"') quote = c
+    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!)))
+      return { code: line.slice(0, i).trimEnd(), comment: line.slice(i + 1).trim() }
+  }
+  return { code: line.trimEnd(), comment: '' }
+}
+
+export interface ShellCommand {
+  /** 1-based line of the page where the command starts. */
+  readonly line: number
+  /** The command, `\` continuations joined; '' for a line that is only a comment. */
+  readonly code: string
+  readonly comment: string
+}
+
+/** The logical lines of a shell block; in a `console` block only the `$ ` lines (the rest is output). */
+export function shellCommands(block: FencedBlock): ShellCommand[] {
+  const out: ShellCommand[] = []
+  let pending: { line: number; text: string } | undefined
+  block.lines.forEach((raw, i) => {
+    const line = block.lang === 'console' ? (raw.startsWith('$ ') ? raw.slice(2) : '') : raw
+    if (pending) pending.text += ` ${line.trim()}`
+    else pending = { line: block.line + i, text: line }
+    if (pending.text.endsWith('\\')) {
+      pending.text = pending.text.slice(0, -1).trimEnd()
+      return
+    }
+    const { code, comment } = splitComment(pending.text)
+    if (code !== '' || comment !== '') out.push({ line: pending.line, code: code.trim(), comment })
+    pending = undefined
+  })
+  return out
+}

@@ -65,11 +65,13 @@ export const proxyCommand: CommandModule = {
           onViolation: (v) => io.stdout.write(`${violationLine(v)}\n`),
           onError: (m) => io.stderr.write(`oec proxy: ${m}\n`),
         })
-        io.stdout.write(`oec proxy: listening on ${proxy.url} -> ${opts.target.replace(/\/$/, '')}\n`)
-        const signal = await runUntilSignal(async () => {
+        // The signal handlers first: a script may send Ctrl-C the moment it reads the line.
+        const stopped = runUntilSignal(async () => {
           await proxy.idle()
           await proxy.close()
         })
+        io.stdout.write(`oec proxy: listening on ${proxy.url} -> ${opts.target.replace(/\/$/, '')}\n`)
+        const signal = await stopped
         const summary = proxy.summary()
         if (report) {
           createReporter(report.name, report.out.stream).finish(summary)

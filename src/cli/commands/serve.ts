@@ -84,8 +84,10 @@ export const serveCommand: CommandModule = {
           port: opts.port,
           ...(explain ? { deps: { explainRefusal: explain } } : {}),
         })
+        // The signal handlers first: a script may send Ctrl-C the moment it reads the line.
+        const stopped = runUntilSignal(() => server.close())
         io.stdout.write(`oec serve: listening on ${server.url}\n`)
-        const signal = await runUntilSignal(() => server.close())
+        const signal = await stopped
         io.stderr.write(`oec serve: ${signal}, stopped\n`)
         done(0)
       })
