@@ -6,7 +6,15 @@
  * a check or flag another branch adds is counted and known once merged.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { countClaims, countFindings, type DocFacts, describeFinding, docFacts, fixCounts } from '../../scripts/docs-counts.ts'
+import {
+  countClaims,
+  countFindings,
+  type DocFacts,
+  describeFinding,
+  docFacts,
+  fixCounts,
+  summaryFindings,
+} from '../../scripts/docs-counts.ts'
 import { flagFindings, type HelpTree, helpTree } from '../../scripts/docs-flags.ts'
 import { docPages } from '../../scripts/docs-markdown.ts'
 
@@ -23,6 +31,14 @@ describe('counts in the docs', () => {
   it('every case and rule count a page states is what the CLI prints', () => {
     const findings = pages.flatMap((p) => countFindings(p.file, p.text, facts))
     expect(findings.map(describeFinding)).toEqual([])
+  })
+
+  it('a run summary shown in a page adds up (a planted half-fixed one does not)', () => {
+    expect(pages.flatMap((p) => summaryFindings(p.file, p.text))).toEqual([])
+    const planted = '  713 cases in 2.0 s: 704 passed, 0 failed, 0 warnings, 0 expected failures, 0 skipped'
+    expect(summaryFindings('docs/x.md', `text\n${planted}`)).toEqual([
+      'docs/x.md:2: the summary says 713 cases but its parts add up to 704',
+    ])
   })
 
   it('the pages do state counts (the checker reads them)', () => {
