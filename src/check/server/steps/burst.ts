@@ -38,6 +38,11 @@ export async function sendAtOnce(ctx: CheckContext, requests: readonly BurstRequ
   }
 }
 
+/** How many requests (or units) a burst aimed past a limit sends: enough over it to show, and never fewer than 50 at once. */
+export function pastLimit(limit: number): number {
+  return Math.max(50, limit + Math.max(10, Math.ceil(limit / 6)))
+}
+
 /** An answer of a burst and how many units (orders, cancels) it took from the window when it got through. */
 export interface Counted {
   readonly e: Exchange

@@ -14,7 +14,7 @@ export const NONCE_RACE = 'nonce.race'
 /** Copies of the request per round. Each copy is charged to the order limit, so a round takes a fresh wallet. */
 export const NONCE_RACE_COPIES = 50
 /** Rounds per run. */
-export const NONCE_RACE_ROUNDS = 4
+export const NONCE_RACE_ROUNDS = 2
 
 export const nonceRace: Check<typeof NONCE_RACE> = {
   id: NONCE_RACE,

@@ -1,5 +1,5 @@
 /** `rl.bulk-race`: batches and single orders for one wallet sent at once past the order limit: every order of a batch counts, never more accepted than the limit in one window. */
-import { ackedUnits, bulkRaceRequests, expectAnswered, expectWithinLimit, sendAtOnce } from '../../steps/burst.ts'
+import { ackedUnits, bulkRaceRequests, expectAnswered, expectWithinLimit, pastLimit, sendAtOnce } from '../../steps/burst.ts'
 import { defaultTier, freshWindow } from '../../steps/rate-limits.ts'
 import type { Check } from '../../types.ts'
 
@@ -14,7 +14,7 @@ export const rlBulkRace: Check<typeof RL_BULK_RACE> = {
   async run(ctx) {
     const w = ctx.wallet()
     const limit = defaultTier(ctx).ordersPerMinute
-    const requests = await bulkRaceRequests(ctx, w, Math.max(50, limit + Math.ceil(limit / 2)))
+    const requests = await bulkRaceRequests(ctx, w, pastLimit(limit))
     await freshWindow(ctx)
     const answers = await sendAtOnce(ctx, requests)
     expectAnswered(ctx, answers)

@@ -1,6 +1,6 @@
 /** `rl.cancel-burst`: cancels sent at once past the cancel limit, over separate connections: never more let through than the limit in one window. */
 import { cancelBody, statusOf, withState } from '../../helpers.ts'
-import { expectAnswered, expectWithinLimit, sendAtOnce, windowsSeen } from '../../steps/burst.ts'
+import { expectAnswered, expectWithinLimit, pastLimit, sendAtOnce, windowsSeen } from '../../steps/burst.ts'
 import { defaultTier, freshWindow } from '../../steps/rate-limits.ts'
 import type { Check } from '../../types.ts'
 
@@ -14,7 +14,7 @@ export const rlCancelBurst: Check<typeof RL_CANCEL_BURST> = {
   async run(ctx) {
     const w = await withState(ctx, ctx.wallet())
     const limit = defaultTier(ctx).cancelsPerMinute
-    const n = Math.max(50, limit + Math.ceil(limit / 4))
+    const n = pastLimit(limit)
     // More cancels than a wallet can have open orders: most name no order. Every DELETE /order
     // counts in the cancellation category whatever it finds, so only a 429 stops one.
     const bodies = await Promise.all(Array.from({ length: n }, (_, i) => cancelBody(ctx, w, { orderId: `oec-burst-${i}` })))

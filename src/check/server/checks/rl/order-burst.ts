@@ -1,6 +1,14 @@
 /** `rl.order-burst`: orders sent at once past the order limit, over separate connections: never more accepted than the limit in one window. */
 import { orderBody, statusOf } from '../../helpers.ts'
-import { ackedUnits, expectAnswered, expectOnlyRateLimited, expectWithinLimit, sendAtOnce, windowsSeen } from '../../steps/burst.ts'
+import {
+  ackedUnits,
+  expectAnswered,
+  expectOnlyRateLimited,
+  expectWithinLimit,
+  pastLimit,
+  sendAtOnce,
+  windowsSeen,
+} from '../../steps/burst.ts'
 import { defaultTier, freshWindow } from '../../steps/rate-limits.ts'
 import type { Check } from '../../types.ts'
 
@@ -14,8 +22,7 @@ export const rlOrderBurst: Check<typeof RL_ORDER_BURST> = {
   async run(ctx) {
     const w = ctx.wallet()
     const limit = defaultTier(ctx).ordersPerMinute
-    // Half the limit again past it, and never fewer than 50 at once.
-    const n = Math.max(50, limit + Math.ceil(limit / 2))
+    const n = pastLimit(limit)
     const bodies = await Promise.all(Array.from({ length: n }, () => orderBody(ctx, { wallet: w })))
     await freshWindow(ctx)
     const answers = await sendAtOnce(
