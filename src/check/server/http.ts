@@ -140,35 +140,43 @@ export class HttpClient {
     }
     const started = performance.now()
     const lib = url.protocol === 'https:' ? https : http
-    const exchange = await new Promise<Exchange>((resolve) => {
-      const req = lib.request(url, { method, headers, agent: options.pool?.agent ?? this.agent }, (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('error', (err) => resolve({ request, error: err.message, durationMs: performance.now() - started }))
-        res.on('end', () => {
-          const body = Buffer.concat(chunks).toString('utf8')
-          const rh: Record<string, string> = {}
-          for (const [k, v] of Object.entries(res.headers)) {
-            if (v !== undefined) rh[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v)
-          }
-          let json: unknown
-          try {
-            json = body.length > 0 ? JSON.parse(body) : undefined
-          } catch {
-            json = undefined
-          }
-          resolve({
-            request,
-            response: { status: res.statusCode ?? 0, headers: rh, body, ...(json !== undefined ? { json } : {}) },
-            durationMs: performance.now() - started,
+    // A keep-alive socket the target closed as idle just as it was reused fails before the
+    // request reached the target (ECONNRESET on a reused socket): sent again, once, on a new one.
+    const attempt = () =>
+      new Promise<{ exchange: Exchange; stale: boolean }>((resolveAttempt) => {
+        const resolve = (exchange: Exchange, stale = false) => resolveAttempt({ exchange, stale })
+        const req = lib.request(url, { method, headers, agent: options.pool?.agent ?? this.agent }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c))
+          res.on('error', (err) => resolve({ request, error: err.message, durationMs: performance.now() - started }))
+          res.on('end', () => {
+            const body = Buffer.concat(chunks).toString('utf8')
+            const rh: Record<string, string> = {}
+            for (const [k, v] of Object.entries(res.headers)) {
+              if (v !== undefined) rh[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v)
+            }
+            let json: unknown
+            try {
+              json = body.length > 0 ? JSON.parse(body) : undefined
+            } catch {
+              json = undefined
+            }
+            resolve({
+              request,
+              response: { status: res.statusCode ?? 0, headers: rh, body, ...(json !== undefined ? { json } : {}) },
+              durationMs: performance.now() - started,
+            })
           })
         })
+        req.setTimeout(this.timeoutMs, () => req.destroy(new Error(`no answer within ${this.timeoutMs} ms`)))
+        req.on('error', (err: NodeJS.ErrnoException) =>
+          resolve({ request, error: err.message, durationMs: performance.now() - started }, req.reusedSocket && err.code === 'ECONNRESET'),
+        )
+        if (payload) req.write(payload)
+        req.end()
       })
-      req.setTimeout(this.timeoutMs, () => req.destroy(new Error(`no answer within ${this.timeoutMs} ms`)))
-      req.on('error', (err) => resolve({ request, error: err.message, durationMs: performance.now() - started }))
-      if (payload) req.write(payload)
-      req.end()
-    })
+    let { exchange, stale } = await attempt()
+    if (stale) ({ exchange } = await attempt())
     for (const l of this.listeners) l(exchange)
     return exchange
   }
