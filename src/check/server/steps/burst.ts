@@ -90,10 +90,19 @@ export function windowsSeen(answers: readonly Exchange[]): number {
   return new Set(answers.map((e) => rateHeaders(e).reset).filter((r) => r !== undefined)).size
 }
 
-/** A 429 of a burst must be the stated one; every request of a burst must get an answer, never a 5xx. */
+/**
+ * Every answer of a burst: never a 5xx, a 429 only in the stated form. A request that got no
+ * answer at all (a connection dropped, the timeout passed on a starved machine) breaks no stated
+ * rule: it is a warning, and the invariants are judged on the answers that came.
+ */
 export function expectAnswered(ctx: CheckContext, answers: readonly Exchange[]): void {
+  const lost = answers.filter((e) => !e.response)
+  if (lost.length)
+    ctx.warn(`${lost.length} of ${answers.length} requests of the burst got no answer (${lost[0]!.error ?? 'connection failed'})`, {
+      exchange: lost[0],
+      level: 'assumed',
+    })
   for (const e of answers) {
-    if (!e.response) ctx.fail(`a request of the burst got no answer (${e.error ?? 'connection failed'})`, { exchange: e })
     if (statusOf(e) >= 500) ctx.fail(`a request of the burst got a server error ${brief(e)}`, { exchange: e })
     if (statusOf(e) === 429) {
       const problems = rateLimitRefusalProblems(e)
@@ -149,7 +158,8 @@ export function expectCapHeld(ctx: CheckContext, answers: readonly Exchange[], c
         })
     }
   }
-  const limited = answers.some((e) => statusOf(e) === 429)
+  // Room left untaken is a fault only when every request was answered and none was rate limited.
+  const limited = answers.some((e) => statusOf(e) === 429 || !e.response)
   if (!limited && accepted < room)
     ctx.fail(`only ${accepted} orders of the burst were accepted with room for ${room} under the cap ${cap}`, {
       exchange: answers.find((e) => ackedUnits(e) === 0 && statusOf(e) !== 429),
@@ -224,7 +234,7 @@ export async function bulkRaceRequests(ctx: CheckContext, w: Wallet, units: numb
 /** Every valid single order of a burst was either accepted or refused with a 429 (a batch may also answer a slot REJECTED). */
 export function expectOnlyRateLimited(ctx: CheckContext, answers: readonly Exchange[]): void {
   for (const e of answers)
-    if (ackedUnits(e) === 0 && statusOf(e) !== 429)
+    if (e.response && ackedUnits(e) === 0 && statusOf(e) !== 429)
       ctx.fail(`a valid order of the burst was refused otherwise than by the rate limit: ${brief(e)}`, {
         exchange: e,
         expected: 'ACKED, or HTTP 429 once the limit is used up',
