@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { runServerChecks } from '../../src/check/server/index.ts'
 import type { CaseResult } from '../../src/report/model.ts'
+import { createRateLimiter, type RateLimiter } from '../../src/server/index.ts'
 import { reference, type Target } from './broken-servers.ts'
 import { CONCURRENCY_CHECKS, RACE_SERVERS } from './race-servers.ts'
 import { VARIANT_SERVERS } from './variant-servers.ts'
@@ -74,6 +75,56 @@ describe('correct servers pass every concurrency check', () => {
         const results = await run(t, CONCURRENCY_CHECKS)
         expect(results.filter((r) => r.outcome === 'fail').map((r) => `${r.id}: ${r.message}`)).toEqual([])
         expect(results).toHaveLength(CONCURRENCY_CHECKS.length)
+      } finally {
+        await t.close()
+      }
+    }, 60_000)
+  }
+})
+
+describe('a window that rolls over in the middle of a burst', () => {
+  /** A correct limiter on a clock that moves to the next window once `after` units of `category` are charged. */
+  function rolling(
+    category: 'orders' | 'cancels',
+    after: number,
+  ): { limiter: RateLimiter; roll: { to?: () => void }; through: () => number } {
+    const real = createRateLimiter(60)
+    const roll: { to?: () => void } = {}
+    let charged = 0
+    return {
+      roll,
+      through: () => charged,
+      limiter: {
+        charge(wallet, cost, limits, nowMs) {
+          const r = real.charge(wallet, cost, limits, nowMs)
+          const n = cost[category] ?? 0
+          if (r.ok && n > 0) {
+            const before = charged
+            charged += n
+            if (before < after && charged >= after) roll.to?.()
+          }
+          return r
+        },
+        status: real.status,
+      },
+    }
+  }
+
+  for (const [id, category] of [
+    ['rl.order-burst', 'orders'],
+    ['rl.bulk-race', 'orders'],
+    ['rl.cancel-burst', 'cancels'],
+  ] as const) {
+    it(`fails no correct server: ${id}, more than a window's limit through in two windows`, async () => {
+      const r = rolling(category, 30)
+      const t = await reference({}, { rateLimiter: r.limiter })
+      r.roll.to = () => t.clock.advance(60_000)
+      try {
+        const results = await run(t, [id])
+        expect(results.map((x) => `${x.id}=${x.outcome}${x.message ? ` (${x.message})` : ''}`)).toEqual([`${id}=pass`])
+        // The burst really did straddle: more got through than one window allows.
+        const limit = category === 'orders' ? 60 : 120
+        expect(r.through()).toBeGreaterThan(limit)
       } finally {
         await t.close()
       }
