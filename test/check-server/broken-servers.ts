@@ -55,8 +55,8 @@ export interface ProxyResponse {
 interface Rewrite {
   /** Write the body after the headers of a HEAD response too (as a raw socket write). */
   headBody?: boolean
-  /** Change the request, or answer it directly. */
-  request?(req: ProxyRequest): ProxyRequest | ProxyResponse
+  /** Change the request, or answer it directly (at once, or after an `await`). */
+  request?(req: ProxyRequest): ProxyRequest | ProxyResponse | Promise<ProxyRequest | ProxyResponse>
   response?(req: ProxyRequest, res: ProxyResponse): ProxyResponse
 }
 
@@ -72,14 +72,14 @@ export async function proxied(rewrite: Rewrite, config: Partial<ServerConfig> = 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
+    req.on('end', async () => {
       const incoming: ProxyRequest = {
         method: req.method ?? 'GET',
         path: req.url ?? '/',
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
       }
-      const changed = rewrite.request ? rewrite.request(incoming) : incoming
+      const changed = rewrite.request ? await rewrite.request(incoming) : incoming
       const reply = (r: ProxyResponse) => {
         const out = rewrite.response ? rewrite.response(incoming, r) : r
         if (req.method === 'HEAD' && rewrite.headBody) {

@@ -40,6 +40,30 @@ export interface SendOptions {
   readonly noContentType?: boolean
   /** Raw bytes instead of `body` (for invalid UTF-8). */
   readonly rawBody?: Uint8Array
+  /** Send over this pool's connections instead of the client's shared ones. */
+  readonly pool?: ConnectionPool
+}
+
+/**
+ * Connections of a burst's own, one per request. A server accepts at most one new connection
+ * per event-loop turn, so requests sent on fresh connections reach it one turn apart however
+ * fast they leave; on connections it has already accepted (each answered once, `warm`), requests
+ * written at the same moment are read in the same turn, as those of concurrent clients are.
+ */
+export class ConnectionPool {
+  readonly agent: http.Agent
+
+  constructor(
+    readonly size: number,
+    secure: boolean,
+  ) {
+    const Agent = secure ? https.Agent : http.Agent
+    this.agent = new Agent({ keepAlive: true, maxSockets: size })
+  }
+
+  close(): void {
+    this.agent.destroy()
+  }
 }
 
 export type ExchangeListener = (e: Exchange) => void
@@ -80,6 +104,13 @@ export class HttpClient {
     this.agent.destroy()
   }
 
+  /** A pool of `size` connections to the target, each opened and answered once (a GET of `path`) before it is returned. */
+  async pool(size: number, path: string): Promise<ConnectionPool> {
+    const pool = new ConnectionPool(size, this.base.protocol === 'https:')
+    await Promise.all(Array.from({ length: size }, () => this.send('GET', path, { pool })))
+    return pool
+  }
+
   /** The JSON body text of a value; strings are passed through untouched (exact body text). */
   static text(body: unknown): string {
     return typeof body === 'string' ? body : JSON.stringify(body)
@@ -109,35 +140,43 @@ export class HttpClient {
     }
     const started = performance.now()
     const lib = url.protocol === 'https:' ? https : http
-    const exchange = await new Promise<Exchange>((resolve) => {
-      const req = lib.request(url, { method, headers, agent: this.agent }, (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('error', (err) => resolve({ request, error: err.message, durationMs: performance.now() - started }))
-        res.on('end', () => {
-          const body = Buffer.concat(chunks).toString('utf8')
-          const rh: Record<string, string> = {}
-          for (const [k, v] of Object.entries(res.headers)) {
-            if (v !== undefined) rh[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v)
-          }
-          let json: unknown
-          try {
-            json = body.length > 0 ? JSON.parse(body) : undefined
-          } catch {
-            json = undefined
-          }
-          resolve({
-            request,
-            response: { status: res.statusCode ?? 0, headers: rh, body, ...(json !== undefined ? { json } : {}) },
-            durationMs: performance.now() - started,
+    // A keep-alive socket the target closed as idle just as it was reused fails before the
+    // request reached the target (ECONNRESET on a reused socket): sent again, once, on a new one.
+    const attempt = () =>
+      new Promise<{ exchange: Exchange; stale: boolean }>((resolveAttempt) => {
+        const resolve = (exchange: Exchange, stale = false) => resolveAttempt({ exchange, stale })
+        const req = lib.request(url, { method, headers, agent: options.pool?.agent ?? this.agent }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c))
+          res.on('error', (err) => resolve({ request, error: err.message, durationMs: performance.now() - started }))
+          res.on('end', () => {
+            const body = Buffer.concat(chunks).toString('utf8')
+            const rh: Record<string, string> = {}
+            for (const [k, v] of Object.entries(res.headers)) {
+              if (v !== undefined) rh[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v)
+            }
+            let json: unknown
+            try {
+              json = body.length > 0 ? JSON.parse(body) : undefined
+            } catch {
+              json = undefined
+            }
+            resolve({
+              request,
+              response: { status: res.statusCode ?? 0, headers: rh, body, ...(json !== undefined ? { json } : {}) },
+              durationMs: performance.now() - started,
+            })
           })
         })
+        req.setTimeout(this.timeoutMs, () => req.destroy(new Error(`no answer within ${this.timeoutMs} ms`)))
+        req.on('error', (err: NodeJS.ErrnoException) =>
+          resolve({ request, error: err.message, durationMs: performance.now() - started }, req.reusedSocket && err.code === 'ECONNRESET'),
+        )
+        if (payload) req.write(payload)
+        req.end()
       })
-      req.setTimeout(this.timeoutMs, () => req.destroy(new Error(`no answer within ${this.timeoutMs} ms`)))
-      req.on('error', (err) => resolve({ request, error: err.message, durationMs: performance.now() - started }))
-      if (payload) req.write(payload)
-      req.end()
-    })
+    let { exchange, stale } = await attempt()
+    if (stale) ({ exchange } = await attempt())
     for (const l of this.listeners) l(exchange)
     return exchange
   }

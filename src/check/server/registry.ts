@@ -26,6 +26,8 @@ import { authTampered } from './checks/auth/tampered.ts'
 import { authUnapprovedAgent } from './checks/auth/unapproved-agent.ts'
 import { bulkMaxBatch } from './checks/bulk/max-batch.ts'
 import { capOpenOrders } from './checks/cap/open-orders.ts'
+import { capOpenOrdersBurst } from './checks/cap/open-orders-burst.ts'
+import { capBulkRace } from './checks/cap/bulk-race.ts'
 import { capPositions } from './checks/cap/positions.ts'
 import { capUnlimitedPositions } from './checks/cap/unlimited-positions.ts'
 import { errBodyShape } from './checks/err/body-shape.ts'
@@ -34,6 +36,7 @@ import { errHead } from './checks/err/head.ts'
 import { errOrderbookMissing } from './checks/err/orderbook-missing.ts'
 import { errRejectedReason } from './checks/err/rejected-reason.ts'
 import { nonceConcurrent } from './checks/nonce/concurrent.ts'
+import { nonceRace } from './checks/nonce/race.ts'
 import { nonceGapsDecreasing } from './checks/nonce/gaps-decreasing.ts'
 import { noncePrecision2p53 } from './checks/nonce/precision-2p53.ts'
 import { nonceRetryAfterFailure } from './checks/nonce/retry-after-failure.ts'
@@ -41,6 +44,9 @@ import { nonceReuseAfterSuccess } from './checks/nonce/reuse-after-success.ts'
 import { nonceUint64Max } from './checks/nonce/uint64-max.ts'
 import { opsHealth } from './checks/ops/health.ts'
 import { rlBatchCrossing } from './checks/rl/batch-crossing.ts'
+import { rlBulkRace } from './checks/rl/bulk-race.ts'
+import { rlCancelBurst } from './checks/rl/cancel-burst.ts'
+import { rlOrderBurst } from './checks/rl/order-burst.ts'
 import { rlCategories } from './checks/rl/categories.ts'
 import { rlHeaders } from './checks/rl/headers.ts'
 import { rlOrderLimit } from './checks/rl/order-limit.ts'
@@ -78,6 +84,7 @@ const REGISTRY = [
   nonceUint64Max,
   noncePrecision2p53,
   nonceConcurrent,
+  nonceRace,
   routeOmitted,
   wsOrderUpdates,
   rlHeaders,
@@ -86,9 +93,14 @@ const REGISTRY = [
   rlCategories,
   rlReset,
   capOpenOrders,
+  capOpenOrdersBurst,
+  capBulkRace,
   capPositions,
   capUnlimitedPositions,
   rlBatchCrossing,
+  rlOrderBurst,
+  rlCancelBurst,
+  rlBulkRace,
   perpOrders,
   bulkMaxBatch,
   opsHealth,

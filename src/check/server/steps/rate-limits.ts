@@ -97,25 +97,30 @@ export async function freshWindow(ctx: CheckContext): Promise<void> {
 }
 
 /**
+ * What a cap refusal lacks of the stated form (empty: nothing). `status` and `body` are the
+ * answer's, or 200 and the slot for a refusal inside a batch answer: a 4xx body carries
+ * `error: limit_exceeded`, and its message (a REJECTED result's reason) states the cap.
+ */
+export function capRefusalProblems(status: number, body: Readonly<Record<string, unknown>>, cap: number, what = 'cap'): string[] {
+  const problems: string[] = []
+  const text = String(status === 200 ? (body.reason ?? '') : (body.message ?? ''))
+  if (status >= 400 && !isCode(body.error, 'limit_exceeded'))
+    problems.push(`the ${what} refusal has error ${JSON.stringify(body.error)}, not "limit_exceeded"`)
+  if (!new RegExp(`(^|\\D)${cap}(\\D|$)`).test(text))
+    problems.push(`the ${what} refusal message ${JSON.stringify(text)} does not state the cap ${cap}`)
+  return problems
+}
+
+/**
  * An order beyond a cap was refused as the seed states: never a 5xx, `limit_exceeded` in a 4xx
  * body's `error`, the cap itself in the message (or a REJECTED order's reason); 422 is assumed.
  */
 export function expectCapRefusal(ctx: CheckContext, e: Exchange, cap: number, what: 'cap' | 'positions-cap'): void {
   const s = statusOf(e)
-  const body = jsonOf(e) ?? {}
   if (s >= 500) ctx.fail(`server error ${brief(e)}`, { exchange: e })
-  const text = String(s === 200 ? (body.reason ?? '') : (body.message ?? ''))
-  if (s >= 400 && !isCode(body.error, 'limit_exceeded')) {
-    ctx.fail(`the ${what} refusal has error ${JSON.stringify(body.error)}, not "limit_exceeded"`, {
-      exchange: e,
-      expected: `{"error":"limit_exceeded","message":"… ${cap} …"}`,
-    })
-  }
-  if (!new RegExp(`(^|\\D)${cap}(\\D|$)`).test(text))
-    ctx.fail(`the ${what} refusal message ${JSON.stringify(text)} does not state the cap ${cap}`, {
-      exchange: e,
-      rules: ['CAP-3', 'ERR-8'],
-    })
+  const problems = capRefusalProblems(s, jsonOf(e) ?? {}, cap, what)
+  if (problems.length)
+    ctx.fail(problems.join('; '), { exchange: e, expected: `{"error":"limit_exceeded","message":"… ${cap} …"}`, rules: ['CAP-3', 'ERR-8'] })
   if (s !== 422 && !hasCode(e, 'limit_exceeded'))
     ctx.warn(`${what} refusal answered ${brief(e)}; the reference answers 422 limit_exceeded`, {
       exchange: e,
@@ -123,3 +128,22 @@ export function expectCapRefusal(ctx: CheckContext, e: Exchange, cap: number, wh
       rules: ['CAP-5'],
     })
 }
+
+/** What a 429 lacks of the stated body and headers (empty: nothing). */
+export function rateLimitRefusalProblems(e: Exchange): string[] {
+  const body = jsonOf(e) ?? {}
+  const problems: string[] = []
+  if (!isCode(body.error, 'rate_limit_exceeded')) problems.push(`error is ${JSON.stringify(body.error)}, not "rate_limit_exceeded"`)
+  if (typeof body.message !== 'string') problems.push('message missing')
+  if (!Number.isInteger(body.retry_after_secs)) problems.push(`retry_after_secs ${JSON.stringify(body.retry_after_secs)} is not an integer`)
+  if (!Number.isInteger(body.limit)) problems.push(`limit ${JSON.stringify(body.limit)} is not an integer`)
+  const h = rateHeaders(e)
+  if (h.retryAfter === undefined) problems.push('Retry-After header missing')
+  if (h.remaining !== 0) problems.push(`X-RateLimit-Remaining is ${h.remaining ?? 'missing'}, not 0`)
+  if (h.missing.length) problems.push(`${h.missing.join(', ')} missing`)
+  return problems
+}
+
+/** The stated 429, for a failure's `expected`. */
+export const STATED_429 =
+  '{"error":"rate_limit_exceeded","message":…,"retry_after_secs":<int>,"limit":<int>} with Retry-After and X-RateLimit-Remaining: 0'
