@@ -1,0 +1,147 @@
+/**
+ * The oracle's verdict on one answer: the target's answer against the reference server's answer
+ * to the same request, on what the rule catalog makes observable. Each divergence names the rule
+ * it departs from; its level is that rule's level in the catalog (stated: a failure, assumed: a
+ * warning). Pure.
+ */
+import { ruleLevels, type RuleId } from '../../contract/generated/rules.ts'
+import type { Level } from '../../contract/rules.ts'
+import type { AnswerKind, Observed, Outcome } from './observe.ts'
+
+export interface Divergence {
+  readonly rule: RuleId
+  readonly level: Level
+  /** One line: what the target did, what the reference did. */
+  readonly what: string
+}
+
+export function divergence(rule: RuleId, what: string): Divergence {
+  return { rule, level: ruleLevels[rule], what }
+}
+
+export interface AnswerContext {
+  readonly kind: AnswerKind
+  /** The rule an acceptance rests on when the seed is silent (route omitted, an unlisted symbol, a zero size). */
+  readonly assumedAcceptance?: RuleId
+  /** The endpoint is rate-limited (a signed write): X-RateLimit-* must be there. */
+  readonly rateLimited: boolean
+  /** The target's window for this wallet rolled over since its first answer: counts are no longer comparable. */
+  readonly windowRolled: boolean
+  /** Header names of the target's answer to an order with route (the route-omitted notice is a header these lack). */
+  readonly routeBaseline?: ReadonlySet<string>
+  readonly routeOmitted?: boolean
+}
+
+/** The stated rule behind an answer of each kind: whether it is taken follows from stated rules. */
+const KIND_RULE: Readonly<Record<AnswerKind, RuleId>> = {
+  order: 'PO-9',
+  cancel: 'EP-2',
+  batch: 'EP-3',
+  replace: 'EP-4',
+  agent: 'AGENT-2',
+  perp: 'PERP-9',
+  read: 'EP-8',
+}
+
+const AUTH_MESSAGES = ['Signature verification failed', 'Unauthorized: signer not authorized for wallet']
+const taken = (o: Outcome) => o === 'accepted'
+
+/** The rule two different outcomes of the same request depart from, or undefined when the difference is allowed. */
+function outcomeRule(target: Outcome, oracle: Outcome, c: AnswerContext): RuleId | 'rolled' | undefined {
+  if (target === oracle) return undefined
+  const pair = (a: Outcome, b: Outcome) => (target === a && oracle === b) || (target === b && oracle === a)
+  // A 5xx is never the answer to a request the reference answers: the endpoint's own stated behaviour is missing.
+  if (target === 'server') return KIND_RULE[c.kind]
+  if (pair('auth', 'accepted')) return 'AUTH-2'
+  if (target === 'accepted' && oracle === 'nonce') return 'NONCE-2'
+  if (target === 'nonce' && oracle === 'accepted') return 'NONCE-4'
+  if (pair('cap', 'accepted')) return 'CAP-1'
+  if (target === 'rate' && oracle !== 'auth') return c.windowRolled ? 'rolled' : 'RL-4'
+  if (oracle === 'rate') return c.windowRolled || target === 'auth' ? 'rolled' : 'RL-5'
+  if (oracle === 'cap') return 'CAP-3'
+  if (taken(target) !== taken(oracle)) {
+    if (c.assumedAcceptance) return c.assumedAcceptance
+    // A refusal the reference makes on an assumed rule (revoking an unknown agent, approving yourself).
+    if (c.kind === 'agent' && !taken(oracle)) return 'AGENT-8'
+    return KIND_RULE[c.kind]
+  }
+  if (pair('auth', 'rejected')) return 'SIGFAIL-6'
+  if (pair('auth', 'refused')) return c.kind === 'perp' ? 'PERP-8' : 'AUTH-7'
+  if (c.kind === 'perp') return 'PERP-8'
+  if (c.kind === 'order') return 'PO-12'
+  return 'EP-9'
+}
+
+/** A batch refused whole and one answered 200 with no slot taken are both conformant. */
+function sameBatchRefusal(t: Observed, o: Observed): boolean {
+  const refusedWhole = (x: Observed) => x.status >= 400 && x.outcome !== 'rate' && x.outcome !== 'server'
+  const noneTaken = (x: Observed) => x.status === 200 && (x.items ?? []).every((i) => !taken(i))
+  return (refusedWhole(t) && noneTaken(o)) || (refusedWhole(o) && noneTaken(t))
+}
+
+const header = (o: Observed, name: string) => o.headers[name.toLowerCase()]
+const text = (v: unknown) => (v === undefined ? '' : JSON.stringify(v))
+
+function bodyField(o: Observed, k: string): unknown {
+  const j = o.json
+  return j !== null && typeof j === 'object' ? (j as Record<string, unknown>)[k] : undefined
+}
+
+/** Divergences of one answer pair; 'rolled' when the difference comes from the target's window rolling over (not comparable). */
+export function compareAnswers(target: Observed, oracle: Observed, c: AnswerContext): Divergence[] | 'rolled' {
+  if (target.status === 0) return [divergence(KIND_RULE[c.kind], 'the target did not answer')]
+  const out: Divergence[] = []
+  const batch = c.kind === 'batch' || c.kind === 'replace'
+  if (!(batch && sameBatchRefusal(target, oracle))) {
+    const rule = outcomeRule(target.outcome, oracle.outcome, c)
+    if (rule === 'rolled') return 'rolled'
+    if (rule) out.push(divergence(rule, `target: ${target.status} ${target.outcome}; reference: ${oracle.status} ${oracle.outcome}`))
+    else if (target.items && oracle.items) {
+      const n = Math.max(target.items.length, oracle.items.length)
+      for (let i = 0; i < n; i++) {
+        const r = outcomeRule(target.items[i] ?? 'none', oracle.items[i] ?? 'none', c)
+        if (r === 'rolled') return 'rolled'
+        if (r) {
+          out.push(divergence(r, `item ${i + 1}: target ${target.items[i] ?? 'missing'}; reference ${oracle.items[i] ?? 'missing'}`))
+          break
+        }
+      }
+    }
+  }
+  if (target.outcome === 'rate' && oracle.outcome === 'rate') {
+    if (bodyField(target, 'error') !== 'rate_limit_exceeded')
+      out.push(divergence('ERR-7', `429 body error is ${text(bodyField(target, 'error'))}`))
+    if (header(target, 'x-ratelimit-remaining') !== '0')
+      out.push(divergence('RL-7', `429 with X-RateLimit-Remaining ${header(target, 'x-ratelimit-remaining') ?? 'missing'}`))
+    if (header(target, 'retry-after') === undefined) out.push(divergence('RL-8', '429 without Retry-After'))
+  }
+  if (target.outcome === 'cap' && oracle.outcome === 'cap') {
+    const cap = /\d+/.exec(String(bodyField(oracle, 'message') ?? bodyField(oracle, 'reason') ?? ''))?.[0]
+    const said = String(bodyField(target, 'message') ?? bodyField(target, 'reason') ?? '')
+    if (cap !== undefined && !said.includes(cap)) out.push(divergence('CAP-3', `cap refusal "${said}" does not state the cap ${cap}`))
+  }
+  if (target.outcome === 'auth' && c.kind !== 'perp' && target.status >= 400) {
+    const said = String(bodyField(target, 'message') ?? '')
+    if (!AUTH_MESSAGES.some((m) => said.includes(m))) out.push(divergence('SIGFAIL-6', `auth refusal with message "${said}"`))
+  }
+  if (c.rateLimited && header(oracle, 'x-ratelimit-limit') !== undefined) {
+    const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((h) => header(target, h) === undefined)
+    if (missing.length) out.push(divergence('RL-6', `answer ${target.status} without ${missing.join(', ')}`))
+    else if (header(target, 'x-ratelimit-limit') !== header(oracle, 'x-ratelimit-limit'))
+      out.push(
+        divergence('RL-4', `X-RateLimit-Limit ${header(target, 'x-ratelimit-limit')}, reference ${header(oracle, 'x-ratelimit-limit')}`),
+      )
+    else if (!c.windowRolled && header(target, 'x-ratelimit-remaining') !== header(oracle, 'x-ratelimit-remaining'))
+      out.push(
+        divergence(
+          'RL-7',
+          `X-RateLimit-Remaining ${header(target, 'x-ratelimit-remaining')}, reference ${header(oracle, 'x-ratelimit-remaining')}`,
+        ),
+      )
+  }
+  if (c.routeOmitted && c.routeBaseline && taken(target.outcome) && taken(oracle.outcome)) {
+    if (Object.keys(target.headers).every((h) => c.routeBaseline!.has(h)))
+      out.push(divergence('ROUTE-2', 'the order without route carries no header that the same order with route lacks'))
+  }
+  return out
+}
