@@ -30,6 +30,12 @@ export interface AnswerContext {
   /** Header names of the target's answer to an order with route (the route-omitted notice is a header these lack). */
   readonly routeBaseline?: ReadonlySet<string>
   readonly routeOmitted?: boolean
+  /** Per item of a batch: the assumed rule its acceptance rests on, if any. */
+  readonly itemAssumptions?: readonly (RuleId | undefined)[]
+  /** The stated rule of the endpoint when it is not the kind's (the bulk cancels). */
+  readonly rule?: RuleId
+  /** The nonce rule a refusal as reused departs from: NONCE-5 for a retry after a failure, else NONCE-4. */
+  readonly nonceRule?: RuleId
 }
 
 /** The stated rule behind an answer of each kind: whether it is taken follows from stated rules. */
@@ -51,10 +57,11 @@ function outcomeRule(target: Outcome, oracle: Outcome, c: AnswerContext): RuleId
   if (target === oracle) return undefined
   const pair = (a: Outcome, b: Outcome) => (target === a && oracle === b) || (target === b && oracle === a)
   // A 5xx is never the answer to a request the reference answers: the endpoint's own stated behaviour is missing.
-  if (target === 'server') return KIND_RULE[c.kind]
-  if (pair('auth', 'accepted')) return 'AUTH-2'
+  if (target === 'server') return c.rule ?? KIND_RULE[c.kind]
+  // Past the signature check on one side only: a rejection for a business reason means the signer was taken.
+  if (pair('auth', 'accepted') || pair('auth', 'rejected')) return 'AUTH-2'
   if (target === 'accepted' && oracle === 'nonce') return 'NONCE-2'
-  if (target === 'nonce' && oracle === 'accepted') return 'NONCE-4'
+  if (target === 'nonce' && oracle === 'accepted') return c.nonceRule ?? 'NONCE-4'
   if (pair('cap', 'accepted')) return 'CAP-1'
   if (target === 'rate' && oracle !== 'auth') return c.windowRolled ? 'rolled' : 'RL-4'
   if (oracle === 'rate') return c.windowRolled || target === 'auth' ? 'rolled' : 'RL-5'
@@ -63,9 +70,8 @@ function outcomeRule(target: Outcome, oracle: Outcome, c: AnswerContext): RuleId
     if (c.assumedAcceptance) return c.assumedAcceptance
     // A refusal the reference makes on an assumed rule (revoking an unknown agent, approving yourself).
     if (c.kind === 'agent' && !taken(oracle)) return 'AGENT-8'
-    return KIND_RULE[c.kind]
+    return c.rule ?? KIND_RULE[c.kind]
   }
-  if (pair('auth', 'rejected')) return 'SIGFAIL-6'
   if (pair('auth', 'refused')) return c.kind === 'perp' ? 'PERP-8' : 'AUTH-7'
   if (c.kind === 'perp') return 'PERP-8'
   if (c.kind === 'order') return 'PO-12'
@@ -89,7 +95,7 @@ function bodyField(o: Observed, k: string): unknown {
 
 /** Divergences of one answer pair; 'rolled' when the difference comes from the target's window rolling over (not comparable). */
 export function compareAnswers(target: Observed, oracle: Observed, c: AnswerContext): Divergence[] | 'rolled' {
-  if (target.status === 0) return [divergence(KIND_RULE[c.kind], 'the target did not answer')]
+  if (target.status === 0) return [divergence(c.rule ?? KIND_RULE[c.kind], 'the target did not answer')]
   const out: Divergence[] = []
   const batch = c.kind === 'batch' || c.kind === 'replace'
   if (!(batch && sameBatchRefusal(target, oracle))) {
@@ -99,7 +105,13 @@ export function compareAnswers(target: Observed, oracle: Observed, c: AnswerCont
     else if (target.items && oracle.items) {
       const n = Math.max(target.items.length, oracle.items.length)
       for (let i = 0; i < n; i++) {
-        const r = outcomeRule(target.items[i] ?? 'none', oracle.items[i] ?? 'none', c)
+        const assumed = c.itemAssumptions?.[i]
+        const { assumedAcceptance: _whole, ...rest } = c
+        const r = outcomeRule(
+          target.items[i] ?? 'none',
+          oracle.items[i] ?? 'none',
+          assumed ? { ...rest, assumedAcceptance: assumed } : rest,
+        )
         if (r === 'rolled') return 'rolled'
         if (r) {
           out.push(divergence(r, `item ${i + 1}: target ${target.items[i] ?? 'missing'}; reference ${oracle.items[i] ?? 'missing'}`))

@@ -319,6 +319,7 @@ export class Session {
         rateLimited: true,
         ...(assumed ? { assumedAcceptance: assumed } : {}),
         routeOmitted: step.order.route === null,
+        nonceRule: step.nonce === 'retry' ? 'NONCE-5' : 'NONCE-4',
         ...(this.routeBaseline ? { routeBaseline: this.routeBaseline } : {}),
       },
       w.address,
@@ -363,7 +364,17 @@ export class Session {
     const t = observe(te, 'cancel')
     const o = observe(oe, 'cancel')
     const assumed = this.cancelAssumption(step.by, p)
-    const verdict = this.answer(t, o, { kind: 'cancel', rateLimited: true, ...(assumed ? { assumedAcceptance: assumed } : {}) }, w.address)
+    const verdict = this.answer(
+      t,
+      o,
+      {
+        kind: 'cancel',
+        rateLimited: true,
+        nonceRule: step.nonce === 'retry' ? 'NONCE-5' : 'NONCE-4',
+        ...(assumed ? { assumedAcceptance: assumed } : {}),
+      },
+      w.address,
+    )
     if (verdict === 'rolled') return verdict
     this.settle(w.address, nonce, tookEffect(o))
     const out = [...verdict, ...(tookEffect(t) ? this.nonceTaken(w.address, nonce) : [])]
@@ -380,13 +391,14 @@ export class Session {
     const clientIds: string[] = []
     let op: OperationId
     let kind: AnswerKind = 'batch'
-    let assumed: RuleId | undefined
+    let rule: RuleId | undefined
+    const assumptions: (RuleId | undefined)[] = []
     if (step.op === 'bulk-place') {
       op = 'placeOrders'
       for (const [i, o] of step.orders.entries()) {
         const n = this.nonce(w.address, 'fresh')
         const cid = this.clientId(step.wallet, o.clientId)
-        assumed ??= this.orderAssumption(o, cid)
+        assumptions.push(this.orderAssumption(o, cid))
         const text = await this.sign('PlaceOrder', this.orderEntries(step.wallet, o, n, cid), key, step.bad[i] ? 'chain' : 'none')
         itemsT.push(text), itemsO.push(text), nonces.push(n), clientIds.push(cid)
       }
@@ -399,7 +411,7 @@ export class Session {
         const cn = this.nonce(w.address, 'fresh')
         const n = this.nonce(w.address, 'fresh')
         const cid = this.clientId(step.wallet, o.clientId)
-        assumed ??= this.orderAssumption(o, cid)
+        assumptions.push(this.orderAssumption(o, cid))
         const order = await this.sign('PlaceOrder', this.orderEntries(step.wallet, o, n, cid), key)
         for (const [side, items] of [
           ['target', itemsT],
@@ -412,10 +424,11 @@ export class Session {
       }
     } else {
       op = step.by === 'oid' ? 'cancelOrders' : 'cancelOrdersByClientId'
+      rule = step.by === 'oid' ? 'EP-5' : 'EP-6'
       const signKind: OptionsKind = step.by === 'oid' ? 'CancelOrder' : 'CancelOrderByClientId'
       for (const r of step.refs) {
         const p = this.ref(r)
-        assumed ??= this.cancelAssumption(step.by, p)
+        assumptions.push(this.cancelAssumption(step.by, p))
         const n = this.nonce(w.address, 'fresh')
         itemsT.push(await this.sign(signKind, this.cancelEntries(step.wallet, step.by, p, 'target', n), key))
         itemsO.push(
@@ -429,7 +442,14 @@ export class Session {
     this.record(step, [te], [oe])
     const t = observe(te, kind)
     const o = observe(oe, kind)
-    const verdict = this.answer(t, o, { kind, rateLimited: true, ...(assumed ? { assumedAcceptance: assumed } : {}) }, w.address)
+    // The batch as a whole is taken on an assumption only when every item is.
+    const whole = assumptions.every((a) => a !== undefined) ? assumptions[0] : undefined
+    const verdict = this.answer(
+      t,
+      o,
+      { kind, rateLimited: true, itemAssumptions: assumptions, ...(rule ? { rule } : {}), ...(whole ? { assumedAcceptance: whole } : {}) },
+      w.address,
+    )
     if (verdict === 'rolled') return verdict
     const out = [...verdict]
     for (const [i, n] of nonces.entries()) {
@@ -692,27 +712,33 @@ export class Session {
     const os = ox.map((e) => observe(e, built.kind))
     const out: Divergence[] = []
     for (const [i, t] of ts.entries()) {
+      const o = os[i]!
       if (t.status === 0) out.push(divergence('EP-1', 'the target did not answer a request of the burst'))
-      else if (t.outcome === 'server' && os[i]!.outcome !== 'server')
+      else if (t.outcome === 'server' && o.outcome !== 'server')
         out.push(divergence('ERR-15', `the target answered ${t.status} to a request of the burst`))
       const b = built.bodies[i]!
-      if (b.account) this.settle(b.account, b.nonce, tookEffect(os[i]!))
-      if (tookEffect(t) && b.account) {
-        out.push(...this.nonceTaken(b.account, b.nonce))
-        if (built.kind !== 'agent')
-          out.push(...this.ordersTaken(b.account, t, t.items ? t.items.filter((x) => x === 'accepted').length : 1))
+      // A batch's items, or the request itself as its one item.
+      const items = b.batch ?? [{ nonce: b.nonce, clientId: b.clientId }]
+      const took = (x: Observed, j: number) => (b.batch ? x.items?.[j] === 'accepted' : tookEffect(x))
+      const field = (x: Observed, j: number) => {
+        const r = b.batch
+          ? ((x.json as { results?: Record<string, unknown>[] } | undefined)?.results?.[j] ?? {})
+          : ((x.json ?? {}) as Record<string, unknown>)
+        return typeof r.order_id === 'string' ? r.order_id : undefined
       }
-      if (tookEffect(t) || tookEffect(os[i]!)) {
-        const tid = (t.json as { order_id?: unknown } | undefined)?.order_id
-        const oid = (os[i]!.json as { order_id?: unknown } | undefined)?.order_id
-        if (b.clientId !== undefined && built.kind === 'order')
-          this.placed.push({
-            wallet: b.wallet,
-            clientId: b.clientId,
-            ...(typeof tid === 'string' ? { target: tid } : {}),
-            ...(typeof oid === 'string' ? { oracle: oid } : {}),
-          })
+      let units = 0
+      for (const [j, item] of items.entries()) {
+        this.settle(b.account, item.nonce, took(o, j))
+        if (took(t, j)) {
+          units++
+          out.push(...this.nonceTaken(b.account, item.nonce))
+        }
+        if ((took(t, j) || took(o, j)) && item.clientId !== undefined && built.kind !== 'agent' && built.kind !== 'perp') {
+          const [tid, oid] = [field(t, j), field(o, j)]
+          this.placed.push({ wallet: b.wallet, clientId: item.clientId, ...(tid ? { target: tid } : {}), ...(oid ? { oracle: oid } : {}) })
+        }
       }
+      if (built.kind !== 'agent' && built.kind !== 'cancel') out.push(...this.ordersTaken(b.account, t, units))
     }
     const dedup = uniqueByRule(out)
     if (dedup.length) return dedup
@@ -807,17 +833,30 @@ export class Session {
     }
   }
 
+  /** n resting buys far below any ask: one request each, or (bulk) batches of up to 10. */
   private async floodBodies(step: Extract<Step, { op: 'flood' }>): Promise<Built> {
     const w = this.wallets[step.wallet]!
-    const bodies: BuiltBody[] = []
+    const orders: BuiltBody[] = []
     for (let i = 0; i < step.n; i++) {
       const nonce = this.nonce(w.address, 'fresh')
       const clientId = this.clientId(step.wallet, 'new')
       const spec: OrderSpec = { symbol: 0, side: 'Buy', size: '1', price: '1', tif: 'gtc', route: 'book_only', clientId: 'new' }
       const text = await this.sign('PlaceOrder', this.orderEntries(step.wallet, spec, nonce, clientId), w.privateKey)
-      bodies.push({ text, account: w.address, nonce, wallet: step.wallet, clientId })
+      orders.push({ text, account: w.address, nonce, wallet: step.wallet, clientId })
     }
-    return { op: 'placeOrder', kind: 'order', wallets: [step.wallet], bodies }
+    if (!step.bulk) return { op: 'placeOrder', kind: 'order', wallets: [step.wallet], bodies: orders }
+    const bodies: BuiltBody[] = []
+    for (let i = 0; i < orders.length; i += 10) {
+      const part = orders.slice(i, i + 10)
+      bodies.push({
+        text: `{"orders":[${part.map((b) => b.text).join(',')}]}`,
+        account: w.address,
+        nonce: part[0]!.nonce,
+        wallet: step.wallet,
+        batch: part.map((b) => ({ nonce: b.nonce, ...(b.clientId !== undefined ? { clientId: b.clientId } : {}) })),
+      })
+    }
+    return { op: 'placeOrders', kind: 'batch', wallets: [step.wallet], bodies }
   }
 }
 
@@ -833,6 +872,8 @@ interface BuiltBody {
   readonly nonce: bigint
   readonly wallet: number
   readonly clientId?: string
+  /** The items of a batch body, in order. */
+  readonly batch?: readonly { readonly nonce: bigint; readonly clientId?: string }[]
 }
 interface Built {
   readonly op: OperationId

@@ -92,7 +92,7 @@ const nonce: fc.Arbitrary<NoncePick> = fc.oneof(
   { weight: 12, arbitrary: fc.constant('fresh' as const) },
   { weight: 5, arbitrary: fc.constantFrom('reuse' as const, 'retry' as const) },
   { weight: 2, arbitrary: fc.constantFrom('gap' as const, 'lower' as const) },
-  { weight: 1, arbitrary: fc.constantFrom('p53' as const, 'max' as const) },
+  { weight: 2, arbitrary: fc.constantFrom('p53' as const, 'max' as const) },
 )
 const signer: fc.Arbitrary<SignerPick> = fc.oneof(
   { weight: 8, arbitrary: fc.constant('self' as const) },
@@ -226,7 +226,7 @@ function single(o: StepOptions): fc.Arbitrary<Step> {
         signer: perpSigner,
         vault,
         by: fc.constantFrom('oid' as const, 'cloid' as const),
-        ref: fc.oneof({ weight: 4, arbitrary: ref }, { weight: 1, arbitrary: fc.constant('big' as const) }),
+        ref: fc.oneof({ weight: 3, arbitrary: ref }, { weight: 2, arbitrary: fc.constant('big' as const) }),
         nonce,
       }),
     },
