@@ -196,7 +196,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
             }
           }
           counters.sequences++
-          if (hit) found.push({ divergence: hit, steps: session.trace.map((t) => t.step), trace: session.trace })
+          if (hit) found.push({ divergence: hit, steps: [...session.steps], trace: session.trace })
           else
             found.push({ divergence: { rule: saved.rule as Divergence['rule'], level: 'stated', what: '' }, steps: saved.steps, trace: [] })
         }
@@ -224,7 +224,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
             const fresh = v.filter((d) => !counters.seen.has(keyOf(d, step)))
             if (fresh.length) {
               m.stopped = true
-              last = { divergence: fresh[0]!, steps: m.session.trace.map((t) => t.step), trace: [...m.session.trace] }
+              last = { divergence: fresh[0]!, steps: [...m.session.steps], trace: [...m.session.trace] }
               throw new StopSequence(fresh[0]!.what)
             }
             // Only divergences already reported: the rest of the sequence is not comparable.
@@ -238,7 +238,11 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
             counters.sequences++
             if (counters.sequences % 25 === 0) progress()
             const model: Model = { session: newSession(), stopped: false }
-            await fc.asyncModelRun(() => ({ model, real: {} }), cmds)
+            try {
+              await fc.asyncModelRun(() => ({ model, real: {} }), cmds)
+            } finally {
+              if (model.stopped) await model.session.cleanup()
+            }
           }),
           {
             seed: shardSeed(seed, shard, attempt),

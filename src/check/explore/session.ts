@@ -74,6 +74,8 @@ const UNKNOWN_ID = '987654321987'
 
 export class Session {
   readonly trace: TraceStep[] = []
+  /** The steps run, as drawn (a trace entry is a request group: a fill makes several). */
+  readonly steps: Step[] = []
   private readonly wallets: Wallet[]
   private readonly agents: Wallet[]
   private readonly stranger: Wallet
@@ -100,6 +102,36 @@ export class Session {
   /** The addresses whose orders the cleanup cancels. */
   accounts(): string[] {
     return [...this.wallets, ...this.agents].map((w) => w.address)
+  }
+
+  /**
+   * Cancels what the sequence's parties still have open, on each side by its own ids: after a
+   * sequence stopped at a difference the two books no longer match, and a later sequence's order
+   * must not trade with what is left of this one.
+   */
+  async cleanup(): Promise<void> {
+    const parties = [...this.wallets, ...this.agents]
+    for (const side of [this.pair.target, this.pair.oracle]) {
+      for (const w of parties) {
+        const list = await side.send('GET', pathOf(this.pair, 'listOrders', { wallet: w.address }))
+        const open = ((list.response?.json as { orders?: { order_id?: unknown; status?: unknown }[] } | undefined)?.orders ?? [])
+          .filter((o) => o.status === 'OPEN' && typeof o.order_id === 'string')
+          .map((o) => o.order_id as string)
+        for (let i = 0; i < open.length; i += 50) {
+          const items: string[] = []
+          for (const id of open.slice(i, i + 50)) {
+            const entries: BodyEntries = [
+              ['wallet', w.address],
+              ['order_id', id],
+              ['nonce', this.nonce(w.address, 'gap')],
+            ]
+            items.push(await this.sign('CancelOrder', entries, w.privateKey))
+          }
+          const { method, path } = route(this.pair, 'cancelOrders')
+          await side.send(method, path, { body: `{"cancels":[${items.join(',')}]}` })
+        }
+      }
+    }
   }
 
   // ---------------------------------------------------------------- values
@@ -268,7 +300,10 @@ export class Session {
 
   /** Runs one step on both sides; the divergences it shows (empty: none), or 'rolled'. */
   async run(step: Step): Promise<StepVerdict> {
+    this.steps.push(step)
     switch (step.op) {
+      case 'fill':
+        return this.fill(step)
       case 'order':
         return this.order(step)
       case 'cancel':
@@ -715,7 +750,7 @@ export class Session {
       const o = os[i]!
       if (t.status === 0) out.push(divergence('EP-1', 'the target did not answer a request of the burst'))
       else if (t.outcome === 'server' && o.outcome !== 'server')
-        out.push(divergence('ERR-15', `the target answered ${t.status} to a request of the burst`))
+        out.push(divergence(built.kind === 'order' ? 'PO-9' : 'EP-9', `the target answered ${t.status} to a request of the burst`))
       const b = built.bodies[i]!
       // A batch's items, or the request itself as its one item.
       const items = b.batch ?? [{ nonce: b.nonce, clientId: b.clientId }]
@@ -746,6 +781,20 @@ export class Session {
     const taken = (xs: Observed[]) => xs.map((x) => (tookEffect(x) ? 1 : 0) as number).reduce((a, b) => a + b, 0)
     if (taken(ts) !== taken(os)) return 'rolled'
     return this.state(built.wallets)
+  }
+
+  private async fill(step: Extract<Step, { op: 'fill' }>): Promise<StepVerdict> {
+    const tier = this.pair.spec.rateLimits.tiers[this.pair.spec.rateLimits.defaultTier]!
+    let left = this.pair.openCap - step.leave
+    while (left > 0) {
+      const n = Math.min(left, tier.ordersPerMinute)
+      const v = await this.burst({ op: 'flood', wallet: 0, n, bulk: false })
+      if (v === 'rolled' || v.length) return v
+      left -= n
+      this.pair.advance?.(60_000)
+      this.firstReset.clear()
+    }
+    return []
   }
 
   private async burstBodies(step: Extract<Step, { op: 'burst' }>): Promise<Built> {

@@ -85,9 +85,12 @@ export type Step =
   | { readonly op: 'flood'; readonly wallet: number; readonly n: number; readonly bulk: boolean }
   /** The next rate-limit window (only where the explorer moves the target's clock). */
   | { readonly op: 'wait' }
+  /** Resting orders of wallet 0 up to `leave` below the open-order cap, across as many windows as the order limit needs. */
+  | { readonly op: 'fill'; readonly leave: number }
 
-const wallet = fc.integer({ min: 0, max: WALLETS - 1 })
-const agent = fc.integer({ min: 0, max: AGENTS - 1 })
+// Wallet 0 and agent 0 come up most, so that steps meet the same party's earlier steps often.
+const wallet = fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: 1, max: WALLETS - 1 }) })
+const agent = fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: AGENTS - 1 }) })
 const nonce: fc.Arbitrary<NoncePick> = fc.oneof(
   { weight: 12, arbitrary: fc.constant('fresh' as const) },
   { weight: 5, arbitrary: fc.constantFrom('reuse' as const, 'retry' as const) },
@@ -105,8 +108,11 @@ const symbol = (listed: number): fc.Arbitrary<SymbolPick> =>
     { weight: 1, arbitrary: fc.constantFrom('unlisted' as const, 'malformed' as const, 'lower' as const) },
   )
 // Decimal spellings at the edges: trailing zeros, a fraction, zero, large.
-const size = fc.constantFrom('1', '1.0', '2', '0.5', '10', '0')
-const price = fc.constantFrom('1', '1.0', '1.50', '5', '10', '10.00', '999999', '0')
+const size = fc.oneof({ weight: 8, arbitrary: fc.constantFrom('1', '1.0', '2', '0.5', '10') }, { weight: 1, arbitrary: fc.constant('0') })
+const price = fc.oneof(
+  { weight: 10, arbitrary: fc.constantFrom('1', '1.0', '1.50', '5', '10', '10.00', '999999') },
+  { weight: 1, arbitrary: fc.constant('0') },
+)
 
 export function orderSpec(listed: number): fc.Arbitrary<OrderSpec> {
   return fc.record({
@@ -121,7 +127,7 @@ export function orderSpec(listed: number): fc.Arbitrary<OrderSpec> {
     route: fc.oneof(
       { weight: 6, arbitrary: fc.constantFrom('best_execution' as const, 'book_only' as const) },
       { weight: 1, arbitrary: fc.constant('rfq_only' as const) },
-      { weight: 2, arbitrary: fc.constant(null) },
+      { weight: 3, arbitrary: fc.constant(null) },
     ),
     clientId: fc.constantFrom('new' as const, 'new' as const, 'repeat' as const, 'empty' as const),
   })
@@ -208,7 +214,15 @@ function single(o: StepOptions): fc.Arbitrary<Step> {
         refs: fc.array(ref, { minLength: 1, maxLength: 3 }),
       }),
     },
-    { weight: 4, arbitrary: fc.record({ op: fc.constantFrom('approve' as const, 'revoke' as const), wallet, agent, nonce }) },
+    {
+      weight: 8,
+      arbitrary: fc.record({
+        op: fc.constantFrom('approve' as const, 'revoke' as const),
+        wallet: fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: wallet }),
+        agent: fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: agent }),
+        nonce,
+      }),
+    },
     {
       weight: 4,
       arbitrary: fc.record({
@@ -231,35 +245,50 @@ function single(o: StepOptions): fc.Arbitrary<Step> {
       }),
     },
     {
-      weight: 3,
+      weight: 4,
       arbitrary: fc.record({
         op: fc.constant('read' as const),
-        what: fc.constantFrom('orders' as const, 'book' as const, 'agents' as const, 'info' as const),
+        what: fc.constantFrom('orders' as const, 'book' as const, 'book' as const, 'agents' as const, 'info' as const),
         wallet,
-        symbol: symbol(o.listed),
+        // Reads probe the symbol grammar harder than orders do: the 13020 envelope is for any unlisted symbol.
+        symbol: fc.oneof(symbol(o.listed), fc.constantFrom('unlisted' as const, 'malformed' as const, 'lower' as const)),
       }),
     },
-    ...(o.canWait ? [{ weight: 1, arbitrary: fc.constant({ op: 'wait' as const }) }] : []),
+    ...(o.canWait
+      ? [
+          { weight: 3, arbitrary: fc.constant({ op: 'wait' as const }) },
+          { weight: 2, arbitrary: fc.record({ op: fc.constant('fill' as const), leave: fc.integer({ min: 0, max: 3 }) }) },
+        ]
+      : []),
   )
 }
 
 /** One step of a sequence: mostly single requests, some concurrent bursts aimed at the nonce store, the rate limit and the cap. */
 export function stepArbitrary(o: StepOptions): fc.Arbitrary<Step> {
   const one = single(o)
-  return fc.oneof(
-    { weight: 20, arbitrary: one },
-    {
-      weight: 2,
-      arbitrary: fc.record({
-        op: fc.constant('burst' as const),
-        n: fc.integer({ min: 2, max: 8 }),
-        step: one.filter((s) => s.op === 'order' || s.op === 'cancel' || s.op === 'perp-order' || s.op === 'approve'),
-      }),
-    },
-    {
-      weight: 2,
-      arbitrary: fc.record({ op: fc.constant('flood' as const), wallet, n: fc.integer({ min: 2, max: 70 }), bulk: fc.boolean() }),
-    },
+  // Unbiased: fast-check's bias toward "small" values would favour the first choice of every oneof.
+  return fc.noBias(
+    fc.oneof(
+      { weight: 20, arbitrary: one },
+      {
+        weight: 2,
+        arbitrary: fc.record({
+          op: fc.constant('burst' as const),
+          n: fc.integer({ min: 2, max: 8 }),
+          step: one.filter((s) => s.op === 'order' || s.op === 'cancel' || s.op === 'perp-order' || s.op === 'approve'),
+        }),
+      },
+      {
+        weight: 3,
+        arbitrary: fc.record({
+          op: fc.constant('flood' as const),
+          wallet: fc.constant(0),
+          // Small floods, or ones past the order limit (60 a minute in the Default tier) and toward the open-order cap.
+          n: fc.oneof(fc.integer({ min: 2, max: 8 }), fc.integer({ min: 55, max: 70 })),
+          bulk: fc.boolean(),
+        }),
+      },
+    ),
   )
 }
 
@@ -272,6 +301,8 @@ export function describeStep(s: Step): string {
       return `${s.n} different resting orders of wallet ${s.wallet} at once${s.bulk ? ' (half in bulk batches)' : ''}`
     case 'wait':
       return 'wait for the next rate-limit window'
+    case 'fill':
+      return `resting orders of wallet 0 up to ${s.leave} below the open-order cap`
     default: {
       const { op, ...rest } = s
       return `${op} ${JSON.stringify(rest)}`
