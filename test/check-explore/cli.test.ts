@@ -45,7 +45,7 @@ describe('oec check server --explore', () => {
   }, 360_000)
 
   it('--explore-out saves the shrunk sequence; --replay reruns it; JUnit and HTML show the case', async () => {
-    const fault = FAULTS.find((f) => f.name === 'batch counted once')!
+    const fault = FAULTS.find((f) => f.name === 'nonce reuse allowed')!
     const t = await fault.start()
     open.push(t)
     const saved = join(dir, 'found.json')
@@ -53,7 +53,7 @@ describe('oec check server --explore', () => {
     const first = await runOec([...args, '--explore', '40', '--explore-out', saved, '--reporter', 'junit'], { timeoutMs: 120_000 })
     expect(first.code, first.stderr).toBe(1)
     expect(first.stdout).toContain('<failure')
-    expect(first.stdout).toContain('explore/RL-7/')
+    expect(first.stdout).toContain('explore/NONCE-2/')
     const file = JSON.parse(readFileSync(saved, 'utf8')) as { sequences: { id: string; steps: unknown[] }[] }
     expect(file.sequences.length).toBeGreaterThan(0)
     const again = await runOec([...args, '--replay', saved, '--reporter', 'html'], { timeoutMs: 120_000 })

@@ -552,7 +552,7 @@ export const FAULTS: readonly Fault[] = [
   {
     name: 'batch counted once',
     how: 'a k-item batch is charged as one order (or one cancel)',
-    rules: ['RL-7'],
+    rules: ['RL-12'],
     start: () => {
       const real = createRateLimiter(60)
       return serve(
