@@ -143,7 +143,6 @@ export const FAULTS: readonly Fault[] = [
     name: 'open-order cap race',
     how: 'the open-order count is read before an await: for 2 ms after each acceptance the cap is one higher',
     rules: ['CAP-1'],
-    namedMiss: true,
     start: async () => {
       const nonces = createNonceStore()
       let t: Awaited<ReturnType<typeof serve>> | undefined
@@ -171,7 +170,6 @@ export const FAULTS: readonly Fault[] = [
     name: 'nonce race',
     how: 'a nonce is marked used 0 ms later (after an await): the same order sent twice at once is taken twice',
     rules: ['NONCE-2'],
-    namedMiss: true,
     start: () => {
       const nonces = createNonceStore()
       return serve({}, { nonces: { has: nonces.has, consume: (w, n) => later(0, () => nonces.consume(w, n)) } })
@@ -210,7 +208,6 @@ export const FAULTS: readonly Fault[] = [
     name: 'perp integers through a double',
     how: 'the perp action and nonce are hashed after a round trip through a JS number (2^53+1 becomes 2^53)',
     rules: ['AUTH-2', 'PERP-9', 'PERP-8'],
-    namedMiss: true,
     start: () =>
       serve(
         {},
@@ -247,6 +244,7 @@ export const FAULTS: readonly Fault[] = [
     name: 'malformed orderbook symbol answered 400',
     how: 'GET /orderbook of a symbol that breaks the grammar answers 400 invalid_field instead of the 13020 envelope',
     rules: ['ERR-17'],
+    namedMiss: true,
     start: () =>
       proxied({
         request: (r) => {
@@ -289,6 +287,7 @@ export const FAULTS: readonly Fault[] = [
     name: 'bulk batch refused when one item is bad',
     how: 'POST /bulk_order answers 400 for the whole batch when any slot is rejected (the good items are still placed)',
     rules: ['EP-3', 'EP-9'],
+    namedMiss: true,
     start: () =>
       serve(
         {},
@@ -305,7 +304,8 @@ export const FAULTS: readonly Fault[] = [
   {
     name: 'bulk slots all ACKED',
     how: 'POST /bulk_order reports every slot ACKED, rejected items included',
-    rules: ['EP-3', 'AUTH-2'],
+    rules: ['EP-3', 'AUTH-2', 'PO-12', 'ROUTE-4', 'ROUTE-5'],
+    namedMiss: true,
     start: () =>
       serve(
         {},
@@ -355,6 +355,7 @@ export const FAULTS: readonly Fault[] = [
     name: 'authorized agents never listed',
     how: 'GET /authorized-agents always answers an empty list',
     rules: ['AGENT-4'],
+    namedMiss: true,
     start: () => serve({}, { transformReply: onReplies(['listAuthorizedAgents'], (r) => ({ ...r, body: { ...body(r), agents: [] } })) }),
   },
   {
@@ -388,7 +389,6 @@ export const FAULTS: readonly Fault[] = [
     name: "cancel of another wallet's order",
     how: 'DELETE /order by order id cancels the order whoever owns it',
     rules: ['EP-2', 'EP-5', 'EP-9'],
-    namedMiss: true,
     start: () =>
       withExchange('cancel', (real, self, wallet, by) => {
         const owner =
@@ -484,7 +484,7 @@ export const FAULTS: readonly Fault[] = [
   {
     name: 'nonce consumed by a refused order',
     how: 'a proxy refuses any (wallet, nonce) it has forwarded before, whatever the outcome (no retry after a failure)',
-    rules: ['NONCE-4', 'NONCE-5'],
+    rules: ['NONCE-4', 'NONCE-5', 'RL-12', 'PO-12'],
     start: () => {
       const seen = new Set<string>()
       return proxied({
