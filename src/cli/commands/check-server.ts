@@ -31,6 +31,9 @@ interface Opts extends ContractFlags {
   fix?: boolean
   list?: boolean
   format: CatalogFormat
+  explore?: string | true
+  exploreOut?: string
+  replay?: string
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value]
@@ -80,6 +83,12 @@ export const checkServerCommand: CommandModule = {
       .option('--timeout <ms>', 'per-request timeout', intOption('--timeout', 1, 600_000), 10_000)
       .option('--expected-failures <file>', 'known failures, one case id (prefix) per line; a listed case that passes fails the run')
       .option('--fix', 'with --expected-failures: rewrite the file to list exactly the cases failing now')
+      .option(
+        '--explore [budget]',
+        'random stateful sequences against the target and the reference server (the oracle): a duration (60s, 2m) or a number of sequences; bare: 60s',
+      )
+      .option('--explore-out <file>', 'with --explore: save the shrunk sequences it finds (JSON), to rerun with --replay')
+      .option('--replay <file>', 'rerun the sequences saved by --explore-out, one case each')
       .option('--list', 'print the check catalog (id, level, rules) and exit')
       .addOption(
         new Option('--format <format>', 'with --list: text, or json (for generated docs)').choices([...CATALOG_FORMATS]).default('text'),
@@ -95,6 +104,30 @@ export const checkServerCommand: CommandModule = {
         if (opts.list) {
           io.stdout.write(formatServerCatalog(serverCheckCatalog(spec), opts.format))
           return done(0)
+        }
+        if (opts.explore !== undefined || opts.replay || opts.exploreOut) {
+          if (opts.exploreOut && opts.explore === undefined) throw new InputError('--explore-out needs --explore')
+          const cfg = opts.config ? loadRunnerConfig(opts.config, Object.keys(spec.rateLimits.tiers)) : {}
+          const symbols = opts.symbol.length ? opts.symbol : cfg.symbols
+          if (opts.target && !symbols?.length)
+            throw new InputError('with --target, name at least one listed instrument: --symbol SYM (or "symbols" in --config)')
+          const { runExplore } = await import('./check-explore.ts')
+          return done(
+            await runExplore(
+              {
+                ...opts,
+                ...(opts.target ? { target: checkUrl(opts.target) } : {}),
+                ...(symbols ? { symbols } : {}),
+                ...((opts.missingSymbol ?? cfg.missingSymbol) ? { missingSymbol: (opts.missingSymbol ?? cfg.missingSymbol)! } : {}),
+                ...((opts.domainName ?? cfg.domainName) ? { domainName: (opts.domainName ?? cfg.domainName)! } : {}),
+                ...((opts.chainId ?? cfg.chainId) !== undefined ? { chainId: (opts.chainId ?? cfg.chainId)! } : {}),
+                ...(cfg.perpChainId !== undefined ? { perpChainId: cfg.perpChainId } : {}),
+                ...(cfg.isMainnet !== undefined ? { isMainnet: cfg.isMainnet } : {}),
+              },
+              spec,
+              io,
+            ),
+          )
         }
         if (opts.fix && !opts.expectedFailures) throw new InputError('--fix needs --expected-failures FILE')
         const expected = opts.expectedFailures && !opts.fix ? loadExpectedFailures(opts.expectedFailures) : undefined

@@ -1,0 +1,171 @@
+/**
+ * The oracle's verdict on one answer: the target's answer against the reference server's answer
+ * to the same request, on what the rule catalog makes observable. Each divergence names the rule
+ * it departs from; its level is that rule's level in the catalog (stated: a failure, assumed: a
+ * warning). Pure.
+ */
+import { ruleLevels, type RuleId } from '../../contract/generated/rules.ts'
+import type { Level } from '../../contract/rules.ts'
+import type { AnswerKind, Observed, Outcome } from './observe.ts'
+
+export interface Divergence {
+  readonly rule: RuleId
+  readonly level: Level
+  /** One line: what the target did, what the reference did. */
+  readonly what: string
+}
+
+export function divergence(rule: RuleId, what: string): Divergence {
+  return { rule, level: ruleLevels[rule], what }
+}
+
+export interface AnswerContext {
+  readonly kind: AnswerKind
+  /** The rule an acceptance rests on when the seed is silent (route omitted, an unlisted symbol, a zero size). */
+  readonly assumedAcceptance?: RuleId
+  /** The endpoint is rate-limited (a signed write): X-RateLimit-* must be there. */
+  readonly rateLimited: boolean
+  /** The target's window for this wallet rolled over since its first answer: counts are no longer comparable. */
+  readonly windowRolled: boolean
+  /** Header names of the target's answer to an order with route (the route-omitted notice is a header these lack). */
+  readonly routeBaseline?: ReadonlySet<string>
+  readonly routeOmitted?: boolean
+  /** Per item of a batch: the assumed rule its acceptance rests on, if any. */
+  readonly itemAssumptions?: readonly (RuleId | undefined)[]
+  /** The stated rule of the endpoint when it is not the kind's (the bulk cancels). */
+  readonly rule?: RuleId
+  /** The nonce rule a refusal as reused departs from: NONCE-5 for a retry after a failure, else NONCE-4. */
+  readonly nonceRule?: RuleId
+}
+
+/** The stated rule behind an answer of each kind: whether it is taken follows from stated rules. */
+const KIND_RULE: Readonly<Record<AnswerKind, RuleId>> = {
+  order: 'PO-9',
+  cancel: 'EP-2',
+  batch: 'EP-3',
+  replace: 'EP-4',
+  agent: 'AGENT-2',
+  perp: 'PERP-9',
+  read: 'EP-8',
+}
+
+const AUTH_MESSAGES = ['Signature verification failed', 'Unauthorized: signer not authorized for wallet']
+const taken = (o: Outcome) => o === 'accepted'
+
+/** The rule two different outcomes of the same request depart from, or undefined when the difference is allowed. */
+function outcomeRule(target: Outcome, oracle: Outcome, c: AnswerContext): RuleId | 'rolled' | undefined {
+  if (target === oracle) return undefined
+  const pair = (a: Outcome, b: Outcome) => (target === a && oracle === b) || (target === b && oracle === a)
+  // A 5xx is never the answer to a request the reference answers: the endpoint's own stated behaviour is missing.
+  if (target === 'server') return c.rule ?? KIND_RULE[c.kind]
+  // Past the signature check on one side only: a rejection for a business reason means the signer was taken.
+  if (pair('auth', 'accepted') || pair('auth', 'rejected')) return 'AUTH-2'
+  if (target === 'accepted' && oracle === 'nonce') return 'NONCE-2'
+  if (target === 'nonce' && oracle === 'accepted') return c.nonceRule ?? 'NONCE-4'
+  if (pair('cap', 'accepted')) return 'CAP-1'
+  // Which requests a window charges is assumed (RL-12): a target ahead of the reference warns; one behind it is judged
+  // by the invariant (never more orders taken in a window than its limit), not by this answer.
+  if (target === 'rate' && oracle !== 'auth') return c.windowRolled ? 'rolled' : 'RL-12'
+  if (oracle === 'rate') return 'rolled'
+  if (oracle === 'cap') return 'CAP-3'
+  if (taken(target) !== taken(oracle)) {
+    if (c.assumedAcceptance) return c.assumedAcceptance
+    // A refusal the reference makes on an assumed rule (revoking an unknown agent, approving yourself).
+    if (c.kind === 'agent' && !taken(oracle)) return 'AGENT-8'
+    return c.rule ?? KIND_RULE[c.kind]
+  }
+  if (pair('auth', 'refused')) return c.kind === 'perp' ? 'PERP-8' : 'AUTH-7'
+  if (c.kind === 'perp') return 'PERP-8'
+  if (c.kind === 'order') return 'PO-12'
+  return 'EP-9'
+}
+
+/** A cap refusal answered as a 200 REJECTED whose reason states the cap (DECISIONS accepts that form). */
+function capAsRejection(t: Observed, o: Observed): boolean {
+  if (o.outcome !== 'cap' || t.outcome !== 'rejected') return false
+  const cap = /\d+/.exec(String(bodyField(o, 'message') ?? bodyField(o, 'reason') ?? ''))?.[0]
+  return cap !== undefined && String(bodyField(t, 'reason') ?? bodyField(t, 'message') ?? '').includes(cap)
+}
+
+/** A batch refused whole and one answered 200 with no slot taken are both conformant. */
+function sameBatchRefusal(t: Observed, o: Observed): boolean {
+  const refusedWhole = (x: Observed) => x.status >= 400 && x.outcome !== 'rate' && x.outcome !== 'server'
+  const noneTaken = (x: Observed) => x.status === 200 && (x.items ?? []).every((i) => !taken(i))
+  return (refusedWhole(t) && noneTaken(o)) || (refusedWhole(o) && noneTaken(t))
+}
+
+const header = (o: Observed, name: string) => o.headers[name.toLowerCase()]
+const text = (v: unknown) => (v === undefined ? '' : JSON.stringify(v))
+
+function bodyField(o: Observed, k: string): unknown {
+  const j = o.json
+  return j !== null && typeof j === 'object' ? (j as Record<string, unknown>)[k] : undefined
+}
+
+/** Divergences of one answer pair; 'rolled' when the difference comes from the target's window rolling over (not comparable). */
+export function compareAnswers(target: Observed, oracle: Observed, c: AnswerContext): Divergence[] | 'rolled' {
+  if (target.status === 0) return [divergence(c.rule ?? KIND_RULE[c.kind], 'the target did not answer')]
+  const out: Divergence[] = []
+  const batch = c.kind === 'batch' || c.kind === 'replace'
+  // Both answered a batch 200: the items say what was taken, item by item.
+  const itemwise = batch && target.status === 200 && oracle.status === 200 && target.items !== undefined && oracle.items !== undefined
+  if (!(batch && sameBatchRefusal(target, oracle)) && !(capAsRejection(target, oracle) && !target.items)) {
+    const rule = itemwise ? undefined : outcomeRule(target.outcome, oracle.outcome, c)
+    if (rule === 'rolled') return 'rolled'
+    if (rule) out.push(divergence(rule, `target: ${target.status} ${target.outcome}; reference: ${oracle.status} ${oracle.outcome}`))
+    else if (target.items && oracle.items) {
+      const n = Math.max(target.items.length, oracle.items.length)
+      for (let i = 0; i < n; i++) {
+        const assumed = c.itemAssumptions?.[i]
+        const { assumedAcceptance: _whole, ...rest } = c
+        const r = outcomeRule(
+          target.items[i] ?? 'none',
+          oracle.items[i] ?? 'none',
+          assumed ? { ...rest, assumedAcceptance: assumed } : rest,
+        )
+        if (r === 'rolled') return 'rolled'
+        if (r) {
+          out.push(divergence(r, `item ${i + 1}: target ${target.items[i] ?? 'missing'}; reference ${oracle.items[i] ?? 'missing'}`))
+          break
+        }
+      }
+    }
+  }
+  if (target.outcome === 'rate' && oracle.outcome === 'rate') {
+    if (bodyField(target, 'error') !== 'rate_limit_exceeded')
+      out.push(divergence('ERR-7', `429 body error is ${text(bodyField(target, 'error'))}`))
+    if (header(target, 'x-ratelimit-remaining') !== '0')
+      out.push(divergence('RL-7', `429 with X-RateLimit-Remaining ${header(target, 'x-ratelimit-remaining') ?? 'missing'}`))
+    if (header(target, 'retry-after') === undefined) out.push(divergence('RL-8', '429 without Retry-After'))
+  }
+  if (target.outcome === 'cap' && oracle.outcome === 'cap') {
+    const cap = /\d+/.exec(String(bodyField(oracle, 'message') ?? bodyField(oracle, 'reason') ?? ''))?.[0]
+    const said = String(bodyField(target, 'message') ?? bodyField(target, 'reason') ?? '')
+    if (cap !== undefined && !said.includes(cap)) out.push(divergence('CAP-3', `cap refusal "${said}" does not state the cap ${cap}`))
+  }
+  if (target.outcome === 'auth' && c.kind !== 'perp' && target.status >= 400) {
+    const said = String(bodyField(target, 'message') ?? '')
+    if (!AUTH_MESSAGES.some((m) => said.includes(m))) out.push(divergence('SIGFAIL-6', `auth refusal with message "${said}"`))
+  }
+  if (c.rateLimited && header(oracle, 'x-ratelimit-limit') !== undefined) {
+    const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((h) => header(target, h) === undefined)
+    if (missing.length) out.push(divergence('RL-6', `answer ${target.status} without ${missing.join(', ')}`))
+    else if (header(target, 'x-ratelimit-limit') !== header(oracle, 'x-ratelimit-limit'))
+      out.push(
+        divergence('RL-4', `X-RateLimit-Limit ${header(target, 'x-ratelimit-limit')}, reference ${header(oracle, 'x-ratelimit-limit')}`),
+      )
+    // One side took or charged what the other refused: its counters differ for that reason, already reported.
+    else if (!c.windowRolled && out.length === 0 && header(target, 'x-ratelimit-remaining') !== header(oracle, 'x-ratelimit-remaining'))
+      out.push(
+        divergence(
+          'RL-12',
+          `X-RateLimit-Remaining ${header(target, 'x-ratelimit-remaining')}, reference ${header(oracle, 'x-ratelimit-remaining')}`,
+        ),
+      )
+  }
+  if (c.routeOmitted && c.routeBaseline && taken(target.outcome) && taken(oracle.outcome)) {
+    if (Object.keys(target.headers).every((h) => c.routeBaseline!.has(h)))
+      out.push(divergence('ROUTE-2', 'the order without route carries no header that the same order with route lacks'))
+  }
+  return out
+}

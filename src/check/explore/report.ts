@@ -1,0 +1,86 @@
+/**
+ * An explored divergence as a report case: a stable id from its shrunk sequence and rule, the
+ * rule and its level, and the sequence as numbered steps with the target's and the reference's
+ * answers side by side and a curl line per request sent to the target. Pure.
+ */
+import { createHash } from 'node:crypto'
+import type { CaseResult } from '../../report/model.ts'
+import { curlCommand } from '../server/curl.ts'
+import type { Exchange } from '../server/http.ts'
+import type { Divergence } from './compare.ts'
+import type { TraceStep } from './session.ts'
+import { describeStep, type Step } from './steps.ts'
+
+export interface Found {
+  readonly divergence: Divergence
+  /** The shrunk sequence, as run. */
+  readonly steps: readonly Step[]
+  readonly trace: readonly TraceStep[]
+}
+
+/** `explore/<rule>/<8 hex of the rule and the shrunk steps>`: the same sequence and rule, the same id. */
+export function foundId(f: Pick<Found, 'divergence' | 'steps'>): string {
+  const h = createHash('sha256')
+    .update(JSON.stringify([f.divergence.rule, f.steps]))
+    .digest('hex')
+    .slice(0, 8)
+  return `explore/${f.divergence.rule}/${h}`
+}
+
+const MAX_BODY = 300
+
+function answer(e: Exchange | undefined): string {
+  if (!e) return '-'
+  if (!e.response) return `no answer (${e.error ?? 'connection failed'})`
+  const body = e.response.body.length > MAX_BODY ? `${e.response.body.slice(0, MAX_BODY)}…` : e.response.body
+  return `${e.response.status} ${body}`
+}
+
+function request(e: Exchange): string {
+  const path = new URL(e.request.url).pathname + new URL(e.request.url).search
+  return `${e.request.method} ${path}`
+}
+
+/** The numbered steps, each request with both answers and its curl line. */
+export function sequenceText(trace: readonly TraceStep[]): string {
+  const lines: string[] = []
+  for (const [i, t] of trace.entries()) {
+    lines.push(`${i + 1}. ${describeStep(t.step)}`)
+    // A burst shows its first request and how many answers of each kind came back.
+    const shown = t.step.op === 'burst' || t.step.op === 'flood' ? t.target.slice(0, 1) : t.target
+    for (const [j, e] of shown.entries()) {
+      lines.push(`   ${request(e)}`)
+      lines.push(`     target:    ${answer(e)}`)
+      lines.push(`     reference: ${answer(t.oracle[j])}`)
+      lines.push(`     ${curlCommand(e.request)}`)
+    }
+    if (shown.length < t.target.length) {
+      const tally = (xs: readonly Exchange[]) => {
+        const n = new Map<string, number>()
+        for (const e of xs) n.set(String(e.response?.status ?? 'none'), (n.get(String(e.response?.status ?? 'none')) ?? 0) + 1)
+        return [...n].map(([s, k]) => `${k}× ${s}`).join(', ')
+      }
+      lines.push(`   all ${t.target.length} at once: target ${tally(t.target)}; reference ${tally(t.oracle)}`)
+    }
+  }
+  return lines.join('\n')
+}
+
+export function foundCase(f: Found): CaseResult {
+  const last = f.trace.at(-1)
+  const e = last?.target.at(-1)
+  return {
+    id: foundId(f),
+    title: `explored sequence of ${f.steps.length} step(s) diverges from the reference server`,
+    rules: [f.divergence.rule],
+    level: f.divergence.level,
+    outcome: f.divergence.level === 'stated' ? 'fail' : 'warn',
+    message: f.divergence.what,
+    details: {
+      sequence: sequenceText(f.trace),
+      ...(e ? { request: request(e), response: answer(e), expected: answer(last?.oracle.at(-1)), curl: curlCommand(e.request) } : {}),
+      replay: 'save with --explore-out FILE, rerun with oec check server --replay FILE --target URL',
+    },
+    durationMs: 0,
+  }
+}

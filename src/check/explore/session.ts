@@ -1,0 +1,963 @@
+/**
+ * One explored sequence: fresh wallets and agents, each step turned into signed requests that go
+ * to the target and to the reference server (same keys, nonces and bodies; an order id is each
+ * side's own id for the same order), both answers compared (compare.ts), the visible state read
+ * back from both after every write, and the invariants no answer order can excuse checked on the
+ * target alone (one acceptance per nonce, no more orders taken in a window than its limit, no
+ * more open orders than the cap).
+ */
+import type { FullContract } from '../../contract/index.ts'
+import type { RuleId } from '../../contract/generated/rules.ts'
+import type { Hex, OptionsKind } from '../../signing/index.ts'
+import type { Exchange, HttpClient } from '../server/http.ts'
+import { route, pathOf } from '../server/operations.ts'
+import { perpOrderAction, RawJson, signBody, signPerpBody, type BodyEntries, type BodyValue } from '../server/requests.ts'
+import { walletFromKey, type Wallet } from '../server/wallets.ts'
+import type { OperationId } from '../../contract/generated/types.ts'
+import { compareAnswers, divergence, type AnswerContext, type Divergence } from './compare.ts'
+import { observe, tookEffect, type AnswerKind, type Observed } from './observe.ts'
+import {
+  AGENTS,
+  WALLETS,
+  type ClientIdPick,
+  type NoncePick,
+  type OrderRef,
+  type OrderSpec,
+  type SignerPick,
+  type Step,
+  type SymbolPick,
+} from './steps.ts'
+
+/** What a sequence runs against: the target, the oracle, and what both were configured with. */
+export interface Pair {
+  readonly spec: FullContract
+  readonly target: HttpClient
+  readonly oracle: HttpClient
+  readonly domainName: string
+  readonly chainId: number
+  readonly perpChainId: number
+  readonly isMainnet: boolean
+  readonly symbols: readonly string[]
+  readonly missingSymbol: string
+  /** Max open orders of the tier fresh wallets get. */
+  readonly openCap: number
+  /** Moves both clocks (absent: the target's clock is its own, and no step waits). */
+  readonly advance?: (ms: number) => void
+}
+
+export interface TraceStep {
+  readonly step: Step
+  readonly target: Exchange[]
+  readonly oracle: Exchange[]
+}
+
+interface Placed {
+  /** Trading wallet index; -1 for an account outside the sequence's wallets. */
+  readonly wallet: number
+  readonly clientId: string
+  target?: string
+  oracle?: string
+  readonly asset?: number
+}
+
+interface Ledger {
+  next: bigint
+  low: bigint
+  consumed?: bigint
+  refused?: bigint
+}
+
+/** The first divergence of a step, or 'rolled' (the target's window rolled over: the rest is not comparable). */
+export type StepVerdict = readonly Divergence[] | 'rolled'
+
+const UNKNOWN_ID = '987654321987'
+
+export class Session {
+  readonly trace: TraceStep[] = []
+  /** The steps run, as drawn (a trace entry is a request group: a fill makes several). */
+  readonly steps: Step[] = []
+  private readonly wallets: Wallet[]
+  private readonly agents: Wallet[]
+  private readonly stranger: Wallet
+  private readonly ledgers = new Map<string, Ledger>()
+  private readonly placed: Placed[] = []
+  private readonly lastClientId: string[] = []
+  private readonly known = new Set<string>()
+  private readonly approvals = new Map<number, Set<number>>()
+  private readonly takenNonces = new Map<string, Set<bigint>>()
+  private readonly windowCounts = new Map<string, number>()
+  private readonly firstReset = new Map<string, string>()
+  private routeBaseline: Set<string> | undefined
+  private counter = 0
+
+  constructor(
+    private readonly pair: Pair,
+    keyFor: (label: string) => Hex,
+  ) {
+    this.wallets = Array.from({ length: WALLETS }, (_, i) => walletFromKey(keyFor(`wallet${i}`)))
+    this.agents = Array.from({ length: AGENTS }, (_, i) => walletFromKey(keyFor(`agent${i}`)))
+    this.stranger = walletFromKey(keyFor('stranger'))
+  }
+
+  /** The addresses whose orders the cleanup cancels. */
+  accounts(): string[] {
+    return [...this.wallets, ...this.agents].map((w) => w.address)
+  }
+
+  /**
+   * Cancels what the sequence's parties still have open, on each side by its own ids: after a
+   * sequence stopped at a difference the two books no longer match, and a later sequence's order
+   * must not trade with what is left of this one.
+   */
+  async cleanup(): Promise<void> {
+    const parties = [...this.wallets, ...this.agents]
+    for (const side of [this.pair.target, this.pair.oracle]) {
+      for (const w of parties) {
+        const list = await side.send('GET', pathOf(this.pair, 'listOrders', { wallet: w.address }))
+        const open = ((list.response?.json as { orders?: { order_id?: unknown; status?: unknown }[] } | undefined)?.orders ?? [])
+          .filter((o) => o.status === 'OPEN' && typeof o.order_id === 'string')
+          .map((o) => o.order_id as string)
+        for (let i = 0; i < open.length; i += 50) {
+          const items: string[] = []
+          for (const id of open.slice(i, i + 50)) {
+            const entries: BodyEntries = [
+              ['wallet', w.address],
+              ['order_id', id],
+              ['nonce', this.nonce(w.address, 'gap')],
+            ]
+            items.push(await this.sign('CancelOrder', entries, w.privateKey))
+          }
+          const { method, path } = route(this.pair, 'cancelOrders')
+          await side.send(method, path, { body: `{"cancels":[${items.join(',')}]}` })
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- values
+
+  private ledger(key: string): Ledger {
+    let l = this.ledgers.get(key)
+    if (!l) this.ledgers.set(key, (l = { next: 1000n, low: 999n }))
+    return l
+  }
+
+  private nonce(key: string, pick: NoncePick): bigint {
+    const l = this.ledger(key)
+    switch (pick) {
+      case 'reuse':
+        if (l.consumed !== undefined) return l.consumed
+        break
+      case 'retry':
+        if (l.refused !== undefined) return l.refused
+        break
+      case 'gap':
+        l.next += 1000n
+        break
+      case 'lower':
+        return l.low--
+      case 'p53':
+        return 2n ** 53n + 1n
+      case 'max':
+        return 2n ** 64n - 1n
+    }
+    return l.next++
+  }
+
+  private settle(key: string, nonce: bigint, effect: boolean): void {
+    const l = this.ledger(key)
+    if (effect) l.consumed = nonce
+    else l.refused = nonce
+  }
+
+  private symbol(pick: SymbolPick): string {
+    const s = this.pair.symbols
+    if (typeof pick === 'number') return s[pick % s.length]!
+    if (pick === 'unlisted') return this.pair.missingSymbol
+    if (pick === 'lower') return s[0]!.toLowerCase()
+    return 'BTC-2026-1-X'
+  }
+
+  private clientId(w: number, pick: ClientIdPick): string {
+    if (pick === 'empty') return ''
+    if (pick === 'repeat' && this.lastClientId[w] !== undefined) return this.lastClientId[w]!
+    return `x${++this.counter}`
+  }
+
+  private signerKey(w: number, pick: SignerPick): Hex {
+    if (pick === 'self') return this.wallets[w]!.privateKey
+    if (pick === 'stranger') return this.stranger.privateKey
+    return this.agents[pick.agent % AGENTS]!.privateKey
+  }
+
+  private ref(r: OrderRef | 'big'): Placed | undefined {
+    if (typeof r !== 'number' || this.placed.length === 0) return undefined
+    return this.placed[r % this.placed.length]
+  }
+
+  private domain(bad = false) {
+    return { name: this.pair.domainName, chainId: bad ? this.pair.chainId + 1 : this.pair.chainId }
+  }
+
+  private async sign(
+    kind: OptionsKind,
+    entries: BodyEntries,
+    key: Hex,
+    mistake: 'none' | 'stale' | 'chain' | 'number' = 'none',
+  ): Promise<string> {
+    const price = entries.find(([k]) => k === 'price')?.[1]
+    const after: Record<string, BodyValue> =
+      mistake === 'stale'
+        ? { price: `${String(price)}1` }
+        : mistake === 'number' && typeof price === 'string'
+          ? { price: new RawJson(price) }
+          : {}
+    return (await signBody(this.pair.spec, kind, entries, key, { domain: this.domain(mistake === 'chain'), after })).text
+  }
+
+  private orderEntries(w: number, o: OrderSpec, nonce: bigint, clientId: string): BodyEntries {
+    const e: BodyEntries = [
+      ['wallet', this.wallets[w]!.address],
+      ['symbol', this.symbol(o.symbol)],
+      ['side', o.side],
+      ['size', o.size],
+      ['price', o.price],
+      ['tif', o.tif],
+    ]
+    if (o.route !== null) e.push(['route', o.route])
+    e.push(['client_id', clientId], ['nonce', nonce])
+    return e
+  }
+
+  /** The assumed rule an order's acceptance rests on, if any. */
+  private orderAssumption(o: OrderSpec, clientId: string): RuleId | undefined {
+    if (o.symbol === 'malformed' || o.symbol === 'lower') return 'SVC-2'
+    if (o.symbol === 'unlisted' || o.size === '0' || o.price === '0') return 'PO-12'
+    if (o.route === 'rfq_only') return 'ROUTE-5'
+    if (o.route === null) return 'ROUTE-4'
+    if (this.placed.some((p) => p.clientId === clientId)) return 'EP-9'
+    return undefined
+  }
+
+  // ---------------------------------------------------------------- sending
+
+  private async both(
+    op: OperationId,
+    bodyT: string | undefined,
+    bodyO = bodyT,
+    query?: Record<string, string>,
+  ): Promise<[Exchange, Exchange]> {
+    const { method } = route(this.pair, op)
+    const path = pathOf(this.pair, op, query)
+    const t = await this.pair.target.send(method, path, bodyT === undefined ? {} : { body: bodyT })
+    const o = await this.pair.oracle.send(method, path, bodyO === undefined ? {} : { body: bodyO })
+    return [t, o]
+  }
+
+  private record(step: Step, t: Exchange[], o: Exchange[]): void {
+    this.trace.push({ step, target: t, oracle: o })
+  }
+
+  /** The target's window for a wallet rolled over since its first answer in this sequence (or the last wait). */
+  private rolled(wallet: string, t: Observed): boolean {
+    const reset = t.headers['x-ratelimit-reset']
+    if (reset === undefined) return false
+    const first = this.firstReset.get(wallet)
+    if (first === undefined) {
+      this.firstReset.set(wallet, reset)
+      return false
+    }
+    return first !== reset
+  }
+
+  private answer(t: Observed, o: Observed, c: Omit<AnswerContext, 'windowRolled'>, wallet: string): StepVerdict {
+    return compareAnswers(t, o, { ...c, windowRolled: this.rolled(wallet.toLowerCase(), t) })
+  }
+
+  // ---------------------------------------------------------------- invariants on the target
+
+  private nonceTaken(account: string, nonce: bigint): Divergence[] {
+    const key = account.toLowerCase()
+    let set = this.takenNonces.get(key)
+    if (!set) this.takenNonces.set(key, (set = new Set()))
+    if (set.has(nonce)) return [divergence('NONCE-2', `the target took nonce ${nonce} of ${account} a second time`)]
+    set.add(nonce)
+    return []
+  }
+
+  private ordersTaken(account: string, t: Observed, units: number): Divergence[] {
+    if (units === 0) return []
+    const limit = Number(
+      t.headers['x-ratelimit-limit'] ?? this.pair.spec.rateLimits.tiers[this.pair.spec.rateLimits.defaultTier]?.ordersPerMinute,
+    )
+    const key = `${account.toLowerCase()}:${t.headers['x-ratelimit-reset'] ?? 'window'}`
+    const n = (this.windowCounts.get(key) ?? 0) + units
+    this.windowCounts.set(key, n)
+    return n > limit ? [divergence('RL-1', `the target took ${n} orders of ${account} in one window of limit ${limit}`)] : []
+  }
+
+  // ---------------------------------------------------------------- steps
+
+  /** Runs one step on both sides; the divergences it shows (empty: none), or 'rolled'. */
+  async run(step: Step): Promise<StepVerdict> {
+    this.steps.push(step)
+    switch (step.op) {
+      case 'fill':
+        return this.fill(step)
+      case 'order':
+        return this.order(step)
+      case 'cancel':
+        return this.cancel(step)
+      case 'bulk-place':
+      case 'bulk-replace':
+      case 'bulk-cancel':
+        return this.bulk(step)
+      case 'approve':
+      case 'revoke':
+        return this.agent(step)
+      case 'perp-order':
+      case 'perp-cancel':
+        return this.perp(step)
+      case 'read':
+        return this.read(step)
+      case 'burst':
+      case 'flood':
+        return this.burst(step)
+      case 'wait':
+        this.pair.advance?.(60_000)
+        this.firstReset.clear()
+        this.record(step, [], [])
+        return []
+    }
+  }
+
+  private async order(step: Extract<Step, { op: 'order' }>): Promise<StepVerdict> {
+    const w = this.wallets[step.wallet]!
+    const clientId = this.clientId(step.wallet, step.order.clientId)
+    const nonce = this.nonce(w.address, step.nonce)
+    const assumed = this.orderAssumption(step.order, clientId)
+    const body = await this.sign(
+      'PlaceOrder',
+      this.orderEntries(step.wallet, step.order, nonce, clientId),
+      this.signerKey(step.wallet, step.signer),
+      step.sig,
+    )
+    const [te, oe] = await this.both('placeOrder', body)
+    this.record(step, [te], [oe])
+    const t = observe(te, 'order')
+    const o = observe(oe, 'order')
+    const verdict = this.answer(
+      t,
+      o,
+      {
+        kind: 'order',
+        rateLimited: true,
+        ...(assumed ? { assumedAcceptance: assumed } : {}),
+        routeOmitted: step.order.route === null,
+        nonceRule: step.nonce === 'retry' ? 'NONCE-5' : 'NONCE-4',
+        ...(this.routeBaseline ? { routeBaseline: this.routeBaseline } : {}),
+      },
+      w.address,
+    )
+    if (verdict === 'rolled') return verdict
+    this.lastClientId[step.wallet] = clientId
+    this.settle(w.address, nonce, tookEffect(o))
+    const out = [...verdict]
+    if (tookEffect(t)) {
+      out.push(...this.nonceTaken(w.address, nonce), ...this.ordersTaken(w.address, t, 1))
+      if (step.order.route !== null && !assumed) this.routeBaseline = new Set(Object.keys(t.headers))
+    }
+    if (tookEffect(t) || tookEffect(o)) {
+      this.known.add(w.address)
+      this.placed.push({ wallet: step.wallet, clientId, ...ids(t, o, 'order_id') })
+    }
+    if (out.length || !changed(t, o)) return out
+    return this.state([step.wallet])
+  }
+
+  private cancelEntries(w: number, by: 'oid' | 'cloid', p: Placed | undefined, side: 'target' | 'oracle', nonce: bigint): BodyEntries {
+    const id: [string, BodyValue] = by === 'oid' ? ['order_id', p?.[side] ?? UNKNOWN_ID] : ['client_id', p?.clientId ?? 'never-placed']
+    return [['wallet', this.wallets[w]!.address], id, ['nonce', nonce]]
+  }
+
+  /** Cancel by client id of a client id used twice picks one of them: which one the seed does not say. */
+  private cancelAssumption(by: 'oid' | 'cloid', p: Placed | undefined): RuleId | undefined {
+    if (by === 'cloid' && p && this.placed.filter((q) => q.clientId === p.clientId).length > 1) return 'EP-9'
+    return undefined
+  }
+
+  private async cancel(step: Extract<Step, { op: 'cancel' }>): Promise<StepVerdict> {
+    const w = this.wallets[step.wallet]!
+    const p = this.ref(step.ref)
+    const nonce = this.nonce(w.address, step.nonce)
+    const kind: OptionsKind = step.by === 'oid' ? 'CancelOrder' : 'CancelOrderByClientId'
+    const key = this.signerKey(step.wallet, step.signer)
+    const bodyT = await this.sign(kind, this.cancelEntries(step.wallet, step.by, p, 'target', nonce), key)
+    const bodyO = step.by === 'oid' ? await this.sign(kind, this.cancelEntries(step.wallet, step.by, p, 'oracle', nonce), key) : bodyT
+    const [te, oe] = await this.both('cancelOrder', bodyT, bodyO)
+    this.record(step, [te], [oe])
+    const t = observe(te, 'cancel')
+    const o = observe(oe, 'cancel')
+    const assumed = this.cancelAssumption(step.by, p)
+    const verdict = this.answer(
+      t,
+      o,
+      {
+        kind: 'cancel',
+        rateLimited: true,
+        nonceRule: step.nonce === 'retry' ? 'NONCE-5' : 'NONCE-4',
+        ...(assumed ? { assumedAcceptance: assumed } : {}),
+      },
+      w.address,
+    )
+    if (verdict === 'rolled') return verdict
+    this.settle(w.address, nonce, tookEffect(o))
+    const out = [...verdict, ...(tookEffect(t) ? this.nonceTaken(w.address, nonce) : [])]
+    if (out.length || !changed(t, o)) return out
+    return this.state(p && p.wallet >= 0 && p.wallet !== step.wallet ? [step.wallet, p.wallet] : [step.wallet])
+  }
+
+  private async bulk(step: Extract<Step, { op: 'bulk-place' | 'bulk-replace' | 'bulk-cancel' }>): Promise<StepVerdict> {
+    const w = this.wallets[step.wallet]!
+    const key = w.privateKey
+    const itemsT: string[] = []
+    const itemsO: string[] = []
+    const nonces: bigint[] = []
+    const clientIds: string[] = []
+    let op: OperationId
+    let kind: AnswerKind = 'batch'
+    let rule: RuleId | undefined
+    const assumptions: (RuleId | undefined)[] = []
+    if (step.op === 'bulk-place') {
+      op = 'placeOrders'
+      for (const [i, o] of step.orders.entries()) {
+        const n = this.nonce(w.address, 'fresh')
+        const cid = this.clientId(step.wallet, o.clientId)
+        assumptions.push(this.orderAssumption(o, cid))
+        const text = await this.sign('PlaceOrder', this.orderEntries(step.wallet, o, n, cid), key, step.bad[i] ? 'chain' : 'none')
+        itemsT.push(text), itemsO.push(text), nonces.push(n), clientIds.push(cid)
+      }
+    } else if (step.op === 'bulk-replace') {
+      op = 'replaceOrders'
+      kind = 'replace'
+      for (const [i, r] of step.refs.entries()) {
+        const p = this.ref(r)
+        const o = step.orders[i % step.orders.length]!
+        const cn = this.nonce(w.address, 'fresh')
+        const n = this.nonce(w.address, 'fresh')
+        const cid = this.clientId(step.wallet, o.clientId)
+        assumptions.push(this.orderAssumption(o, cid))
+        const order = await this.sign('PlaceOrder', this.orderEntries(step.wallet, o, n, cid), key)
+        for (const [side, items] of [
+          ['target', itemsT],
+          ['oracle', itemsO],
+        ] as const) {
+          const cancel = await this.sign('CancelOrder', this.cancelEntries(step.wallet, 'oid', p, side, cn), key)
+          items.push(`{"cancel":${cancel},"order":${order}}`)
+        }
+        nonces.push(n), clientIds.push(cid)
+      }
+    } else {
+      op = step.by === 'oid' ? 'cancelOrders' : 'cancelOrdersByClientId'
+      rule = step.by === 'oid' ? 'EP-5' : 'EP-6'
+      const signKind: OptionsKind = step.by === 'oid' ? 'CancelOrder' : 'CancelOrderByClientId'
+      for (const r of step.refs) {
+        const p = this.ref(r)
+        assumptions.push(this.cancelAssumption(step.by, p))
+        const n = this.nonce(w.address, 'fresh')
+        itemsT.push(await this.sign(signKind, this.cancelEntries(step.wallet, step.by, p, 'target', n), key))
+        itemsO.push(
+          step.by === 'oid' ? await this.sign(signKind, this.cancelEntries(step.wallet, step.by, p, 'oracle', n), key) : itemsT.at(-1)!,
+        )
+        nonces.push(n)
+      }
+    }
+    const prop = step.op === 'bulk-place' ? 'orders' : step.op === 'bulk-replace' ? 'replacements' : 'cancels'
+    const [te, oe] = await this.both(op, `{"${prop}":[${itemsT.join(',')}]}`, `{"${prop}":[${itemsO.join(',')}]}`)
+    this.record(step, [te], [oe])
+    const t = observe(te, kind)
+    const o = observe(oe, kind)
+    // The batch as a whole is taken on an assumption when every item the reference took is.
+    const tookByOracle = assumptions.filter((_a, i) => o.items?.[i] === 'accepted')
+    const whole = tookByOracle.length > 0 && tookByOracle.every((a) => a !== undefined) ? tookByOracle[0] : undefined
+    const verdict = this.answer(
+      t,
+      o,
+      { kind, rateLimited: true, itemAssumptions: assumptions, ...(rule ? { rule } : {}), ...(whole ? { assumedAcceptance: whole } : {}) },
+      w.address,
+    )
+    if (verdict === 'rolled') return verdict
+    const out = [...verdict]
+    for (const [i, n] of nonces.entries()) {
+      this.settle(w.address, n, o.items?.[i] === 'accepted')
+      if (t.items?.[i] === 'accepted') out.push(...this.nonceTaken(w.address, n))
+    }
+    if (step.op !== 'bulk-cancel') {
+      out.push(...this.ordersTaken(w.address, t, t.items?.filter((x) => x === 'accepted').length ?? 0))
+      const resultsOf = (x: Observed) => ((x.json as { results?: unknown[] } | undefined)?.results ?? []) as Record<string, unknown>[]
+      const pick = (r: Record<string, unknown> | undefined) =>
+        step.op === 'bulk-replace' ? (r?.order as Record<string, unknown> | undefined) : r
+      for (const [i, cid] of clientIds.entries()) {
+        if (t.items?.[i] !== 'accepted' && o.items?.[i] !== 'accepted') continue
+        const tid = pick(resultsOf(t)[i])?.order_id
+        const oid = pick(resultsOf(o)[i])?.order_id
+        this.placed.push({
+          wallet: step.wallet,
+          clientId: cid,
+          ...(typeof tid === 'string' ? { target: tid } : {}),
+          ...(typeof oid === 'string' ? { oracle: oid } : {}),
+        })
+        this.lastClientId[step.wallet] = cid
+        this.known.add(w.address)
+      }
+    }
+    if (out.length || !changed(t, o)) return out
+    return this.state([step.wallet])
+  }
+
+  private async agent(step: Extract<Step, { op: 'approve' | 'revoke' }>): Promise<StepVerdict> {
+    const w = this.wallets[step.wallet]!
+    const agent = this.agents[step.agent % AGENTS]!
+    const nonce = this.nonce(w.address, step.nonce)
+    const kind: OptionsKind = step.op === 'approve' ? 'ApproveAgent' : 'RevokeAgent'
+    const body = await this.sign(
+      kind,
+      [
+        ['agent', agent.address],
+        ['nonce', nonce],
+      ],
+      w.privateKey,
+    )
+    const [te, oe] = await this.both(step.op === 'approve' ? 'approveAgent' : 'revokeAgent', body)
+    this.record(step, [te], [oe])
+    const t = observe(te, 'agent')
+    const o = observe(oe, 'agent')
+    const verdict = this.answer(t, o, { kind: 'agent', rateLimited: true }, w.address)
+    if (verdict === 'rolled') return verdict
+    this.settle(w.address, nonce, tookEffect(o))
+    if (tookEffect(o)) {
+      this.known.add(w.address)
+      let owners = this.approvals.get(step.agent % AGENTS)
+      if (!owners) this.approvals.set(step.agent % AGENTS, (owners = new Set()))
+      if (step.op === 'approve') owners.add(step.wallet)
+      else owners.delete(step.wallet)
+    }
+    const out = [...verdict, ...(tookEffect(t) ? this.nonceTaken(w.address, nonce) : [])]
+    if (out.length || !changed(t, o)) return out
+    return this.agentsState(step.wallet)
+  }
+
+  /** The perp account a request acts for (the vault; an agent's one approving wallet; else the signer), as a wallet index or address. */
+  private perpAccount(step: Extract<Step, { op: 'perp-order' | 'perp-cancel' }>): { address: string; wallet: number } {
+    if (step.vault !== undefined) return { address: this.wallets[step.vault]!.address, wallet: step.vault }
+    if ('wallet' in step.signer) return { address: this.wallets[step.signer.wallet]!.address, wallet: step.signer.wallet }
+    const owners = [...(this.approvals.get(step.signer.agent % AGENTS) ?? [])]
+    if (owners.length === 1) return { address: this.wallets[owners[0]!]!.address, wallet: owners[0]! }
+    return { address: this.agents[step.signer.agent % AGENTS]!.address, wallet: -1 }
+  }
+
+  private async perp(step: Extract<Step, { op: 'perp-order' | 'perp-cancel' }>): Promise<StepVerdict> {
+    const signer = 'wallet' in step.signer ? this.wallets[step.signer.wallet]! : this.agents[step.signer.agent % AGENTS]!
+    const account = this.perpAccount(step)
+    const nonce = this.nonce(account.address, step.nonce)
+    const opts = {
+      nonce,
+      isMainnet: this.pair.isMainnet,
+      domain: { chainId: this.pair.perpChainId },
+      ...(step.vault !== undefined ? { vaultAddress: this.wallets[step.vault]!.address } : {}),
+    }
+    const cloids: string[] = []
+    let bodyT: string
+    let bodyO: string
+    if (step.op === 'perp-order') {
+      const orders = step.orders.map((o) => {
+        const cloid = `0x${(++this.counter).toString(16).padStart(32, '0')}`
+        cloids.push(cloid)
+        return { asset: o.asset % this.pair.symbols.length, isBuy: o.buy, price: o.price, size: o.size, tif: o.tif, cloid }
+      })
+      bodyT = bodyO = await signPerpBody(this.pair.spec, perpOrderAction(orders), signer.privateKey, opts)
+    } else {
+      const p = this.ref(step.ref)
+      const asset = p?.asset ?? 0
+      const action = (side: 'target' | 'oracle') =>
+        step.by === 'cloid'
+          ? { type: 'cancelByCloid', cancels: [{ asset, cloid: p?.clientId.startsWith('0x') ? p.clientId : `0x${'ab'.repeat(16)}` }] }
+          : {
+              type: 'cancel',
+              cancels: [
+                { a: asset, o: step.ref === 'big' ? 2n ** 53n + 1n : BigInt(/^\d+$/.test(p?.[side] ?? '') ? p![side]! : UNKNOWN_ID) },
+              ],
+            }
+      bodyT = await signPerpBody(this.pair.spec, action('target'), signer.privateKey, opts)
+      bodyO = step.by === 'cloid' ? bodyT : await signPerpBody(this.pair.spec, action('oracle'), signer.privateKey, opts)
+    }
+    const [te, oe] = await this.both('perpExchange', bodyT, bodyO)
+    this.record(step, [te], [oe])
+    const t = observe(te, 'perp')
+    const o = observe(oe, 'perp')
+    const oracleSays = String((oe.response?.json as { response?: unknown } | undefined)?.response ?? '')
+    // An auth refusal the reference makes on an assumed perp rule: a signer it has no state for, an agent of several wallets.
+    const assumedAuth: RuleId | undefined = /vaultAddress/.test(oracleSays)
+      ? 'PERP-6'
+      : !this.known.has(signer.address)
+        ? 'PERP-7'
+        : undefined
+    let verdict = this.answer(t, o, { kind: 'perp', rateLimited: true }, account.address)
+    if (verdict === 'rolled') return verdict
+    if (assumedAuth && o.outcome === 'auth') verdict = verdict.map((d) => (d.rule === 'AUTH-2' ? divergence(assumedAuth, d.what) : d))
+    this.settle(account.address, nonce, tookEffect(o))
+    const out = [...verdict]
+    if (tookEffect(t)) {
+      out.push(...this.nonceTaken(account.address, nonce))
+      if (step.op === 'perp-order') out.push(...this.ordersTaken(account.address, t, t.items?.filter((x) => x === 'accepted').length ?? 0))
+    }
+    if (step.op === 'perp-order') {
+      const oids = (x: Observed) =>
+        (
+          ((x.json as { response?: { data?: { statuses?: unknown[] } } } | undefined)?.response?.data?.statuses ?? []) as Record<
+            string,
+            { oid?: unknown }
+          >[]
+        ).map((s) => s?.resting?.oid ?? s?.filled?.oid)
+      const [ti, oi] = [oids(t), oids(o)]
+      for (const [i, cloid] of cloids.entries()) {
+        if (ti[i] === undefined && oi[i] === undefined) continue
+        this.placed.push({
+          wallet: account.wallet,
+          clientId: cloid,
+          asset: step.orders[i]!.asset % this.pair.symbols.length,
+          ...(ti[i] !== undefined ? { target: String(ti[i]) } : {}),
+          ...(oi[i] !== undefined ? { oracle: String(oi[i]) } : {}),
+        })
+      }
+    }
+    if (out.length || !changed(t, o)) return out
+    return this.state(account.wallet >= 0 ? [account.wallet] : [])
+  }
+
+  private async read(step: Extract<Step, { op: 'read' }>): Promise<StepVerdict> {
+    switch (step.what) {
+      case 'orders':
+        return this.state([step.wallet], step)
+      case 'agents':
+        return this.agentsState(step.wallet, step)
+      case 'book':
+        return this.book(this.symbol(step.symbol), step.symbol, step)
+      case 'info': {
+        const [te, oe] = await this.both('perpInfo', '{"type":"meta"}')
+        this.record(step, [te], [oe])
+        const names = (e: Exchange) =>
+          JSON.stringify(((e.response?.json as { universe?: { name?: unknown }[] })?.universe ?? []).map((u) => u?.name))
+        if (te.response?.status !== oe.response?.status || names(te) !== names(oe))
+          return [
+            divergence('PERP-10', `POST /info meta: target ${te.response?.status ?? 'no answer'} ${names(te)}; reference ${names(oe)}`),
+          ]
+        return []
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- visible state
+
+  /** GET /orders of the wallets on both sides, compared; the open-order cap checked on the target. */
+  private async state(wallets: readonly number[], step?: Step): Promise<StepVerdict> {
+    const tx: Exchange[] = []
+    const ox: Exchange[] = []
+    const out: Divergence[] = []
+    for (const i of new Set(wallets)) {
+      const addr = this.wallets[i]!.address
+      const [te, oe] = await this.both('listOrders', undefined, undefined, { wallet: addr })
+      tx.push(te), ox.push(oe)
+      const [t, o] = [records(te), records(oe)]
+      if (t === undefined && o !== undefined)
+        out.push(divergence('EP-8', `GET /orders answered ${te.response?.status ?? 'nothing'} with no order list`))
+      else if (t && o) {
+        const open = t.filter((r) => r.endsWith('|OPEN')).length
+        if (open > this.pair.openCap)
+          out.push(divergence('CAP-1', `the target holds ${open} open orders of ${addr}; the cap is ${this.pair.openCap}`))
+        else if (t.join('\n') !== o.join('\n'))
+          out.push(divergence('EP-9', `orders of ${addr} differ: target [${t.join(', ')}]; reference [${o.join(', ')}]`))
+      }
+    }
+    if (step) this.record(step, tx, ox)
+    else if (tx.length) {
+      const last = this.trace.at(-1)!
+      last.target.push(...tx), last.oracle.push(...ox)
+    }
+    return out
+  }
+
+  private async book(symbol: string, pick: SymbolPick, step?: Step): Promise<Divergence[]> {
+    const [te, oe] = await this.both('getOrderbook', undefined, undefined, { symbol })
+    if (step) this.record(step, [te], [oe])
+    else this.trace.at(-1)?.target.push(te), this.trace.at(-1)?.oracle.push(oe)
+    const t = te.response?.json as Envelope | undefined
+    const o = oe.response?.json as Envelope | undefined
+    if (o?.result === null) {
+      const ok = te.response?.status === 200 && t?.jsonrpc === '2.0' && t.result === null && t.error?.code === 13020
+      if (!ok)
+        return [
+          divergence(
+            pick === 'malformed' || pick === 'lower' ? 'ERR-17' : 'ERR-12',
+            `GET /orderbook?symbol=${symbol}: target ${te.response?.status ?? 'no answer'} ${te.response?.body.slice(0, 120) ?? ''}; reference the 13020 envelope`,
+          ),
+        ]
+      return []
+    }
+    if (te.response?.status !== 200 || t?.jsonrpc !== '2.0')
+      return [
+        divergence('EP-8', `GET /orderbook?symbol=${symbol}: target ${te.response?.status ?? 'no answer'} without the JSON-RPC envelope`),
+      ]
+    const levels = (x: Envelope | undefined) => JSON.stringify([x?.result?.bids ?? null, x?.result?.asks ?? null])
+    if (levels(t) !== levels(o)) return [divergence('SVC-2', `book ${symbol}: target ${levels(t)}; reference ${levels(o)}`)]
+    return []
+  }
+
+  private async agentsState(w: number, step?: Step): Promise<StepVerdict> {
+    const addr = this.wallets[w]!.address
+    const [te, oe] = await this.both('listAuthorizedAgents', undefined, undefined, { wallet: addr })
+    if (step) this.record(step, [te], [oe])
+    else this.trace.at(-1)?.target.push(te), this.trace.at(-1)?.oracle.push(oe)
+    const agents = (e: Exchange) =>
+      JSON.stringify(
+        ((e.response?.json as { agents?: { agent?: unknown }[] } | undefined)?.agents ?? [])
+          .map((a) => String(a?.agent).toLowerCase())
+          .sort(),
+      )
+    if (agents(te) !== agents(oe)) return [divergence('AGENT-4', `agents of ${addr}: target ${agents(te)}; reference ${agents(oe)}`)]
+    return []
+  }
+
+  // ---------------------------------------------------------------- bursts
+
+  /**
+   * Sends the requests of a burst to the target all at once, then to the reference one by one in
+   * the order the target's answers suggest (what it took first). A burst is judged by the
+   * invariants, not by pairs of answers: which of two racing requests wins is the target's call.
+   */
+  private async burst(step: Extract<Step, { op: 'burst' | 'flood' }>): Promise<StepVerdict> {
+    const built = step.op === 'burst' ? await this.burstBodies(step) : await this.floodBodies(step)
+    const { method } = route(this.pair, built.op)
+    const path = pathOf(this.pair, built.op)
+    const tx = await Promise.all(built.bodies.map((b) => this.pair.target.send(method, path, { body: b.text })))
+    const ts = tx.map((e) => observe(e, built.kind))
+    const order = ts.map((t, i) => [tookEffect(t) ? 0 : 1, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1])
+    const ox: Exchange[] = new Array(tx.length)
+    for (const [, i] of order) ox[i] = await this.pair.oracle.send(method, path, { body: built.bodies[i]!.text })
+    this.record(step, tx, ox)
+    const os = ox.map((e) => observe(e, built.kind))
+    const out: Divergence[] = []
+    for (const [i, t] of ts.entries()) {
+      const o = os[i]!
+      // A request of a burst the target did not answer (a dropped connection under load) leaves nothing to compare.
+      if (t.status === 0) return 'rolled'
+      if (t.outcome === 'server' && o.outcome !== 'server')
+        out.push(divergence(built.kind === 'order' ? 'PO-9' : 'EP-9', `the target answered ${t.status} to a request of the burst`))
+      const b = built.bodies[i]!
+      // A batch's items, or the request itself as its one item.
+      const items = b.batch ?? [{ nonce: b.nonce, clientId: b.clientId }]
+      const took = (x: Observed, j: number) => (b.batch ? x.items?.[j] === 'accepted' : tookEffect(x))
+      const field = (x: Observed, j: number) => {
+        const r = b.batch
+          ? ((x.json as { results?: Record<string, unknown>[] } | undefined)?.results?.[j] ?? {})
+          : ((x.json ?? {}) as Record<string, unknown>)
+        return typeof r.order_id === 'string' ? r.order_id : undefined
+      }
+      let units = 0
+      for (const [j, item] of items.entries()) {
+        this.settle(b.account, item.nonce, took(o, j))
+        if (took(t, j)) {
+          units++
+          out.push(...this.nonceTaken(b.account, item.nonce))
+        }
+        if ((took(t, j) || took(o, j)) && item.clientId !== undefined && built.kind !== 'agent' && built.kind !== 'perp') {
+          const [tid, oid] = [field(t, j), field(o, j)]
+          this.placed.push({ wallet: b.wallet, clientId: item.clientId, ...(tid ? { target: tid } : {}), ...(oid ? { oracle: oid } : {}) })
+        }
+      }
+      if (built.kind !== 'agent' && built.kind !== 'cancel') out.push(...this.ordersTaken(b.account, t, units))
+    }
+    const dedup = uniqueByRule(out)
+    if (dedup.length) return dedup
+    // A correct target that let other requests win leaves the two states apart: nothing after is comparable.
+    const taken = (xs: Observed[]) => xs.map((x) => (tookEffect(x) ? 1 : 0) as number).reduce((a, b) => a + b, 0)
+    if (taken(ts) !== taken(os)) return 'rolled'
+    return this.state(built.wallets)
+  }
+
+  private async fill(step: Extract<Step, { op: 'fill' }>): Promise<StepVerdict> {
+    const tier = this.pair.spec.rateLimits.tiers[this.pair.spec.rateLimits.defaultTier]!
+    let left = this.pair.openCap - step.leave
+    while (left > 0) {
+      const n = Math.min(left, tier.ordersPerMinute)
+      const v = await this.burst({ op: 'flood', wallet: 0, n, bulk: false })
+      if (v === 'rolled' || v.length) return v
+      left -= n
+      this.pair.advance?.(60_000)
+      this.firstReset.clear()
+    }
+    return []
+  }
+
+  private async burstBodies(step: Extract<Step, { op: 'burst' }>): Promise<Built> {
+    // The inner step's body, built without sending: the same text n times.
+    const inner = step.step
+    if (inner.op === 'order') {
+      const w = this.wallets[inner.wallet]!
+      const clientId = this.clientId(inner.wallet, inner.order.clientId)
+      const nonce = this.nonce(w.address, inner.nonce)
+      const text = await this.sign(
+        'PlaceOrder',
+        this.orderEntries(inner.wallet, inner.order, nonce, clientId),
+        this.signerKey(inner.wallet, inner.signer),
+        inner.sig,
+      )
+      return {
+        op: 'placeOrder',
+        kind: 'order',
+        wallets: [inner.wallet],
+        bodies: repeat(step.n, { text, account: w.address, nonce, wallet: inner.wallet, clientId }),
+      }
+    }
+    if (inner.op === 'approve') {
+      const w = this.wallets[inner.wallet]!
+      const nonce = this.nonce(w.address, inner.nonce)
+      const text = await this.sign(
+        'ApproveAgent',
+        [
+          ['agent', this.agents[inner.agent % AGENTS]!.address],
+          ['nonce', nonce],
+        ],
+        w.privateKey,
+      )
+      return {
+        op: 'approveAgent',
+        kind: 'agent',
+        wallets: [],
+        bodies: repeat(step.n, { text, account: w.address, nonce, wallet: inner.wallet }),
+      }
+    }
+    if (inner.op === 'perp-order' || inner.op === 'perp-cancel') {
+      const signer = 'wallet' in inner.signer ? this.wallets[inner.signer.wallet]! : this.agents[inner.signer.agent % AGENTS]!
+      const account = this.perpAccount(inner)
+      const nonce = this.nonce(account.address, inner.nonce)
+      const action =
+        inner.op === 'perp-order'
+          ? perpOrderAction(
+              inner.orders.map((o) => ({
+                asset: o.asset % this.pair.symbols.length,
+                isBuy: o.buy,
+                price: o.price,
+                size: o.size,
+                tif: o.tif,
+              })),
+            )
+          : { type: 'cancel', cancels: [{ a: 0, o: BigInt(UNKNOWN_ID) }] }
+      const text = await signPerpBody(this.pair.spec, action, signer.privateKey, {
+        nonce,
+        isMainnet: this.pair.isMainnet,
+        domain: { chainId: this.pair.perpChainId },
+        ...(inner.vault !== undefined ? { vaultAddress: this.wallets[inner.vault]!.address } : {}),
+      })
+      return {
+        op: 'perpExchange',
+        kind: 'perp',
+        wallets: account.wallet >= 0 ? [account.wallet] : [],
+        bodies: repeat(step.n, { text, account: account.address, nonce, wallet: account.wallet }),
+      }
+    }
+    const c = inner as Extract<Step, { op: 'cancel' }>
+    const w = this.wallets[c.wallet]!
+    const p = this.ref(c.ref)
+    const nonce = this.nonce(w.address, c.nonce)
+    const text = await this.sign(
+      c.by === 'oid' ? 'CancelOrder' : 'CancelOrderByClientId',
+      this.cancelEntries(c.wallet, c.by, p, 'target', nonce),
+      this.signerKey(c.wallet, c.signer),
+    )
+    // Cancel by order id carries the target's id: the reference gets the same text (its own id differs), so only cloid cancels compare.
+    return {
+      op: 'cancelOrder',
+      kind: 'cancel',
+      wallets: [c.wallet],
+      bodies: repeat(step.n, { text, account: w.address, nonce, wallet: c.wallet }),
+    }
+  }
+
+  /** n resting buys far below any ask: one request each, or (bulk) batches of up to 10. */
+  private async floodBodies(step: Extract<Step, { op: 'flood' }>): Promise<Built> {
+    const w = this.wallets[step.wallet]!
+    const orders: BuiltBody[] = []
+    for (let i = 0; i < step.n; i++) {
+      const nonce = this.nonce(w.address, 'fresh')
+      const clientId = this.clientId(step.wallet, 'new')
+      const spec: OrderSpec = { symbol: 0, side: 'Buy', size: '1', price: '1', tif: 'gtc', route: 'book_only', clientId: 'new' }
+      const text = await this.sign('PlaceOrder', this.orderEntries(step.wallet, spec, nonce, clientId), w.privateKey)
+      orders.push({ text, account: w.address, nonce, wallet: step.wallet, clientId })
+    }
+    if (!step.bulk) return { op: 'placeOrder', kind: 'order', wallets: [step.wallet], bodies: orders }
+    const bodies: BuiltBody[] = []
+    for (let i = 0; i < orders.length; i += 10) {
+      const part = orders.slice(i, i + 10)
+      bodies.push({
+        text: `{"orders":[${part.map((b) => b.text).join(',')}]}`,
+        account: w.address,
+        nonce: part[0]!.nonce,
+        wallet: step.wallet,
+        batch: part.map((b) => ({ nonce: b.nonce, ...(b.clientId !== undefined ? { clientId: b.clientId } : {}) })),
+      })
+    }
+    return { op: 'placeOrders', kind: 'batch', wallets: [step.wallet], bodies }
+  }
+}
+
+interface Envelope {
+  jsonrpc?: unknown
+  result?: { bids?: unknown; asks?: unknown } | null
+  error?: { code?: unknown } | null
+}
+
+interface BuiltBody {
+  readonly text: string
+  readonly account: string
+  readonly nonce: bigint
+  readonly wallet: number
+  readonly clientId?: string
+  /** The items of a batch body, in order. */
+  readonly batch?: readonly { readonly nonce: bigint; readonly clientId?: string }[]
+}
+interface Built {
+  readonly op: OperationId
+  readonly kind: AnswerKind
+  readonly wallets: readonly number[]
+  readonly bodies: readonly BuiltBody[]
+}
+
+/** Either side changed state: only then is there new visible state to compare. */
+function changed(t: Observed, o: Observed): boolean {
+  return tookEffect(t) || tookEffect(o)
+}
+
+function repeat(n: number, b: BuiltBody): BuiltBody[] {
+  return Array.from({ length: n }, () => b)
+}
+
+function uniqueByRule(ds: readonly Divergence[]): Divergence[] {
+  const seen = new Set<string>()
+  return ds.filter((d) => (seen.has(d.rule) ? false : (seen.add(d.rule), true)))
+}
+
+function ids(t: Observed, o: Observed, field: string): { target?: string; oracle?: string } {
+  const get = (x: Observed) => (x.json as Record<string, unknown> | undefined)?.[field]
+  const [a, b] = [get(t), get(o)]
+  return { ...(typeof a === 'string' ? { target: a } : {}), ...(typeof b === 'string' ? { oracle: b } : {}) }
+}
+
+/** The visible part of a wallet's orders, one line each, sorted; undefined when the answer has no order list. */
+function records(e: Exchange): string[] | undefined {
+  const list = (e.response?.json as { orders?: unknown } | undefined)?.orders
+  if (!Array.isArray(list)) return undefined
+  return list
+    .map((r: Record<string, unknown>) => [r.symbol, r.side, r.size, r.price, r.tif, r.filled_size, r.status].map(String).join('|'))
+    .sort()
+}

@@ -1,0 +1,311 @@
+/**
+ * The explorer's steps: plain JSON values (a replay file stores them as they are), drawn by
+ * fast-check. A step names parties by index (wallet 0..2, agent 0..1 of the sequence) and
+ * earlier orders by their position in the sequence, never by key or id, so a step keeps its
+ * meaning when the shrinker removes the steps around it and when it runs against new wallets.
+ */
+import fc from 'fast-check'
+
+export const WALLETS = 3
+export const AGENTS = 2
+
+/** Who signs an options request: the trading wallet, one of the sequence's agents, or a key nobody approved. */
+export type SignerPick = { readonly agent: number } | 'self' | 'stranger'
+/** fresh: the next of the wallet; reuse: its last consumed one; retry: its last refused one; gap, lower, and the edges. */
+export type NoncePick = 'fresh' | 'reuse' | 'retry' | 'gap' | 'lower' | 'p53' | 'max'
+/** A signing mistake: the price changed after signing, the wrong chain, the price sent as a JSON number. */
+export type SigMistake = 'none' | 'stale' | 'chain' | 'number'
+/** A listed instrument by index, a well-formed unlisted one, or one that breaks the grammar. */
+export type SymbolPick = number | 'unlisted' | 'malformed' | 'lower'
+export type ClientIdPick = 'new' | 'repeat' | 'empty'
+
+export interface OrderSpec {
+  readonly symbol: SymbolPick
+  readonly side: 'Buy' | 'Sell'
+  readonly size: string
+  readonly price: string
+  readonly tif: 'gtc' | 'ioc' | 'fok'
+  /** null: omitted from the body and the typed data. */
+  readonly route: 'best_execution' | 'book_only' | 'rfq_only' | null
+  readonly clientId: ClientIdPick
+}
+
+export interface PerpOrderSpec {
+  readonly asset: number
+  readonly buy: boolean
+  readonly price: string
+  readonly size: string
+  readonly tif: 'Gtc' | 'Ioc' | 'Alo'
+}
+
+/** An earlier order of the sequence by position (modulo how many there are), or an id nobody issued. */
+export type OrderRef = number | 'unknown'
+
+export type Step =
+  | {
+      readonly op: 'order'
+      readonly wallet: number
+      readonly signer: SignerPick
+      readonly order: OrderSpec
+      readonly nonce: NoncePick
+      readonly sig: SigMistake
+    }
+  | {
+      readonly op: 'cancel'
+      readonly wallet: number
+      readonly signer: SignerPick
+      readonly by: 'oid' | 'cloid'
+      readonly ref: OrderRef
+      readonly nonce: NoncePick
+    }
+  | { readonly op: 'bulk-place'; readonly wallet: number; readonly orders: readonly OrderSpec[]; readonly bad: readonly boolean[] }
+  | { readonly op: 'bulk-replace'; readonly wallet: number; readonly refs: readonly OrderRef[]; readonly orders: readonly OrderSpec[] }
+  | { readonly op: 'bulk-cancel'; readonly wallet: number; readonly by: 'oid' | 'cloid'; readonly refs: readonly OrderRef[] }
+  | { readonly op: 'approve' | 'revoke'; readonly wallet: number; readonly agent: number; readonly nonce: NoncePick }
+  | {
+      readonly op: 'perp-order'
+      readonly signer: { readonly wallet: number } | { readonly agent: number }
+      readonly vault?: number
+      readonly orders: readonly PerpOrderSpec[]
+      readonly nonce: NoncePick
+    }
+  | {
+      readonly op: 'perp-cancel'
+      readonly signer: { readonly wallet: number } | { readonly agent: number }
+      readonly vault?: number
+      readonly by: 'oid' | 'cloid'
+      /** 'big': an oid past 2^53 that nobody issued. */
+      readonly ref: OrderRef | 'big'
+      readonly nonce: NoncePick
+    }
+  | { readonly op: 'read'; readonly what: 'orders' | 'book' | 'agents' | 'info'; readonly wallet: number; readonly symbol: SymbolPick }
+  /** The same request sent n times at once (one body: one nonce). */
+  | { readonly op: 'burst'; readonly n: number; readonly step: Step }
+  /** n different resting orders of one wallet at once (n nonces): the rate limit and the open-order cap. */
+  | { readonly op: 'flood'; readonly wallet: number; readonly n: number; readonly bulk: boolean }
+  /** The next rate-limit window (only where the explorer moves the target's clock). */
+  | { readonly op: 'wait' }
+  /** Resting orders of wallet 0 up to `leave` below the open-order cap, across as many windows as the order limit needs. */
+  | { readonly op: 'fill'; readonly leave: number }
+
+// Wallet 0 and agent 0 come up most, so that steps meet the same party's earlier steps often.
+const wallet = fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: 1, max: WALLETS - 1 }) })
+const agent = fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: AGENTS - 1 }) })
+const nonce: fc.Arbitrary<NoncePick> = fc.oneof(
+  { weight: 12, arbitrary: fc.constant('fresh' as const) },
+  { weight: 5, arbitrary: fc.constantFrom('reuse' as const, 'retry' as const) },
+  { weight: 2, arbitrary: fc.constantFrom('gap' as const, 'lower' as const) },
+  { weight: 2, arbitrary: fc.constantFrom('p53' as const, 'max' as const) },
+)
+const signer: fc.Arbitrary<SignerPick> = fc.oneof(
+  { weight: 8, arbitrary: fc.constant('self' as const) },
+  { weight: 3, arbitrary: agent.map((a) => ({ agent: a })) },
+  { weight: 1, arbitrary: fc.constant('stranger' as const) },
+)
+const symbol = (listed: number): fc.Arbitrary<SymbolPick> =>
+  fc.oneof(
+    { weight: 10, arbitrary: fc.integer({ min: 0, max: Math.max(0, Math.min(listed, 3) - 1) }) },
+    { weight: 1, arbitrary: fc.constantFrom('unlisted' as const, 'malformed' as const, 'lower' as const) },
+  )
+// Decimal spellings at the edges: trailing zeros, a fraction, zero, large.
+const size = fc.oneof({ weight: 8, arbitrary: fc.constantFrom('1', '1.0', '2', '0.5', '10') }, { weight: 1, arbitrary: fc.constant('0') })
+const price = fc.oneof(
+  { weight: 10, arbitrary: fc.constantFrom('1', '1.0', '1.50', '5', '10', '10.00', '999999') },
+  { weight: 1, arbitrary: fc.constant('0') },
+)
+
+export function orderSpec(listed: number): fc.Arbitrary<OrderSpec> {
+  return fc.record({
+    symbol: symbol(listed),
+    side: fc.constantFrom('Buy' as const, 'Sell' as const),
+    size,
+    price,
+    tif: fc.oneof(
+      { weight: 6, arbitrary: fc.constant('gtc' as const) },
+      { weight: 2, arbitrary: fc.constantFrom('ioc' as const, 'fok' as const) },
+    ),
+    route: fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom('best_execution' as const, 'book_only' as const) },
+      { weight: 1, arbitrary: fc.constant('rfq_only' as const) },
+      { weight: 3, arbitrary: fc.constant(null) },
+    ),
+    clientId: fc.constantFrom('new' as const, 'new' as const, 'repeat' as const, 'empty' as const),
+  })
+}
+
+const ref: fc.Arbitrary<OrderRef> = fc.oneof(
+  { weight: 8, arbitrary: fc.integer({ min: 0, max: 7 }) },
+  { weight: 1, arbitrary: fc.constant('unknown' as const) },
+)
+const perpSigner = fc.oneof(
+  { weight: 3, arbitrary: wallet.map((w) => ({ wallet: w })) },
+  { weight: 2, arbitrary: agent.map((a) => ({ agent: a })) },
+)
+const vault = fc.option(wallet, { nil: undefined, freq: 3 })
+
+export interface StepOptions {
+  /** Instruments the target lists (asset indexes of perp orders). */
+  readonly listed: number
+  /** The explorer can move the target's clock to the next window (embedded or a test's simulated clock). */
+  readonly canWait: boolean
+}
+
+/** Steps that are not bursts. */
+function single(o: StepOptions): fc.Arbitrary<Step> {
+  const perpOrder = fc.record({
+    asset: fc.integer({ min: 0, max: Math.max(0, Math.min(o.listed, 3) - 1) }),
+    buy: fc.boolean(),
+    price: fc.constantFrom('1', '5', '10', '10.0'),
+    size: fc.constantFrom('1', '2', '0.5'),
+    tif: fc.constantFrom('Gtc' as const, 'Ioc' as const, 'Alo' as const),
+  })
+  return fc.oneof(
+    {
+      weight: 14,
+      arbitrary: fc.record({
+        op: fc.constant('order' as const),
+        wallet,
+        signer,
+        order: orderSpec(o.listed),
+        nonce,
+        sig: fc.oneof(
+          { weight: 10, arbitrary: fc.constant('none' as const) },
+          { weight: 1, arbitrary: fc.constantFrom('stale' as const, 'chain' as const, 'number' as const) },
+        ),
+      }),
+    },
+    {
+      weight: 5,
+      arbitrary: fc.record({
+        op: fc.constant('cancel' as const),
+        wallet,
+        signer,
+        by: fc.constantFrom('oid' as const, 'cloid' as const),
+        ref,
+        nonce,
+      }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.array(fc.tuple(orderSpec(o.listed), fc.boolean()), { minLength: 1, maxLength: 4 }).chain((items) =>
+        fc.record({
+          op: fc.constant('bulk-place' as const),
+          wallet,
+          orders: fc.constant(items.map(([spec]) => spec)),
+          bad: fc.constant(items.map(([, b], i) => b && i > 0)),
+        }),
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        op: fc.constant('bulk-replace' as const),
+        wallet,
+        refs: fc.array(ref, { minLength: 1, maxLength: 2 }),
+        orders: fc.array(orderSpec(o.listed), { minLength: 2, maxLength: 2 }),
+      }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        op: fc.constant('bulk-cancel' as const),
+        wallet,
+        by: fc.constantFrom('oid' as const, 'cloid' as const),
+        refs: fc.array(ref, { minLength: 1, maxLength: 3 }),
+      }),
+    },
+    {
+      weight: 8,
+      arbitrary: fc.record({
+        op: fc.constantFrom('approve' as const, 'revoke' as const),
+        wallet: fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: wallet }),
+        agent: fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: agent }),
+        nonce,
+      }),
+    },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        op: fc.constant('perp-order' as const),
+        signer: perpSigner,
+        vault,
+        orders: fc.array(perpOrder, { minLength: 1, maxLength: 2 }),
+        nonce,
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        op: fc.constant('perp-cancel' as const),
+        signer: perpSigner,
+        vault,
+        by: fc.constantFrom('oid' as const, 'cloid' as const),
+        ref: fc.oneof({ weight: 3, arbitrary: ref }, { weight: 2, arbitrary: fc.constant('big' as const) }),
+        nonce,
+      }),
+    },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        op: fc.constant('read' as const),
+        what: fc.constantFrom('orders' as const, 'book' as const, 'book' as const, 'agents' as const, 'info' as const),
+        wallet,
+        // Reads probe the symbol grammar harder than orders do: the 13020 envelope is for any unlisted symbol.
+        symbol: fc.oneof(symbol(o.listed), fc.constantFrom('unlisted' as const, 'malformed' as const, 'lower' as const)),
+      }),
+    },
+    ...(o.canWait
+      ? [
+          { weight: 3, arbitrary: fc.constant({ op: 'wait' as const }) },
+          { weight: 2, arbitrary: fc.record({ op: fc.constant('fill' as const), leave: fc.integer({ min: 0, max: 3 }) }) },
+        ]
+      : []),
+  )
+}
+
+/** One step of a sequence: mostly single requests, some concurrent bursts aimed at the nonce store, the rate limit and the cap. */
+export function stepArbitrary(o: StepOptions): fc.Arbitrary<Step> {
+  const one = single(o)
+  // Unbiased: fast-check's bias toward "small" values would favour the first choice of every oneof.
+  return fc.noBias(
+    fc.oneof(
+      { weight: 20, arbitrary: one },
+      {
+        weight: 2,
+        arbitrary: fc.record({
+          op: fc.constant('burst' as const),
+          n: fc.integer({ min: 2, max: 8 }),
+          step: one.filter((s) => s.op === 'order' || s.op === 'cancel' || s.op === 'perp-order' || s.op === 'approve'),
+        }),
+      },
+      {
+        weight: 3,
+        arbitrary: fc.record({
+          op: fc.constant('flood' as const),
+          wallet: fc.constant(0),
+          // Small floods, or ones past the order limit (60 a minute in the Default tier) and toward the open-order cap.
+          n: fc.oneof(fc.integer({ min: 2, max: 8 }), fc.integer({ min: 55, max: 70 })),
+          bulk: fc.boolean(),
+        }),
+      },
+    ),
+  )
+}
+
+/** One line per step, for reports and fast-check's counterexample. */
+export function describeStep(s: Step): string {
+  switch (s.op) {
+    case 'burst':
+      return `${s.n}× at once: ${describeStep(s.step)}`
+    case 'flood':
+      return `${s.n} different resting orders of wallet ${s.wallet} at once${s.bulk ? ' (half in bulk batches)' : ''}`
+    case 'wait':
+      return 'wait for the next rate-limit window'
+    case 'fill':
+      return `resting orders of wallet 0 up to ${s.leave} below the open-order cap`
+    default: {
+      const { op, ...rest } = s
+      return `${op} ${JSON.stringify(rest)}`
+    }
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The `--explore` and `--replay` branch of `oec check server`: parses the budget, runs the
+ * explorer, reports its cases through the usual reporters, prints progress on stderr and saves
+ * the shrunk sequences with `--explore-out`.
+ */
+import type { FullContract } from '../../contract/index.ts'
+import { InputError } from '../../errors.ts'
+import { createReporter, exitCodeFor, type ReporterName } from '../../report/index.ts'
+import { parseBudget } from '../../check/explore/budget.ts'
+import { explore, type ExploreProgress } from '../../check/explore/explore.ts'
+import { loadSaved, savedFile } from '../../check/explore/saved.ts'
+import { UnreachableError } from '../../check/server/http.ts'
+import { reportOut } from '../report-out.ts'
+import type { CliIO } from '../program.ts'
+
+export interface ExploreFlags {
+  readonly explore?: string | true
+  readonly exploreOut?: string
+  readonly replay?: string
+  readonly target?: string
+  readonly symbols?: readonly string[]
+  readonly missingSymbol?: string
+  readonly domainName?: string
+  readonly chainId?: number
+  readonly perpChainId?: number
+  readonly isMainnet?: boolean
+  readonly seed: number
+  readonly workers?: number
+  readonly timeout: number
+  readonly reporter: ReporterName
+  readonly out?: string
+}
+
+function progressLine(p: ExploreProgress): string {
+  const rate = p.elapsedMs > 0 ? (p.sequences / (p.elapsedMs / 1000)).toFixed(1) : '0'
+  return `explore: ${p.sequences} sequences (${rate}/s), ${p.steps} steps, ${p.divergences} divergence(s) so far\n`
+}
+
+export async function runExplore(f: ExploreFlags, spec: FullContract, io: CliIO): Promise<0 | 1> {
+  if (f.explore !== undefined && f.replay)
+    throw new InputError('--explore and --replay do not go together: explore, or replay a saved file')
+  if (f.exploreOut && f.replay) throw new InputError('--explore-out saves what --explore finds; a --replay has nothing new to save')
+  const budget = parseBudget(f.explore ?? true)
+  const replay = f.replay ? loadSaved(f.replay) : undefined
+  const saved = f.exploreOut ? reportOut(f.exploreOut, io.stdout) : undefined
+  const report = reportOut(f.out, io.stdout)
+  const reporter = createReporter(f.reporter, report.stream, {
+    color: f.out ? false : undefined,
+    html: { seed: f.seed, specVersion: spec.version, ...(spec.rules ? { rules: spec.rules } : {}) },
+  })
+  let last = 0
+  try {
+    const run = await explore({
+      spec,
+      budget,
+      seed: f.seed,
+      timeoutMs: f.timeout,
+      ...(f.target ? { target: f.target } : {}),
+      ...(f.symbols?.length ? { symbols: f.symbols } : {}),
+      ...(f.missingSymbol ? { missingSymbol: f.missingSymbol } : {}),
+      ...(f.domainName ? { domainName: f.domainName } : {}),
+      ...(f.chainId !== undefined ? { chainId: f.chainId } : {}),
+      ...(f.perpChainId !== undefined ? { perpChainId: f.perpChainId } : {}),
+      ...(f.isMainnet !== undefined ? { isMainnet: f.isMainnet } : {}),
+      ...(f.workers !== undefined ? { workers: f.workers } : {}),
+      ...(replay ? { replay } : {}),
+      onProgress: (p) => {
+        // A line every two seconds at most: sequences per second and divergences so far.
+        if (p.elapsedMs - last < 2000) return
+        last = p.elapsedMs
+        io.stderr.write(progressLine(p))
+      },
+    })
+    io.stderr.write(
+      progressLine({ sequences: run.sequences, steps: run.steps, divergences: run.found.length, elapsedMs: run.summary.durationMs }),
+    )
+    for (const r of run.summary.results) reporter.onResult(r)
+    reporter.finish(run.summary)
+    if (saved) {
+      saved.stream.write(`${JSON.stringify(savedFile(f.seed, run.found), null, 2)}\n`)
+      saved.commit()
+    }
+    report.commit()
+    return exitCodeFor(run.summary.results)
+  } catch (err) {
+    if (err instanceof UnreachableError) throw new InputError(err.message)
+    throw err
+  }
+}
