@@ -217,6 +217,23 @@ function withoutRateHeadersOn(statuses: readonly number[]): ServerDeps['transfor
       : reply
 }
 
+const isCapRefusal = (v: unknown): v is Record<string, unknown> & { message?: unknown } =>
+  (v as { code?: unknown } | null)?.code === 'limit_exceeded'
+
+/** Drops `error` and `message` from every cap refusal: the 422 body (answered as `as`) and bulk slots. */
+function capRefusalsWithout(as: 'http' | 'rejected', only: 'single' | 'slots'): ServerDeps['transformReply'] {
+  const strip = ({ error: _e, message: _m, ...rest }: Record<string, unknown>) => rest
+  return (reply) => {
+    const body = reply.body as { results?: unknown[]; message?: unknown } | undefined
+    if (only === 'single' && isCapRefusal(body)) {
+      return as === 'http' ? { ...reply, body: strip(body) } : { ...reply, status: 200, body: { status: 'REJECTED', reason: body.message } }
+    }
+    if (only === 'slots' && Array.isArray(body?.results))
+      return { ...reply, body: { ...body, results: body.results.map((s) => (isCapRefusal(s) ? strip(s) : s)) } }
+    return reply
+  }
+}
+
 export interface BrokenServer {
   readonly name: string
   /** How it is broken, in one line. */
@@ -868,5 +885,26 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     caughtBy: 'rl.headers-refusals',
     only: ['rl.headers-refusals', 'rl.headers'],
     start: () => reference({}, { transformReply: withoutRateHeadersOn([413, 415]) }),
+  },
+  {
+    name: 'cap refusal without error',
+    how: 'the 422 of an order over the open-order cap has a code but neither the legacy error nor a message',
+    caughtBy: 'cap.open-orders',
+    only: ['cap.open-orders'],
+    start: () => reference({}, { transformReply: capRefusalsWithout('http', 'single') }),
+  },
+  {
+    name: 'cap refused as a bare REJECTED',
+    how: 'an order over the open-order cap is 200 {status: REJECTED, reason} without error and message',
+    caughtBy: 'cap.open-orders',
+    only: ['cap.open-orders'],
+    start: () => reference({}, { transformReply: capRefusalsWithout('rejected', 'single') }),
+  },
+  {
+    name: 'bulk cap slot without error',
+    how: 'a bulk item over the open-order cap gets a REJECTED slot with code and reason but no error and message',
+    caughtBy: 'cap.open-orders/bulk-slot',
+    only: ['cap.open-orders'],
+    start: () => reference({}, { transformReply: capRefusalsWithout('http', 'slots') }),
   },
 ]

@@ -97,26 +97,37 @@ export async function freshWindow(ctx: CheckContext): Promise<void> {
 }
 
 /**
- * An order beyond a cap was refused as the seed states: never a 5xx, `limit_exceeded` in a 4xx
- * body's `error`, the cap itself in the message (or a REJECTED order's reason); 422 is assumed.
+ * An order beyond a cap was refused as the seed states, whatever the form: never a 5xx; the
+ * refusal (a 4xx body, a 200 REJECTED result, or `slot`, the item's result in a bulk answer)
+ * carries `error: "limit_exceeded"` and a `message` that states the cap (DECISIONS, revised
+ * 2026-11-26); 422 is assumed.
  */
-export function expectCapRefusal(ctx: CheckContext, e: Exchange, cap: number, what: 'cap' | 'positions-cap'): void {
+export function expectCapRefusal(
+  ctx: CheckContext,
+  e: Exchange,
+  cap: number,
+  what: 'cap' | 'positions-cap',
+  slot?: Record<string, unknown>,
+): void {
   const s = statusOf(e)
-  const body = jsonOf(e) ?? {}
   if (s >= 500) ctx.fail(`server error ${brief(e)}`, { exchange: e })
-  const text = String(s === 200 ? (body.reason ?? '') : (body.message ?? ''))
-  if (s >= 400 && !isCode(body.error, 'limit_exceeded')) {
-    ctx.fail(`the ${what} refusal has error ${JSON.stringify(body.error)}, not "limit_exceeded"`, {
+  const refusal = slot ?? jsonOf(e) ?? {}
+  const form = slot ? 'bulk slot' : s < 300 ? 'REJECTED result' : `HTTP ${s} body`
+  const expected = `{"error":"limit_exceeded","message":"… ${cap} …"${s < 300 ? ',"status":"REJECTED","reason":"…"' : ''}}`
+  if (!isCode(refusal.error, 'limit_exceeded')) {
+    ctx.fail(`the ${what} refusal (${form}) has error ${JSON.stringify(refusal.error)}, not "limit_exceeded"`, {
       exchange: e,
-      expected: `{"error":"limit_exceeded","message":"… ${cap} …"}`,
-    })
-  }
-  if (!new RegExp(`(^|\\D)${cap}(\\D|$)`).test(text))
-    ctx.fail(`the ${what} refusal message ${JSON.stringify(text)} does not state the cap ${cap}`, {
-      exchange: e,
+      expected,
       rules: ['CAP-3', 'ERR-8'],
     })
-  if (s !== 422 && !hasCode(e, 'limit_exceeded'))
+  }
+  if (typeof refusal.message !== 'string' || !new RegExp(`(^|\\D)${cap}(\\D|$)`).test(refusal.message))
+    ctx.fail(`the ${what} refusal (${form}) message ${JSON.stringify(refusal.message)} does not state the cap ${cap}`, {
+      exchange: e,
+      expected,
+      rules: ['CAP-3', 'ERR-8'],
+    })
+  if (!slot && s !== 422 && !hasCode(e, 'limit_exceeded'))
     ctx.warn(`${what} refusal answered ${brief(e)}; the reference answers 422 limit_exceeded`, {
       exchange: e,
       level: 'assumed',
