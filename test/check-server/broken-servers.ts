@@ -907,4 +907,21 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     only: ['cap.open-orders'],
     start: () => reference({}, { transformReply: capRefusalsWithout('http', 'slots') }),
   },
+  {
+    name: 'POST /info answers only meta',
+    how: 'POST /info refuses every type but meta, spotMeta and perpDexs with 400, so an SDK that builds its asset map from metaAndAssetCtxs cannot start',
+    caughtBy: 'perp.info-sdk-reads',
+    outcome: 'warn',
+    only: ['perp.info-sdk-reads'],
+    start: () =>
+      proxied({
+        request: (r) => {
+          if (r.path !== '/info') return r
+          const type = (JSON.parse(r.body) as { type?: string }).type
+          return ['meta', 'spotMeta', 'perpDexs'].includes(type ?? '')
+            ? r
+            : jsonResponse(400, { code: 'invalid_field', message: 'invalid field "type": must be one of "meta", "spotMeta", "perpDexs"' })
+        },
+      }),
+  },
 ]

@@ -10,6 +10,7 @@ import { perpAgentSeveralWallets } from './checks/perp/agent-several-wallets.ts'
 import { perpAloPostOnly } from './checks/perp/alo-post-only.ts'
 import { perpExactIntegers } from './checks/perp/exact-integers.ts'
 import { perpInfoMeta } from './checks/perp/info-meta.ts'
+import { perpInfoSdkReads } from './checks/perp/info-sdk-reads.ts'
 import { mutateFamilies } from './checks/mutate/signed-schemas.ts'
 import { vectorFamilies } from './checks/vectors/families.ts'
 import { authAgentCannotApproveForOwner } from './checks/auth/agent-cannot-approve-for-owner.ts'
@@ -102,6 +103,7 @@ const REGISTRY = [
   perpAloPostOnly,
   perpExactIntegers,
   perpInfoMeta,
+  perpInfoSdkReads,
   bulkMaxBatch,
   opsHealth,
   rlUnauthenticatedFree,
