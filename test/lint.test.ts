@@ -89,6 +89,21 @@ describe('oec lint', () => {
     ).toBe(true)
   })
 
+  it('fails a copy of the spec whose 413 of rate-limited operations declares no rate-limit headers', async () => {
+    const path = variant(
+      'no-413-headers',
+      /( {4}PayloadTooLargeWithLimits:\n(.*\n)*? {6}x-error-codes: \[payload_too_large\]\n) {6}headers:\n( {8}.*\n| {10}.*\n)+/,
+      '$1',
+    )
+    const r = await runOec(['lint', path])
+    expect(r.code).toBe(1)
+    const lines = r.stdout.split('\n').filter((l) => l.includes('rate-limit-headers-missing'))
+    expect(lines.some((l) => l.includes('POST /order 413 does not declare X-RateLimit-Limit'))).toBe(true)
+    expect(lines.some((l) => l.includes('POST /exchange 413 does not declare X-RateLimit-Reset'))).toBe(true)
+    // Only the 413s lost their headers.
+    expect(lines.every((l) => / 413 does not declare /.test(l))).toBe(true)
+  })
+
   it('flags a catalog code nothing uses', async () => {
     const path = variant('unused', '  codes: [not_found, method_not_allowed, internal_error]', '  codes: [not_found, internal_error]')
     const report = await lintFile(path)

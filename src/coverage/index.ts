@@ -26,6 +26,11 @@ export interface CheckRef {
   readonly title: string
   readonly rules: readonly string[]
   readonly level: Level
+  /**
+   * Absent: the check runs in the default live configuration (`oec check server --target URL`,
+   * one symbol, no --config). Otherwise what it takes to run, e.g. `with --slow`.
+   */
+  readonly when?: string
 }
 
 /** The contract rules `oec lint` checks on the machine-readable description itself. */
@@ -96,6 +101,20 @@ export interface CoverageRow {
   readonly rule: Rule
   readonly checks: readonly CheckRef[]
   readonly count: Record<CheckSource, number>
+  /**
+   * `covered` when a check that runs in the default live configuration covers the rule;
+   * `covered with --slow` (or `with 51 listed symbols`, ...) when only checks that need more do;
+   * `uncovered` when none does; `advice` for advice rules.
+   */
+  readonly status: string
+}
+
+/** The status of a rule from the checks that name it (see CoverageRow.status). */
+export function coverageStatus(rule: Rule, checks: readonly CheckRef[]): string {
+  if (rule.advice) return 'advice'
+  if (checks.length === 0) return 'uncovered'
+  if (checks.some((c) => c.when === undefined)) return 'covered'
+  return `covered ${[...new Set(checks.map((c) => c.when))].join(' / ')}`
 }
 
 export interface CoverageReport {
@@ -116,7 +135,10 @@ export type ServerCatalogLoader = () => Promise<CheckRef[] | undefined>
 const serverCatalogOf =
   (spec?: Contract): ServerCatalogLoader =>
   async () =>
-    serverCheckCatalog(spec).map((c) => ({ source: 'server' as const, id: c.id, title: c.title, rules: c.rules, level: c.level }))
+    serverCheckCatalog(spec).map((c) => {
+      const when = c.needs ?? (c.slow ? 'with --slow' : undefined)
+      return { source: 'server' as const, id: c.id, title: c.title, rules: c.rules, level: c.level, ...(when ? { when } : {}) }
+    })
 
 export const loadServerCatalog: ServerCatalogLoader = serverCatalogOf()
 
@@ -173,7 +195,7 @@ export async function buildCoverage(opts: CoverageOptions = {}): Promise<Coverag
     const list = byRule.get(rule.id) ?? []
     const count = { vectors: 0, server: 0, lint: 0 }
     for (const c of list) count[c.source]++
-    return { rule, checks: list, count }
+    return { rule, checks: list, count, status: coverageStatus(rule, list) }
   })
   const gaps = rows.filter((r) => r.checks.length === 0 && !r.rule.advice).map((r) => r.rule)
   return {
@@ -198,13 +220,7 @@ export function formatCoverageText(r: CoverageReport, opts: { verbose?: boolean 
   const w = Math.max(...r.rows.map((x) => x.rule.id.length))
   lines.push(`${'rule'.padEnd(w)}  level    vectors  server  lint  status`)
   for (const row of r.rows) {
-    const status = row.rule.advice
-      ? 'advice'
-      : row.checks.length
-        ? 'covered'
-        : row.rule.level === 'stated'
-          ? 'UNCOVERED'
-          : 'uncovered (assumed)'
+    const status = row.status !== 'uncovered' ? row.status : row.rule.level === 'stated' ? 'UNCOVERED' : 'uncovered (assumed)'
     lines.push(
       `${row.rule.id.padEnd(w)}  ${row.rule.level.padEnd(7)}  ${String(row.count.vectors).padStart(7)}  ${String(row.count.server).padStart(6)}  ${String(row.count.lint).padStart(4)}  ${status}`,
     )
@@ -225,6 +241,11 @@ export function formatCoverageText(r: CoverageReport, opts: { verbose?: boolean 
   lines.push(
     `stated rules: ${stated.length - r.uncoveredStated.length}/${stated.length} covered; assumed rules: ${r.rows.filter((x) => x.rule.level === 'assumed').length - r.uncoveredAssumed.length}/${r.rows.filter((x) => x.rule.level === 'assumed').length} covered; ${r.advice.length} advice rules (nothing on the wire to check)`,
   )
+  const onlyMore = r.rows.filter((x) => x.status.startsWith('covered '))
+  if (onlyMore.length)
+    lines.push(
+      `${onlyMore.length} rules are covered only by checks that skip in the default live run (oec check server --target URL): ${onlyMore.map((x) => x.rule.id).join(', ')}`,
+    )
   for (const rule of r.uncoveredStated) lines.push(`UNCOVERED ${rule.id} (stated): ${rule.text}`)
   for (const rule of r.uncoveredAssumed) lines.push(`uncovered ${rule.id} (assumed, not a failure): ${rule.text}`)
   for (const u of r.unknownRefs) lines.push(`UNKNOWN rule ${u.id} named by check ${u.by}`)
@@ -242,6 +263,7 @@ export function coverageJson(r: CoverageReport): unknown {
       section: row.rule.section,
       ...(row.rule.advice ? { advice: true } : {}),
       count: row.count,
+      status: row.status,
       checks: row.checks.map((c) => `${c.source}:${c.id}`),
     })),
     uncoveredStated: r.uncoveredStated.map((x) => x.id),

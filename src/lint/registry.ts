@@ -95,7 +95,7 @@ export const LINT_RULES = {
   'rate-limit-headers-missing': {
     level: 'error',
     needs: 'rateLimits',
-    doc: 'A rate-limited operation declares a 429 and the X-RateLimit-* (and on 429 Retry-After) headers.',
+    doc: 'A rate-limited operation declares a 429, and the X-RateLimit-* headers on every response (413, 415 and 500 included; on 429 also Retry-After).',
   },
 } as const satisfies Record<string, LintRuleInfo>
 

@@ -221,14 +221,13 @@ function lintRateLimits(spec: Contract<'rateLimits'>, emit: Emit): void {
         `${op.method} ${op.path}: unknown rate-limit category "${op.rateLimit.category}"`,
       )
     }
-    const rejectsBeforeWallet = new Set(['413', '415', '500'])
+    // Every status, refusals before any wallet is known (413, 415, 500) included: the seed puts
+    // the headers on "success and error responses of all rate-limited endpoints".
     for (const [status, response] of Object.entries(op.responses)) {
       const headers = isObject(response.headers) ? response.headers : {}
       const at = `${op.pointer}/responses/${status}`
-      if (!rejectsBeforeWallet.has(status)) {
-        for (const h of RATE_HEADERS) {
-          if (!(h in headers)) emit('rate-limit-headers-missing', at, `${op.method} ${op.path} ${status} does not declare ${h}`)
-        }
+      for (const h of RATE_HEADERS) {
+        if (!(h in headers)) emit('rate-limit-headers-missing', at, `${op.method} ${op.path} ${status} does not declare ${h}`)
       }
       if (status === '429' && !(RATE_LIMIT_HEADERS.retryAfter in headers))
         emit('rate-limit-headers-missing', at, `${op.method} ${op.path} 429 does not declare ${RATE_LIMIT_HEADERS.retryAfter}`)

@@ -123,6 +123,15 @@ function prettyReporter(out: NodeJS.WritableStream, opts: ReporterOptions): Repo
             `${paint('yellow', 'WARN')} ${r.id}  ${r.title}${r.rules.length ? `  [${r.rules.join(', ')}]` : ''}\n${r.message ? `     ${r.message}\n` : ''}`,
           )
       }
+      const skips = skipGroups(results)
+      if (skips.length) {
+        const n = skips.reduce((sum, g) => sum + g.ids.length, 0)
+        out.write(`\n${paint('bold', 'Skipped')} (${n} case(s), ${skips.length} reason(s); each reason once)\n`)
+        for (const g of skips) {
+          const shown = g.ids.slice(0, 6).join(', ') + (g.ids.length > 6 ? `, … (${g.ids.length - 6} more)` : '')
+          out.write(`${paint('dim', 'SKIP')} ${g.ids.length} × ${g.reason}\n     ${shown}\n`)
+        }
+      }
       const xfails = results.filter((r) => r.outcome === 'xfail')
       if (xfails.length)
         out.write(
@@ -147,6 +156,19 @@ function prettyReporter(out: NodeJS.WritableStream, opts: ReporterOptions): Repo
       )
     },
   }
+}
+
+/** Skipped cases grouped by reason, the largest group first, so a run prints each reason once. */
+export function skipGroups(results: readonly CaseResult[]): { reason: string; ids: string[] }[] {
+  const byReason = new Map<string, string[]>()
+  for (const r of results) {
+    if (r.outcome !== 'skip') continue
+    const reason = r.message || '(no reason given)'
+    const ids = byReason.get(reason)
+    if (ids) ids.push(r.id)
+    else byReason.set(reason, [r.id])
+  }
+  return [...byReason].map(([reason, ids]) => ({ reason, ids })).sort((a, b) => b.ids.length - a.ids.length)
 }
 
 function writeDetail(out: NodeJS.WritableStream, r: CaseResult, label: string, paint: (c: keyof typeof ANSI, s: string) => string): void {

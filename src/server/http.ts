@@ -214,7 +214,14 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
       if (!res.headersSent) {
         const r = catalog.reply('internal_error', 'internal error')
         const text = JSON.stringify(r.body)
-        res.writeHead(r.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) })
+        // A fault is an error response too: a rate-limited endpoint still carries its window headers.
+        const match = router.match((req.method ?? 'GET').toUpperCase(), target(req.url).path)
+        const category = match.kind === 'route' ? match.route.op.rateLimit?.category : undefined
+        res.writeHead(r.status, {
+          ...(category ? ctx.anonymousRateHeaders(category) : {}),
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Length': Buffer.byteLength(text),
+        })
         res.end(req.method === 'HEAD' ? undefined : text)
       } else res.end()
     })

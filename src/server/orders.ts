@@ -6,6 +6,7 @@
 import type { Code } from '../contract/codes.ts'
 import type { ParsedBodyOk } from '../signing/index.ts'
 import { readUint64 } from '../signing/index.ts'
+import type { ErrorCatalog } from './catalog.ts'
 import type { ServerContext } from './context.ts'
 import type { Order, OrderInput, Side } from './exchange.ts'
 import { symbolProblem } from './symbols.ts'
@@ -146,8 +147,12 @@ export function executeCancel(ctx: ServerContext, p: PreparedCancel): CancelOutc
   return out
 }
 
-/** The order result body (`ACKED` / `REJECTED`). */
-export function orderResult(out: OrderOutcome, extra: Record<string, unknown> = {}): Record<string, unknown> {
+/**
+ * The order result body (`ACKED` / `REJECTED`). A refusal with a catalog code (a cap, a reused
+ * nonce) carries that code's error fields beside `reason`, as its HTTP error body would: a cap
+ * refusal states `error: "limit_exceeded"` and the cap in `message` in every form it takes.
+ */
+export function orderResult(out: OrderOutcome, catalog: ErrorCatalog, extra: Record<string, unknown> = {}): Record<string, unknown> {
   switch (out.kind) {
     case 'accepted':
       return { status: 'ACKED', order_id: out.order.id, client_id: out.order.input.clientId, ...extra }
@@ -155,7 +160,7 @@ export function orderResult(out: OrderOutcome, extra: Record<string, unknown> = 
       return { status: 'REJECTED', reason: out.reason, order_id: out.order.id, client_id: out.order.input.clientId, ...extra }
     case 'nonce_reused':
     case 'limit_exceeded':
-      return { status: 'REJECTED', reason: out.message, code: out.kind, ...extra }
+      return { status: 'REJECTED', reason: out.message, ...(catalog.reply(out.kind, out.message).body as object), ...extra }
   }
 }
 

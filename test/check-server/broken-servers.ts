@@ -199,6 +199,41 @@ const withoutOrderStatus: ServerDeps['transformReply'] = (r, rc) => {
   return { ...r, body: rest }
 }
 
+/** Post-only ignored: after the signature is checked, every `Alo` order of the action is read as `Gtc`. */
+function aloAsGtc(action: unknown): void {
+  const orders = (action as { orders?: unknown } | undefined)?.orders
+  if (!Array.isArray(orders)) return
+  for (const o of orders) {
+    const limit = (o as { t?: { limit?: { tif?: unknown } } }).t?.limit
+    if (limit?.tif === 'Alo') limit.tif = 'Gtc'
+  }
+}
+
+/** Drops the X-RateLimit-* headers from replies with one of these statuses. */
+function withoutRateHeadersOn(statuses: readonly number[]): ServerDeps['transformReply'] {
+  return (reply) =>
+    statuses.includes(reply.status)
+      ? { ...reply, headers: Object.fromEntries(Object.entries(reply.headers).filter(([k]) => !/^x-ratelimit-/i.test(k))) }
+      : reply
+}
+
+const isCapRefusal = (v: unknown): v is Record<string, unknown> & { message?: unknown } =>
+  (v as { code?: unknown } | null)?.code === 'limit_exceeded'
+
+/** Drops `error` and `message` from every cap refusal: the 422 body (answered as `as`) and bulk slots. */
+function capRefusalsWithout(as: 'http' | 'rejected', only: 'single' | 'slots'): ServerDeps['transformReply'] {
+  const strip = ({ error: _e, message: _m, ...rest }: Record<string, unknown>) => rest
+  return (reply) => {
+    const body = reply.body as { results?: unknown[]; message?: unknown } | undefined
+    if (only === 'single' && isCapRefusal(body)) {
+      return as === 'http' ? { ...reply, body: strip(body) } : { ...reply, status: 200, body: { status: 'REJECTED', reason: body.message } }
+    }
+    if (only === 'slots' && Array.isArray(body?.results))
+      return { ...reply, body: { ...body, results: body.results.map((s) => (isCapRefusal(s) ? strip(s) : s)) } }
+    return reply
+  }
+}
+
 export interface BrokenServer {
   readonly name: string
   /** How it is broken, in one line. */
@@ -760,9 +795,9 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
   {
     name: 'orderbook 400 for a malformed symbol',
     how: 'GET /orderbook of a symbol outside the grammar gets 400 invalid_field instead of the 13020 envelope',
-    caughtBy: 'err.orderbook-missing',
+    caughtBy: 'err.orderbook-unlisted',
     outcome: 'warn',
-    only: ['err.orderbook-missing'],
+    only: ['err.orderbook-unlisted'],
     start: () =>
       proxied({
         request: (r) => {
@@ -802,5 +837,91 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
           },
         },
       ),
+  },
+  {
+    name: 'perp agent of several wallets booked to the first',
+    how: 'an agent approved by two wallets that sends no vaultAddress trades for the first wallet that approved it',
+    caughtBy: 'perp.agent-several-wallets',
+    outcome: 'warn',
+    only: ['perp.agent-several-wallets'],
+    start: () => {
+      const agents = createAgentStore()
+      return reference({}, { agents: { ...agents, owners: (a) => agents.owners(a).slice(0, 1) } })
+    },
+  },
+  {
+    name: 'perp Alo crosses',
+    how: 'an Alo order is executed as Gtc, so one that would cross fills',
+    caughtBy: 'perp.alo-post-only',
+    outcome: 'warn',
+    only: ['perp.alo-post-only'],
+    start: () =>
+      reference(
+        {},
+        {
+          recoverPerpSigner: (input, sig, opts) => {
+            const r = recoverPerpSigner(input, sig, opts)
+            aloAsGtc(input.action)
+            return r
+          },
+        },
+      ),
+  },
+  {
+    name: 'orderbook 13020 without a symbol',
+    how: 'GET /orderbook with no symbol parameter answers the 13020 envelope instead of 400 invalid_field',
+    caughtBy: 'err.orderbook-unlisted',
+    outcome: 'warn',
+    only: ['err.orderbook-unlisted'],
+    start: () =>
+      proxied({
+        request: (r) =>
+          r.path === '/orderbook' ? jsonResponse(200, { jsonrpc: '2.0', result: null, error: { code: 13020, message: 'not_found' } }) : r,
+      }),
+  },
+  {
+    name: 'rate-limit headers missing on 413 and 415',
+    how: 'the oversized-body and wrong-media-type refusals of rate-limited endpoints carry no X-RateLimit-* headers',
+    caughtBy: 'rl.headers-refusals',
+    only: ['rl.headers-refusals', 'rl.headers'],
+    start: () => reference({}, { transformReply: withoutRateHeadersOn([413, 415]) }),
+  },
+  {
+    name: 'cap refusal without error',
+    how: 'the 422 of an order over the open-order cap has a code but neither the legacy error nor a message',
+    caughtBy: 'cap.open-orders',
+    only: ['cap.open-orders'],
+    start: () => reference({}, { transformReply: capRefusalsWithout('http', 'single') }),
+  },
+  {
+    name: 'cap refused as a bare REJECTED',
+    how: 'an order over the open-order cap is 200 {status: REJECTED, reason} without error and message',
+    caughtBy: 'cap.open-orders',
+    only: ['cap.open-orders'],
+    start: () => reference({}, { transformReply: capRefusalsWithout('rejected', 'single') }),
+  },
+  {
+    name: 'bulk cap slot without error',
+    how: 'a bulk item over the open-order cap gets a REJECTED slot with code and reason but no error and message',
+    caughtBy: 'cap.open-orders/bulk-slot',
+    only: ['cap.open-orders'],
+    start: () => reference({}, { transformReply: capRefusalsWithout('http', 'slots') }),
+  },
+  {
+    name: 'POST /info answers only meta',
+    how: 'POST /info refuses every type but meta, spotMeta and perpDexs with 400, so an SDK that builds its asset map from metaAndAssetCtxs cannot start',
+    caughtBy: 'perp.info-sdk-reads',
+    outcome: 'warn',
+    only: ['perp.info-sdk-reads'],
+    start: () =>
+      proxied({
+        request: (r) => {
+          if (r.path !== '/info') return r
+          const type = (JSON.parse(r.body) as { type?: string }).type
+          return ['meta', 'spotMeta', 'perpDexs'].includes(type ?? '')
+            ? r
+            : jsonResponse(400, { code: 'invalid_field', message: 'invalid field "type": must be one of "meta", "spotMeta", "perpDexs"' })
+        },
+      }),
   },
 ]

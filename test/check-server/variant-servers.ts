@@ -254,7 +254,7 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
   },
   {
     name: 'caps refused with 200 REJECTED',
-    how: 'an order over a cap is an HTTP 200 REJECTED result whose reason states the cap',
+    how: 'an order over a cap is an HTTP 200 REJECTED result with error limit_exceeded, and a reason and message that state the cap',
     effect: async (t) => (await overCap(t)).status === 200,
     start: () =>
       full(
@@ -262,7 +262,7 @@ export const VARIANT_SERVERS: readonly VariantServer[] = [
         {
           transformReply: onReplies(['placeOrder'], (r) =>
             codeOf(r) === 'limit_exceeded'
-              ? { ...r, status: 200, body: { status: 'REJECTED', reason: (r.body as { message: string }).message } }
+              ? { ...r, status: 200, body: { status: 'REJECTED', reason: (r.body as { message: string }).message, ...(r.body as object) } }
               : r,
           ),
         },

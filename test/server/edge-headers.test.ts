@@ -69,4 +69,24 @@ describe('HTTP edge', () => {
       await s.close()
     }
   })
+  it("a server fault on a rate-limited endpoint is a 500 that still carries the rate-limit headers; a read's 500 carries none", async () => {
+    const fault = () => {
+      throw new Error('a fault of the server itself')
+    }
+    const s = await start({}, { parseBody: fault })
+    const stderr = process.stderr.write
+    process.stderr.write = () => true
+    try {
+      const order = await call(s, 'POST', '/order', '{}')
+      expect(order.status).toBe(500)
+      expect(order.json.code).toBe('internal_error')
+      for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(order.headers.get(h), h).toMatch(/^\d+$/)
+      const info = await call(s, 'POST', '/info', '{"type":"meta"}')
+      expect(info.status).toBe(500)
+      expect(info.headers.get('x-ratelimit-limit')).toBeNull()
+    } finally {
+      process.stderr.write = stderr
+      await s.close()
+    }
+  })
 })

@@ -285,10 +285,53 @@ describe('POST /info', () => {
     const meta = await post(s, '/info', '{"type":"meta"}')
     expect(meta.json.universe.map((u: { name: string }) => u.name)).toEqual(s.config.instruments)
     expect((await post(s, '/info', '{"type":"meta","dex":""}')).status).toBe(200)
-    for (const body of ['{"type":"allMids"}', '{"type":"meta","dex":"xyz"}', '{}', '{"type":"meta","user":"0x0"}']) {
+    for (const body of [
+      '{"type":"clearinghouseState","user":"0x0000000000000000000000000000000000000001"}',
+      '{"type":"meta","dex":"xyz"}',
+      '{}',
+      '{"type":"meta","user":"0x0"}',
+      '{"type":"openOrders"}',
+      '{"type":"l2Book"}',
+    ]) {
       const r = await post(s, '/info', body)
       expect(r.status, body).toBe(400)
       expect(r.json.code, body).toBe('invalid_field')
     }
+  })
+
+  it("answers contexts, mids, levels and an account's resting orders from the server's state", async () => {
+    // The last instrument: the other tests of this file trade the first ones on this shared server.
+    const second = s.config.instruments.at(-1)!
+    const first = s.config.instruments.at(-2)!
+    const maker = wallet()
+    expect((await placeOrder(s, maker, { symbol: second, side: 'Buy', price: '10', size: '2', clientId: 'plain-id' })).json.status).toBe(
+      'ACKED',
+    )
+    expect((await placeOrder(s, maker, { symbol: second, side: 'Sell', price: '13', size: '1.5' })).json.status).toBe('ACKED')
+    const [meta, ctxs] = (await post(s, '/info', '{"type":"metaAndAssetCtxs"}')).json
+    expect(meta.universe.map((u: { name: string }) => u.name)).toEqual(s.config.instruments)
+    const ctx = ctxs[s.config.instruments.indexOf(second)]
+    expect(ctx).toMatchObject({ midPx: '11.5', markPx: '11.5', impactPxs: ['10', '13'] })
+    expect((await post(s, '/info', '{"type":"spotMetaAndAssetCtxs"}')).json).toEqual([{ universe: [], tokens: [] }, []])
+    const mids = (await post(s, '/info', '{"type":"allMids"}')).json
+    expect(mids[second]).toBe('11.5')
+    expect(first in mids).toBe(false)
+    const book = (await post(s, '/info', JSON.stringify({ type: 'l2Book', coin: second }))).json
+    // Best levels first (other tests of this file rest buys at 1 in every instrument).
+    expect([book.levels[0][0], book.levels[1][0]]).toEqual([
+      { px: '10', sz: '2', n: 1 },
+      { px: '13', sz: '1.5', n: 1 },
+    ])
+    expect((await post(s, '/info', '{"type":"l2Book","coin":"NOPE"}')).json).toBeNull()
+    const open = (await post(s, '/info', JSON.stringify({ type: 'openOrders', user: maker.address }))).json
+    expect(open.map((o: Record<string, unknown>) => [o.coin, o.side, o.limitPx, o.sz, o.origSz])).toEqual([
+      [second, 'A', '13', '1.5', '1.5'],
+      [second, 'B', '10', '2', '2'],
+    ])
+    // An options client_id that is not a venue cloid is not shown as one.
+    expect(open.every((o: Record<string, unknown>) => !('cloid' in o))).toBe(true)
+    const frontend = (await post(s, '/info', JSON.stringify({ type: 'frontendOpenOrders', user: maker.address }))).json
+    expect(frontend[0]).toMatchObject({ oid: open[0].oid, orderType: 'Limit', reduceOnly: false })
+    expect((await post(s, '/info', JSON.stringify({ type: 'userAbstraction', user: maker.address }))).json).toBe('default')
   })
 })

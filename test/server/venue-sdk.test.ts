@@ -65,7 +65,9 @@ describe('InfoClient', () => {
   })
 
   it('a read request the server does not answer is an HTTP 400, which the SDK reports as a transport error', async () => {
-    const err = await new InfoClient({ transport: transport(s) }).allMids().catch((e: unknown) => e)
+    const err = await new InfoClient({ transport: transport(s) })
+      .clearinghouseState({ user: '0x0000000000000000000000000000000000000001' })
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(HttpRequestError)
     expect((err as HttpRequestError).response?.status).toBe(400)
   })

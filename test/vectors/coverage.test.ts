@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { buildCoverage, coverageExitCode, formatCoverageText, loadRules, loadServerCatalog, parseRules } from '../../src/coverage/index.ts'
 import { serverCheckCatalog } from '../../src/check/server/catalog.ts'
+import { shippedContract } from '../../src/contract/index.ts'
 import { runOec } from '../helpers/cli.ts'
 
 describe('spec/rules.yaml', () => {
@@ -65,6 +66,26 @@ describe('oec coverage', () => {
     expect(coverageExitCode(typo)).toBe(1)
     // Vector cases count per rule.
     expect(covering.rows.find((r) => r.rule.id === 'PO-4')!.count.vectors).toBeGreaterThan(20)
+  }, 60_000)
+
+  it('counts a rule as covered only by a check that runs in the default live configuration, else says what it takes', async () => {
+    const report = await buildCoverage()
+    const status = (id: string) => report.rows.find((r) => r.rule.id === id)!.status
+    // Only cap.positions names CAP-2, and it skips unless the target lists cap + 1 symbols.
+    const cap = shippedContract().rateLimits.tiers.default!.maxPositions
+    expect(status('CAP-2')).toBe(`covered with ${cap + 1} listed symbols (or a --config wallet of a tier with a smaller positions cap)`)
+    expect(status('CAP-1')).toBe('covered with --slow')
+    expect(status('CAP-4')).toMatch(/^covered with a --config wallet of a tier with max positions -1 and \d+ listed symbols$/)
+    expect(status('RL-6')).toBe('covered')
+    expect(formatCoverageText(report)).toMatch(/rules are covered only by checks that skip in the default live run .*CAP-2/)
+    // A default-live check next to a slow one makes the rule plainly covered.
+    const mixed = await buildCoverage({
+      serverCatalog: async () => [
+        { source: 'server', id: 'slow', title: 'slow', rules: ['CAP-2'], level: 'stated', when: 'with --slow' },
+        { source: 'server', id: 'live', title: 'live', rules: ['CAP-2'], level: 'stated' },
+      ],
+    })
+    expect(mixed.rows.find((r) => r.rule.id === 'CAP-2')!.status).toBe('covered')
   }, 60_000)
 
   it('reads the server checks from the registry itself (a plain import: a broken check module fails loudly)', async () => {

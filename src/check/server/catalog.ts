@@ -9,13 +9,18 @@ import type { CheckInfo } from './types.ts'
 
 export type { CheckInfo }
 
-export function serverCheckCatalog(spec?: Contract | string): CheckInfo[] {
-  return allChecks({ spec: contractFor(spec, ['catalog', 'typedData', 'rateLimits', 'websocket'], 'the server checks') }).map((c) => ({
+/** A catalog entry; `needs` says what a live target must offer beyond the defaults for the check to run (see Check.needs). */
+export type CatalogEntry = CheckInfo & { readonly needs?: string }
+
+export function serverCheckCatalog(spec?: Contract | string): CatalogEntry[] {
+  const contract = contractFor(spec, ['catalog', 'typedData', 'rateLimits', 'websocket'], 'the server checks')
+  return allChecks({ spec: contract }).map((c) => ({
     id: c.id,
     title: c.title,
     rules: [...c.rules],
     level: c.level,
     ...(c.slow ? { slow: true } : {}),
+    ...(c.needs ? { needs: c.needs(contract) } : {}),
   }))
 }
 

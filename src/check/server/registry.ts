@@ -5,7 +5,12 @@
  */
 import type { Check, CheckFamily, FamilyInput } from './types.ts'
 import { perpChecks } from './checks/perp/orders.ts'
-import { perpVenueChecks } from './checks/perp/venue.ts'
+import { perpAgentAccount } from './checks/perp/agent-account.ts'
+import { perpAgentSeveralWallets } from './checks/perp/agent-several-wallets.ts'
+import { perpAloPostOnly } from './checks/perp/alo-post-only.ts'
+import { perpExactIntegers } from './checks/perp/exact-integers.ts'
+import { perpInfoMeta } from './checks/perp/info-meta.ts'
+import { perpInfoSdkReads } from './checks/perp/info-sdk-reads.ts'
 import { mutateFamilies } from './checks/mutate/signed-schemas.ts'
 import { vectorFamilies } from './checks/vectors/families.ts'
 import { authAgentCannotApproveForOwner } from './checks/auth/agent-cannot-approve-for-owner.ts'
@@ -34,6 +39,7 @@ import { errBodyShape } from './checks/err/body-shape.ts'
 import { errCatalogCodes } from './checks/err/catalog-codes.ts'
 import { errHead } from './checks/err/head.ts'
 import { errOrderbookMissing } from './checks/err/orderbook-missing.ts'
+import { errOrderbookUnlisted } from './checks/err/orderbook-unlisted.ts'
 import { errRejectedReason } from './checks/err/rejected-reason.ts'
 import { nonceConcurrent } from './checks/nonce/concurrent.ts'
 import { nonceRace } from './checks/nonce/race.ts'
@@ -49,6 +55,7 @@ import { rlCancelBurst } from './checks/rl/cancel-burst.ts'
 import { rlOrderBurst } from './checks/rl/order-burst.ts'
 import { rlCategories } from './checks/rl/categories.ts'
 import { rlHeaders } from './checks/rl/headers.ts'
+import { rlHeadersRefusals } from './checks/rl/headers-refusals.ts'
 import { rlOrderLimit } from './checks/rl/order-limit.ts'
 import { rlRemaining } from './checks/rl/remaining.ts'
 import { rlReset } from './checks/rl/reset.ts'
@@ -57,8 +64,8 @@ import { robustMalformed } from './checks/robust/malformed.ts'
 import { routeOmitted } from './checks/route/omitted.ts'
 import { wsOrderUpdates } from './checks/ws/order-updates.ts'
 
-/** The perp checks, until they are one per file like the rest (their ids all start with `perp.`). */
-const perpOrders: CheckFamily<'perp'> = { family: 'perp', expand: () => [...perpChecks, ...perpVenueChecks] as Check<`perp.${string}`>[] }
+/** The signing perp checks, until they are one per file like the rest (their ids all start with `perp.`). */
+const perpOrders: CheckFamily<'perp'> = { family: 'perp', expand: () => perpChecks as Check<`perp.${string}`>[] }
 
 const REGISTRY = [
   authDirectOrder,
@@ -88,6 +95,7 @@ const REGISTRY = [
   routeOmitted,
   wsOrderUpdates,
   rlHeaders,
+  rlHeadersRefusals,
   rlRemaining,
   rlOrderLimit,
   rlCategories,
@@ -102,12 +110,19 @@ const REGISTRY = [
   rlCancelBurst,
   rlBulkRace,
   perpOrders,
+  perpAgentAccount,
+  perpAgentSeveralWallets,
+  perpAloPostOnly,
+  perpExactIntegers,
+  perpInfoMeta,
+  perpInfoSdkReads,
   bulkMaxBatch,
   opsHealth,
   rlUnauthenticatedFree,
   mutateFamilies,
   robustMalformed,
   errOrderbookMissing,
+  errOrderbookUnlisted,
   errHead,
   // These read every response of the run, so they come after every check that sends one.
   errRejectedReason,

@@ -45,6 +45,11 @@ export type Shared = 'history' | 'tier-wallets' | 'book'
 /** `Id` keeps the literal id, so the registry can type every check id (see registry.ts). */
 export interface Check<Id extends string = string> extends CheckInfo<Id> {
   run(ctx: CheckContext): Promise<void>
+  /**
+   * What a live target must offer beyond the defaults (one `--symbol`, no `--config` wallets) for
+   * this check to run rather than skip, as a phrase starting "with" (`oec coverage` prints it).
+   */
+  needs?(spec: FullContract): string
 }
 
 /** What a family of generated checks is made from: the contract and, for a contract other than the shipped one, its vectors. */

@@ -36,7 +36,7 @@ function row(r: CoverageRow, i: number): string {
         .map((c) => `<li><code>${esc(c.source)}:${esc(c.id)}</code> <span class="muted">${esc(c.title)}</span></li>`)
         .join('')}</ul></details>`
     : '<span class="muted">none</span>'
-  return `<tr data-item data-status="${status}" data-level="${r.rule.level}" data-rule="${esc(`${r.rule.id} ${r.rule.section} ${r.rule.text}`)}" id="rule-${esc(token(r.rule.id))}"${status === 'uncovered' ? ' class="gap"' : ''} data-index="${i}"><th scope="row">${esc(r.rule.id)}</th><td><span class="badge ${r.rule.level}">${r.rule.level}</span></td><td>${esc(STATUS_LABEL[status])}</td>${SOURCES.map(
+  return `<tr data-item data-status="${status}" data-level="${r.rule.level}" data-rule="${esc(`${r.rule.id} ${r.rule.section} ${r.rule.text}`)}" id="rule-${esc(token(r.rule.id))}"${status === 'uncovered' ? ' class="gap"' : ''} data-index="${i}"><th scope="row">${esc(r.rule.id)}</th><td><span class="badge ${r.rule.level}">${r.rule.level}</span></td><td>${esc(status === 'covered' ? r.status : STATUS_LABEL[status])}</td>${SOURCES.map(
     (s) => `<td class="num${r.count[s] === 0 ? ' zero' : ''}">${r.count[s]}</td>`,
   ).join('')}<td>${esc(r.rule.section)}</td><td class="text">${esc(r.rule.text)}</td><td>${checks}</td></tr>`
 }

@@ -102,7 +102,7 @@ export const placeOrders: HandlerFactory = (ctx, op) => {
     })
     const refused = chargeBatch(ctx, slots, env.wallet, category)
     if (refused) return refused
-    const results = slots.map((s) => (s.ok ? orderResult(executeOrder(ctx, s.prepared)) : s.result))
+    const results = slots.map((s) => (s.ok ? orderResult(executeOrder(ctx, s.prepared), ctx.catalog) : s.result))
     return json(200, { results }, ctx.rateHeaders(env.wallet!, category))
   }
 }
@@ -186,7 +186,7 @@ export const replaceOrders: HandlerFactory = (ctx, op) => {
             client_id: s.prepared.order.input.clientId,
           },
         }
-      return { cancel, order: orderResult(executeOrder(ctx, s.prepared.order)) }
+      return { cancel, order: orderResult(executeOrder(ctx, s.prepared.order), ctx.catalog) }
     })
     return json(200, { results }, ctx.rateHeaders(env.wallet!, category))
   }

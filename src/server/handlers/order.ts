@@ -45,7 +45,7 @@ export const placeOrder: HandlerFactory = (ctx, op) => {
     const rate = ctx.rateHeaders(p.input.wallet, category)
     const headers = routeOmitted ? { ...rate, ...extraHeaders } : rate
     if (out.kind === 'nonce_reused' || out.kind === 'limit_exceeded') return ctx.catalog.reply(out.kind, out.message, {}, headers)
-    return json(200, orderResult(out), headers)
+    return json(200, orderResult(out, ctx.catalog), headers)
   }
 }
 

@@ -97,31 +97,39 @@ export async function freshWindow(ctx: CheckContext): Promise<void> {
 }
 
 /**
- * What a cap refusal lacks of the stated form (empty: nothing). `status` and `body` are the
- * answer's, or 200 and the slot for a refusal inside a batch answer: a 4xx body carries
- * `error: limit_exceeded`, and its message (a REJECTED result's reason) states the cap.
+ * What a cap refusal lacks of the stated form (empty: nothing). Whatever the form (a 4xx body, a
+ * 200 REJECTED result, a slot of a bulk answer), it carries `error: "limit_exceeded"` and a
+ * `message` that states the cap (DECISIONS, revised 2026-11-26).
  */
-export function capRefusalProblems(status: number, body: Readonly<Record<string, unknown>>, cap: number, what = 'cap'): string[] {
+export function capRefusalProblems(refusal: Readonly<Record<string, unknown>>, cap: number, what = 'cap refusal'): string[] {
   const problems: string[] = []
-  const text = String(status === 200 ? (body.reason ?? '') : (body.message ?? ''))
-  if (status >= 400 && !isCode(body.error, 'limit_exceeded'))
-    problems.push(`the ${what} refusal has error ${JSON.stringify(body.error)}, not "limit_exceeded"`)
-  if (!new RegExp(`(^|\\D)${cap}(\\D|$)`).test(text))
-    problems.push(`the ${what} refusal message ${JSON.stringify(text)} does not state the cap ${cap}`)
+  if (!isCode(refusal.error, 'limit_exceeded')) problems.push(`the ${what} has error ${JSON.stringify(refusal.error)}, not "limit_exceeded"`)
+  if (typeof refusal.message !== 'string' || !new RegExp(`(^|\\D)${cap}(\\D|$)`).test(refusal.message))
+    problems.push(`the ${what} message ${JSON.stringify(refusal.message)} does not state the cap ${cap}`)
   return problems
 }
 
 /**
- * An order beyond a cap was refused as the seed states: never a 5xx, `limit_exceeded` in a 4xx
- * body's `error`, the cap itself in the message (or a REJECTED order's reason); 422 is assumed.
+ * An order beyond a cap was refused as the seed states, whatever the form: never a 5xx; the
+ * refusal (a 4xx body, a 200 REJECTED result, or `slot`, the item's result in a bulk answer)
+ * carries `error: "limit_exceeded"` and a `message` that states the cap (DECISIONS, revised
+ * 2026-11-26); 422 is assumed.
  */
-export function expectCapRefusal(ctx: CheckContext, e: Exchange, cap: number, what: 'cap' | 'positions-cap'): void {
+export function expectCapRefusal(
+  ctx: CheckContext,
+  e: Exchange,
+  cap: number,
+  what: 'cap' | 'positions-cap',
+  slot?: Record<string, unknown>,
+): void {
   const s = statusOf(e)
   if (s >= 500) ctx.fail(`server error ${brief(e)}`, { exchange: e })
-  const problems = capRefusalProblems(s, jsonOf(e) ?? {}, cap, what)
-  if (problems.length)
-    ctx.fail(problems.join('; '), { exchange: e, expected: `{"error":"limit_exceeded","message":"… ${cap} …"}`, rules: ['CAP-3', 'ERR-8'] })
-  if (s !== 422 && !hasCode(e, 'limit_exceeded'))
+  const refusal = slot ?? jsonOf(e) ?? {}
+  const form = slot ? 'bulk slot' : s < 300 ? 'REJECTED result' : `HTTP ${s} body`
+  const expected = `{"error":"limit_exceeded","message":"… ${cap} …"${s < 300 ? ',"status":"REJECTED","reason":"…"' : ''}}`
+  for (const problem of capRefusalProblems(refusal, cap, `${what} refusal (${form})`))
+    ctx.fail(problem, { exchange: e, expected, rules: ['CAP-3', 'ERR-8'] })
+  if (!slot && s !== 422 && !hasCode(e, 'limit_exceeded'))
     ctx.warn(`${what} refusal answered ${brief(e)}; the reference answers 422 limit_exceeded`, {
       exchange: e,
       level: 'assumed',

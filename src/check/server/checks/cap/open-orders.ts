@@ -1,15 +1,31 @@
-/** `cap.open-orders`: the order beyond the open-order cap is refused with limit_exceeded and the cap in the message. */
+/**
+ * `cap.open-orders`: the order beyond the open-order cap is refused with limit_exceeded and the
+ * cap in the message, as a single order and as an item of a bulk order (where the refusal may be
+ * the batch's answer or the item's slot: either carries the stated fields).
+ */
 import { brief } from '../../context.ts'
-import { placeOrder, rateHeaders, statusOf, succeeded } from '../../helpers.ts'
+import { call } from '../../operations.ts'
+import { bulkBody, jsonOf, orderBody, placeOrder, rateHeaders, statusOf, succeeded } from '../../helpers.ts'
 import type { Exchange } from '../../http.ts'
 import { defaultTier, expectCapRefusal } from '../../steps/rate-limits.ts'
-import type { Check } from '../../types.ts'
+import type { Check, CheckContext } from '../../types.ts'
 
 export const CAP_OPEN_ORDERS = 'cap.open-orders'
 
+/** Sends until the answer is not a 429, waiting for the next window after each one. */
+async function pastRateLimit(ctx: CheckContext, send: () => Promise<Exchange>): Promise<Exchange> {
+  for (;;) {
+    const e = await send()
+    if (statusOf(e) !== 429) return e
+    const reset = rateHeaders(e).reset
+    if (reset === undefined) return ctx.fail('a 429 without X-RateLimit-Reset: cannot wait for the next window', { exchange: e })
+    await ctx.target.waitUntil(reset)
+  }
+}
+
 export const capOpenOrders: Check<typeof CAP_OPEN_ORDERS> = {
   id: CAP_OPEN_ORDERS,
-  title: 'the order beyond the open-order cap is refused with limit_exceeded and the cap in the message',
+  title: 'the order beyond the open-order cap is refused with limit_exceeded and the cap in the message, alone and in a bulk order',
   rules: ['CAP-1', 'CAP-3', 'ERR-8', 'CAP-5'],
   level: 'stated',
   slow: true,
@@ -20,27 +36,23 @@ export const capOpenOrders: Check<typeof CAP_OPEN_ORDERS> = {
     let guard = 0
     while (open < cap) {
       if (guard++ > cap * 3) ctx.fail(`could not rest ${cap} orders`)
-      const { e } = await placeOrder(ctx, { wallet: w })
-      if (succeeded(e)) {
-        open++
-        continue
-      }
-      if (statusOf(e) === 429) {
-        const reset = rateHeaders(e).reset
-        if (reset === undefined) return ctx.fail('a 429 without X-RateLimit-Reset: cannot wait for the next window', { exchange: e })
-        await ctx.target.waitUntil(reset)
-        continue
-      }
-      ctx.fail(`resting order ${open + 1} of the cap ${cap} was refused: ${brief(e)}`, { exchange: e })
+      const e = await pastRateLimit(ctx, async () => (await placeOrder(ctx, { wallet: w })).e)
+      if (!succeeded(e)) ctx.fail(`resting order ${open + 1} of the cap ${cap} was refused: ${brief(e)}`, { exchange: e })
+      open++
     }
-    let e: Exchange
-    for (;;) {
-      e = (await placeOrder(ctx, { wallet: w })).e
-      if (statusOf(e) !== 429) break
-      const reset = rateHeaders(e).reset
-      if (reset === undefined) return ctx.fail('a 429 without X-RateLimit-Reset', { exchange: e })
-      await ctx.target.waitUntil(reset)
-    }
+    await ctx.case('bulk-slot', `a bulk order with one gtc item beyond the cap ${cap}`, async (c) => {
+      const e = await pastRateLimit(c, async () => call(c, 'placeOrders', bulkBody('orders', [await orderBody(c, { wallet: w })])))
+      const results = jsonOf(e)?.results
+      if (statusOf(e) >= 300 || !Array.isArray(results)) return expectCapRefusal(c, e, cap, 'cap')
+      const slot = results[0] as Record<string, unknown> | undefined
+      if (slot?.status !== 'REJECTED')
+        c.fail(`a bulk item beyond the open-order cap ${cap} was not rejected: ${brief(e)}`, {
+          exchange: e,
+          expected: `its slot REJECTED with limit_exceeded and a message stating ${cap}`,
+        })
+      expectCapRefusal(c, e, cap, 'cap', slot)
+    })
+    const e = await pastRateLimit(ctx, async () => (await placeOrder(ctx, { wallet: w })).e)
     if (succeeded(e))
       ctx.fail(`a gtc order beyond the open-order cap ${cap} was accepted`, {
         exchange: e,

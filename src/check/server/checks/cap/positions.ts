@@ -24,6 +24,11 @@ export const capPositions: Check<typeof CAP_POSITIONS> = {
   level: 'stated',
   // A known-tier wallet, and a taker that lifts the lowest ask, whoever rested it.
   shares: ['tier-wallets', 'book'],
+  needs: (spec) => {
+    const rl = spec.rateLimits
+    const cap = rl.tiers[rl.defaultTier]?.maxPositions ?? 0
+    return `with ${cap + 1} listed symbols (or a --config wallet of a tier with a smaller positions cap)`
+  },
   async run(ctx) {
     const { wallet: taker, cap } = positionsTaker(ctx)
     if (cap < 0) return ctx.skip('the taker has no positions cap (-1: unlimited)')
