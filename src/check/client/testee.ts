@@ -241,7 +241,7 @@ export async function runRequests(
  * Closes stdin and waits for the testee to exit; kills its process group when it has not
  * exited within `graceMs` (0 = at once, for a testee known to hang).
  */
-function stop(child: ChildProcess | undefined, graceMs = 500): Promise<void> {
+export function stop(child: ChildProcess | undefined, graceMs = 500): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolve) => {
     const kill = () => {
