@@ -22,12 +22,12 @@ function bodyText(fields: Record<string, string | bigint>): string {
 }
 
 function typedData(kind: Kind, message: Message, domain: Record<string, unknown>) {
-  return {
-    domain,
-    types: { [kind]: fieldsFor(kind, message) },
-    primaryType: kind,
-    message,
-  } as unknown as Parameters<typeof hashTypedData>[0]
+  const fields = fieldsFor(kind, message)
+  // An address is 20 bytes whatever its case; viem insists on a valid checksum for mixed case, so it gets lower case.
+  const hashed = Object.fromEntries(
+    Object.entries(message).map(([k, v]) => [k, fields.some((f) => f.name === k && f.type === 'address') ? String(v).toLowerCase() : v]),
+  )
+  return { domain, types: { [kind]: fields }, primaryType: kind, message: hashed } as unknown as Parameters<typeof hashTypedData>[0]
 }
 
 async function signRequest(kind: Kind, message: Message, domain: Record<string, unknown>, key: Hex) {
