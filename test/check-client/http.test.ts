@@ -5,6 +5,7 @@ import { retryAfterCheck } from '../../src/check/client/http/checks/retry-after.
 import type { CheckInput } from '../../src/check/client/http/checks/model.ts'
 import type { RecordedExchange } from '../../src/check/client/http/scenario-server.ts'
 import { scenarios } from '../../src/check/client/http/scenarios.ts'
+import { buildCoverage } from '../../src/coverage/index.ts'
 import { runOec } from '../helpers/cli.ts'
 import { contract } from '../helpers/shipped.ts'
 
@@ -164,4 +165,16 @@ describe('timing checks judge gaps, not wall-clock thresholds', () => {
   it('giving up after one retry leaves nothing to compare', () => {
     expect(backoffCheck.judge(input(exchanges([0], [1500]))).ok).toBe(true)
   })
+})
+
+describe('oec coverage shows the client rules covered by the client behaviour checks', () => {
+  it('the rules a client must follow on the wire are checked rules, not advice', async () => {
+    const report = await buildCoverage({ serverCatalog: async () => [] })
+    for (const id of ['RL-10', 'ERR-6', 'ERR-11', 'ERR-14', 'VER-2', 'NONCE-2', 'NONCE-3', 'ROUTE-3']) {
+      const row = report.rows.find((r) => r.rule.id === id)!
+      expect(row.rule.advice, id).toBeUndefined()
+      expect(row.count.client, id).toBeGreaterThan(0)
+    }
+    expect(report.unknownRefs.filter((u) => u.by.startsWith('client/'))).toEqual([])
+  }, 60_000)
 })
