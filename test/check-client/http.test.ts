@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { runClientHttpCheck } from '../../src/check/client/http/runner.ts'
 import { backoffCheck } from '../../src/check/client/http/checks/backoff.ts'
 import { retryAfterCheck } from '../../src/check/client/http/checks/retry-after.ts'
 import type { CheckInput } from '../../src/check/client/http/checks/model.ts'
 import type { RecordedExchange } from '../../src/check/client/http/scenario-server.ts'
+import { CLIENT_CHECKS } from '../../src/check/client/http/checks/index.ts'
 import { scenarios } from '../../src/check/client/http/scenarios.ts'
 import { buildCoverage } from '../../src/coverage/index.ts'
 import { runOec } from '../helpers/cli.ts'
@@ -177,4 +179,12 @@ describe('oec coverage shows the client rules covered by the client behaviour ch
     }
     expect(report.unknownRefs.filter((u) => u.by.startsWith('client/'))).toEqual([])
   }, 60_000)
+})
+
+describe('docs/check-client.md lists every scenario and check of --http', () => {
+  it('names each scenario id and each check with its rules', () => {
+    const doc = readFileSync('docs/check-client.md', 'utf8')
+    for (const s of scenarios('')) expect(doc, s.id).toContain(`| \`${s.id}\` |`)
+    for (const c of CLIENT_CHECKS) expect(doc, c.name).toContain(`| \`${c.name}\` | ${c.rules.join(', ')} |`)
+  })
 })
