@@ -10,6 +10,8 @@ import { scenarios } from '../../src/check/client/http/scenarios.ts'
 import { buildCoverage } from '../../src/coverage/index.ts'
 import { runOec } from '../helpers/cli.ts'
 import { contract } from '../helpers/shipped.ts'
+import { createReporter, REPORTER_NAMES } from '../../src/report/index.ts'
+import { Writable } from 'node:stream'
 
 const TS_CLIENT = ['node', '--import', 'tsx', 'examples/typescript/client.ts']
 // The Debian modules (python3-pycryptodome, python3-ecdsa) are installed for the system interpreter.
@@ -100,6 +102,26 @@ describe('each faulty client is caught by the rule it breaks', () => {
       expect(hit!.details?.timeline).toContain('<-- expected')
     }, 90_000)
   }
+
+  it.concurrent("every reporter carries the failing scenario's request timeline", async () => {
+    const run = await runClientHttpCheck({ command: faulty('rejected-as-accepted'), only: ['rejected'] })
+    for (const name of REPORTER_NAMES) {
+      let text = ''
+      const out = new Writable({
+        write(chunk, _enc, cb) {
+          text += String(chunk)
+          cb()
+        },
+      })
+      const reporter = createReporter(name, out, { color: false })
+      for (const r of run.results) reporter.onResult(r)
+      reporter.finish(run)
+      // The HTML page escapes the arrow.
+      expect(text, name).toMatch(/t1 {2}-(>|&gt;) POST \/order nonce \d+/)
+      expect(text, name).toMatch(/\[scripted: rejected\]/)
+      expect(text, name).toContain('-- expected order_status')
+    }
+  }, 90_000)
 
   it.concurrent('the same client without a fault passes those scenarios', async () => {
     const run = await runClientHttpCheck({
