@@ -322,7 +322,8 @@ async function build(schemas: readonly (keyof typeof ${n.bodies})[], input: Reco
     if (!given.every((k) => accepted.includes(k))) continue;
     const wallet = input.wallet ?? signerAddress(options.signer);
     const owner = typeof wallet === 'string' ? wallet : (signerAddress(options.signer) ?? '');
-    const nonce = typeof options.nonce === 'bigint' ? options.nonce : await options.nonce.next(owner);
+    // A JavaScript caller can pass anything: the value is checked with the other fields below.
+    const nonce = typeof options.nonce === 'object' && options.nonce !== null ? await options.nonce.next(owner) : options.nonce;
     const values: Record<string, unknown> = { ...input, nonce, ...(fields.some((f) => f.name === 'wallet') ? { wallet } : {}) };
     const message: TypedDataPayload['message'] = {};
     for (const f of fields) message[f.name] = checked(bodyName(f.name), f.type, values[bodyName(f.name)]);
@@ -332,7 +333,7 @@ async function build(schemas: readonly (keyof typeof ${n.bodies})[], input: Reco
     const signatureField = ${n.bodies}[schema].signature;
     const parts = fields.map((f) => \`\${JSON.stringify(bodyName(f.name))}:\${jsonValue(values[bodyName(f.name)])}\`);
     parts.push(\`\${JSON.stringify(signatureField)}:\${JSON.stringify(signature)}\`);
-    return { body: \`{\${parts.join(',')}}\`, typedData: payload, signature, nonce };
+    return { body: \`{\${parts.join(',')}}\`, typedData: payload, signature, nonce: nonce as bigint };
   }
   const known = schemas.flatMap((s) => ${n.bodies}[s].variants.map((v) => v.message)).join(' or ');
   throw new TypeError(\`no signed body (\${known}) takes the fields \${given.join(', ') || '(none)'}\`);
