@@ -86,6 +86,11 @@ export function emitClient(spec: Contract<'typedData'>, names: NameRegistry): Wr
   )
   const success = (op: Operation) => Object.keys(op.responses).find((s) => /^2\d\d$/.test(s)) ?? '200'
 
+  // The run-time text declares these names as they are; a schema that already took one would make `export *` ambiguous.
+  for (const fixed of FIXED_NAMES) {
+    if (names.has(fixed)) throw specError(ctx, '/components/schemas', `a declaration named ${fixed} collides with client.ts's own ${fixed}`)
+    names.claim(fixed)
+  }
   const n = {
     bodies: names.claim('signedBodies'),
     ops: names.claim('signedOperations'),
@@ -152,6 +157,26 @@ export function emitClient(spec: Contract<'typedData'>, names: NameRegistry): Wr
   })
   return out
 }
+
+const FIXED_NAMES = [
+  'Hex',
+  'TypedDataPayload',
+  'SignTypedData',
+  'Signer',
+  'NonceSource',
+  'monotonicNonces',
+  'BuildOptions',
+  'SignedRequest',
+  'Unsigned',
+  'checkSignature',
+  'parseJson',
+  'RetryOptions',
+  'ClientOptions',
+  'RateLimit',
+  'ApiError',
+  'Result',
+  'createClient',
+] as const
 
 function propertyKey(name: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : stringLiteral(name)
