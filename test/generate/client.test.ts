@@ -100,6 +100,67 @@ describe('the generated builder signs what the server and ethers verify', () => 
   })
 })
 
+describe('createClient: results, retries and rate-limit headers', () => {
+  const order = { symbol: 'BTC-20261225-100000-C', side: 'Buy', size: '1', price: '100', tif: 'gtc', route: 'book_only', client_id: '' }
+  const answer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })
+  const scripted = (answers: Response[]) => {
+    const bodies: string[] = []
+    return { bodies, fetch: async (_url: string, init: { body: string }) => (bodies.push(init.body), answers.shift()!) }
+  }
+
+  it('waits Retry-After plus a backoff that grows on consecutive 429s, resending the same bytes; retry: false sends once', async () => {
+    const limited = () =>
+      answer(429, { code: 'rate_limit_exceeded', message: 'slow down' }, { 'Retry-After': '2', 'X-RateLimit-Remaining': '0' })
+    const waits: number[] = []
+    const s = scripted([
+      limited(),
+      limited(),
+      limited(),
+      answer(
+        200,
+        { status: 'ACKED', order_id: '7' },
+        { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '59', 'X-RateLimit-Reset': '1800000000' },
+      ),
+    ])
+    const client = gen.createClient({
+      baseUrl: 'http://127.0.0.1:1',
+      signer: privateKeyToAccount(KEY),
+      fetch: s.fetch,
+      retry: { sleep: async (ms: number) => void waits.push(ms) },
+    })
+    const r = await client.placeOrder(order)
+    expect(r.data).toEqual({ status: 'ACKED', order_id: '7' })
+    expect(r.rateLimit).toEqual({ limit: 60, remaining: 59, reset: 1800000000, retryAfter: null })
+    expect(new Set(s.bodies).size).toBe(1)
+    expect(waits.every((w) => w >= 2000)).toBe(true)
+    expect(waits[1]! - waits[0]!).toBeGreaterThan(0)
+    expect(waits[2]! - waits[1]!).toBeGreaterThan(waits[1]! - waits[0]!)
+
+    const once = scripted([limited(), limited()])
+    const r2 = await gen
+      .createClient({ baseUrl: 'http://x', signer: privateKeyToAccount(KEY), fetch: once.fetch, retry: false })
+      .placeOrder(order)
+    expect(once.bodies).toHaveLength(1)
+    expect(r2.error).toMatchObject({ status: 429, code: 'rate_limit_exceeded' })
+    expect(r2.rateLimit).toMatchObject({ remaining: 0, retryAfter: 2 })
+  })
+
+  it('REJECTED is data, an unknown code is an error with its code, and nonces increase per wallet', async () => {
+    const s = scripted([
+      answer(200, { status: 'REJECTED', reason: 'error: price band' }),
+      answer(422, { code: 'order_entry_paused', message: 'later' }),
+    ])
+    const client = gen.createClient({ baseUrl: 'http://x', signer: privateKeyToAccount(KEY), fetch: s.fetch })
+    const rejected = await client.placeOrder(order)
+    expect(rejected.error).toBeUndefined()
+    expect(rejected.data.status).toBe('REJECTED')
+    const unknown = await client.placeOrder(order)
+    expect(unknown.error).toMatchObject({ status: 422, code: 'order_entry_paused', message: 'later' })
+    expect(unknown.request.nonce).toBeGreaterThan(rejected.request.nonce)
+  })
+})
+
 describe('the generated client behind examples/generated-client/driver.ts', () => {
   const driver = () => ['node', '--import', 'tsx', join(DIR, 'driver.ts')]
 
