@@ -93,7 +93,8 @@ export async function runSession(scenario: Scenario, server: ScenarioServer, opt
     spawnError = `cannot start ${JSON.stringify(cmd)}: ${err.message}`
     push({ kind: 'exit', why: spawnError })
   })
-  child.on('exit', (code, signal) => {
+  // 'close', not 'exit': an answer written just before the process ended is read first.
+  child.on('close', (code, signal) => {
     exited = `the client exited (${signal ?? `code ${code}`})${stderrTail.trim() ? `; stderr: ${clip(stderrTail, 240)}` : ''}`
     push({ kind: 'exit', why: exited })
   })
