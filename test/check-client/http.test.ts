@@ -40,11 +40,16 @@ describe('the reference clients in examples/ pass --http and the signing protoco
     }, 180_000)
 
     it.concurrent(`${name}: the signing protocol (options families)`, async () => {
-      const r = await runOec(['check', 'client', '--reporter', 'json', '--only', OPTIONS_FAMILIES, '--', ...command, '--jsonl'], {
-        timeoutMs: 170_000,
-      })
-      expect(r.code, r.stderr + r.stdout.slice(0, 3000)).toBe(0)
-      const doc = JSON.parse(r.stdout)
+      // A generous --timeout: pure-Python secp256k1 on a loaded 2-core box is slow, and speed is not what this shows.
+      const r = await runOec(
+        ['check', 'client', '--reporter', 'json', '--timeout', '30000', '--only', OPTIONS_FAMILIES, '--', ...command, '--jsonl'],
+        {
+          timeoutMs: 170_000,
+        },
+      )
+      const doc = JSON.parse(r.stdout || '{}')
+      const bad = (doc.results ?? []).filter((x: { outcome: string }) => x.outcome !== 'pass')
+      expect(r.code, r.stderr + JSON.stringify(bad.slice(0, 5), null, 1).slice(0, 4000)).toBe(0)
       expect(doc.counts.fail + doc.counts.warn).toBe(0)
       expect(doc.counts.pass).toBeGreaterThan(300)
     }, 180_000)
