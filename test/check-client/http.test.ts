@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { runClientHttpCheck } from '../../src/check/client/http/runner.ts'
-import { backoffCheck } from '../../src/check/client/http/checks/backoff.ts'
+import { backoffCheck, grows } from '../../src/check/client/http/checks/backoff.ts'
 import { retryAfterCheck } from '../../src/check/client/http/checks/retry-after.ts'
 import type { CheckInput } from '../../src/check/client/http/checks/model.ts'
 import type { RecordedExchange } from '../../src/check/client/http/scenario-server.ts'
@@ -27,8 +27,9 @@ describe('the reference clients in examples/ pass --http and the signing protoco
   ] as const) {
     it.concurrent(`${name}: every scenario over --http`, async () => {
       const r = await runOec(['check', 'client', '--http', '--reporter', 'json', '--', ...command], { timeoutMs: 170_000 })
-      expect(r.code, r.stderr + r.stdout.slice(0, 3000)).toBe(0)
-      const doc = JSON.parse(r.stdout)
+      const doc = JSON.parse(r.stdout || '{}')
+      const bad = (doc.results ?? []).filter((x: { outcome: string }) => x.outcome !== 'pass')
+      expect(r.code, r.stderr + JSON.stringify(bad, null, 1).slice(0, 4000)).toBe(0)
       expect(doc.counts.fail + doc.counts.warn).toBe(0)
       const ran = new Set(doc.results.map((x: { id: string }) => x.id.split('/')[0]))
       expect([...ran].sort()).toEqual(
@@ -39,11 +40,16 @@ describe('the reference clients in examples/ pass --http and the signing protoco
     }, 180_000)
 
     it.concurrent(`${name}: the signing protocol (options families)`, async () => {
-      const r = await runOec(['check', 'client', '--reporter', 'json', '--only', OPTIONS_FAMILIES, '--', ...command, '--jsonl'], {
-        timeoutMs: 170_000,
-      })
-      expect(r.code, r.stderr + r.stdout.slice(0, 3000)).toBe(0)
-      const doc = JSON.parse(r.stdout)
+      // A generous --timeout: pure-Python secp256k1 on a loaded 2-core box is slow, and speed is not what this shows.
+      const r = await runOec(
+        ['check', 'client', '--reporter', 'json', '--timeout', '30000', '--only', OPTIONS_FAMILIES, '--', ...command, '--jsonl'],
+        {
+          timeoutMs: 170_000,
+        },
+      )
+      const doc = JSON.parse(r.stdout || '{}')
+      const bad = (doc.results ?? []).filter((x: { outcome: string }) => x.outcome !== 'pass')
+      expect(r.code, r.stderr + JSON.stringify(bad.slice(0, 5), null, 1).slice(0, 4000)).toBe(0)
       expect(doc.counts.fail + doc.counts.warn).toBe(0)
       expect(doc.counts.pass).toBeGreaterThan(300)
     }, 180_000)
@@ -57,7 +63,7 @@ describe('each faulty client is caught by the rule it breaks', () => {
       scenario: 'rate-limited',
       check: 'retry-after',
       rule: 'RL-10',
-      message: /Retry-After: 2, the next request came 0\.\d+ s later/,
+      message: /Retry-After: 2, the next request came [01]\.\d+ s later/,
     },
     { fault: 'constant-backoff', scenario: 'consecutive-429', check: 'backoff', rule: 'RL-10', message: /do not grow/ },
     {
@@ -184,6 +190,13 @@ describe('timing checks judge gaps, not wall-clock thresholds', () => {
     const v = retryAfterCheck.judge(input(early))
     expect(v.ok).toBe(false)
     expect(v.ok ? '' : v.message).toMatch(/next request came 0\.940 s later/)
+  })
+
+  it('a growing series with one wait delayed by load still grows; constant waits with noise do not', () => {
+    expect(grows([1389, 1409, 1809, 2627])).toBe(true)
+    expect(grows([1000, 1180, 1010, 1090])).toBe(false)
+    expect(grows([1250, 1500])).toBe(true)
+    expect(grows([1000, 1040])).toBe(false)
   })
 
   it('giving up after one retry leaves nothing to compare', () => {

@@ -86,7 +86,6 @@ export async function runRequests(
   return new Promise((resolveAll) => {
     let child: ChildProcess | undefined
     let inflight: InFlight[] = []
-    let buffer = ''
     let stderrTail = ''
     let lastOutputAt = Date.now()
     let finished = false
@@ -184,7 +183,6 @@ export async function runRequests(
     }
 
     const start = () => {
-      buffer = ''
       answeredSinceStart = false
       lastOutputAt = Date.now()
       let c: ChildProcess
@@ -195,16 +193,7 @@ export async function runRequests(
         return
       }
       child = c
-      c.stdout!.setEncoding('utf8')
-      c.stdout!.on('data', (chunk: string) => {
-        buffer += chunk
-        let nl: number
-        while ((nl = buffer.indexOf('\n')) >= 0) {
-          const line = buffer.slice(0, nl).replace(/\r$/, '')
-          buffer = buffer.slice(nl + 1)
-          onLine(line)
-        }
-      })
+      readLines(c.stdout!, onLine)
       c.stderr!.setEncoding('utf8')
       c.stderr!.on('data', (chunk: string) => {
         stderrTail = (stderrTail + chunk).slice(-600)
@@ -234,6 +223,21 @@ export async function runRequests(
     }
     start()
     if (requests.length === 0) finishIfDone()
+  })
+}
+
+/** Calls `onLine` with each line of a child's output (without its `\n` or `\r\n`) as it completes. */
+export function readLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let buffer = ''
+  stream.setEncoding('utf8')
+  stream.on('data', (chunk: string) => {
+    buffer += chunk
+    let nl: number
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl).replace(/\r$/, '')
+      buffer = buffer.slice(nl + 1)
+      onLine(line)
+    }
   })
 }
 

@@ -27,7 +27,9 @@ interface ClientOpts extends ContractFlags {
 export const checkClientCommand: CommandModule = {
   register(check, io, done) {
     addContractOptions(check.command('client'))
-      .description('check a client signer/verifier: run <command...> and replay the vectors over the `oec sign --jsonl` protocol')
+      .description(
+        'check a client: replay the vectors to its signer/verifier over the `oec sign --jsonl` protocol, or with --http watch how it behaves on the wire',
+      )
       .argument('<command...>', 'the testee program and its arguments (after --)')
       .option('--http', 'check how the client behaves over HTTP against scripted answers (docs/testee-protocol.md), not its signer')
       .option(

@@ -5,7 +5,7 @@
  * Never rejects and never hangs past one task timeout; the process group is killed at the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { resolveCommand, stop } from '../testee.ts'
+import { readLines, resolveCommand, stop } from '../testee.ts'
 import { clip, ENV, parseAnswerLine, type ParsedAnswer, type Task } from './protocol.ts'
 import type { ScenarioServer } from './scenario-server.ts'
 import type { Scenario } from './scenarios.ts'
@@ -81,16 +81,8 @@ export async function runSession(scenario: Scenario, server: ScenarioServer, opt
   }
   let exited: string | null = null
   let spawnError: string | null = null
-  let buffer = ''
-  child.stdout!.setEncoding('utf8')
-  child.stdout!.on('data', (chunk: string) => {
-    buffer += chunk
-    let nl: number
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, nl).replace(/\r$/, '')
-      buffer = buffer.slice(nl + 1)
-      if (line.trim() !== '') push({ kind: 'line', line })
-    }
+  readLines(child.stdout!, (line) => {
+    if (line.trim() !== '') push({ kind: 'line', line })
   })
   child.stderr!.setEncoding('utf8')
   child.stderr!.on('data', (chunk: string) => {
@@ -101,7 +93,8 @@ export async function runSession(scenario: Scenario, server: ScenarioServer, opt
     spawnError = `cannot start ${JSON.stringify(cmd)}: ${err.message}`
     push({ kind: 'exit', why: spawnError })
   })
-  child.on('exit', (code, signal) => {
+  // 'close', not 'exit': an answer written just before the process ended is read first.
+  child.on('close', (code, signal) => {
     exited = `the client exited (${signal ?? `code ${code}`})${stderrTail.trim() ? `; stderr: ${clip(stderrTail, 240)}` : ''}`
     push({ kind: 'exit', why: exited })
   })
