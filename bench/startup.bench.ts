@@ -40,7 +40,7 @@ const SUBJECTS: readonly Subject[] = [
  * CPU time (user + system, ms) of the waited-for children so far, from /proc (Linux; undefined
  * elsewhere). Wall time is the budget; CPU time says how much of it the load of a shared machine took.
  */
-function childCpuMs(): number | undefined {
+export function childCpuMs(): number | undefined {
   try {
     const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')
     // cutime and cstime, fields 16 and 17 of stat(5), are 14 and 15 once the command name is cut off; ticks of 10 ms.

@@ -77,7 +77,7 @@ export function emitErrors(spec: Contract<'catalog'>, names: NameRegistry): Writ
   const n = {
     catalog: names.claim('errorCatalog'),
     known: names.claim('KnownErrorCode'),
-    code: names.claim('ErrorCode'),
+    code: names.claimAs('errorCode', 'ErrorCode'),
     list: names.claim('knownErrorCodes'),
     guard: names.claim('isKnownErrorCode'),
     status: names.claim('httpStatusOf'),

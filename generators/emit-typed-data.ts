@@ -137,7 +137,7 @@ export function emitTypedData(spec: Contract<'typedData'>, names: NameRegistry, 
     bodyFields[m.id] = Object.fromEntries(m.fields.map((f) => [f.name, f.body]))
   }
 
-  const typedDataName = names.claim('typedData')
+  const typedDataName = names.claimAs('typedData', 'typedData')
   out.push(
     constant(
       typedDataName,
@@ -161,7 +161,7 @@ export function emitTypedData(spec: Contract<'typedData'>, names: NameRegistry, 
     }),
   )
   out.push(
-    constant(names.claim('messageBodyFields'), asConst(bodyFields), {
+    constant(names.claimAs('messageBodyFields', 'messageBodyFields'), asConst(bodyFields), {
       description: 'Typed-data field → JSON body field, per message (e.g. `clientId` is sent as `client_id`).',
     }),
   )

@@ -194,7 +194,7 @@ export function emitTypes(spec: Contract, names: NameRegistry): WriterFunction[]
     })
   }
 
-  const opsName = names.claim('Operations')
+  const opsName = names.claimAs('operations', 'Operations')
   out.push(
     declaration(
       opsName,

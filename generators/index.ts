@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto'
 import type { WriterFunction } from 'ts-morph'
 import type { Contract, LayerName } from '../src/contract/load.ts'
 import { isObject } from '../src/contract/model.ts'
+import { emitClient } from './emit-client.ts'
 import { emitContract } from './emit-contract.ts'
 import { emitErrors } from './emit-errors.ts'
 import { emitLimits } from './emit-limits.ts'
@@ -30,9 +31,9 @@ export interface EmittedFile {
 
 /**
  * The generated files, in a fixed order: types, errors, typed-data, limits, contract, rules,
- * index. types.ts and contract.ts come from any OpenAPI document; each other file needs its
+ * client, index. types.ts and contract.ts come from any OpenAPI document; each other file needs its
  * layer (errors.ts the catalog, typed-data.ts x-eip712, limits.ts x-rate-limits, rules.ts a
- * rule catalog), so a plain document gets only what it describes.
+ * rule catalog, client.ts signed operations), so a plain document gets only what it describes.
  */
 export function emitAll(spec: Contract, options: EmitOptions = {}, newWriter: WriterFactory = createWriter): EmittedFile[] {
   const info = isObject(spec.doc.info) ? spec.doc.info : {}
@@ -52,6 +53,8 @@ export function emitAll(spec: Contract, options: EmitOptions = {}, newWriter: Wr
   const types = emitTypes(spec, names)
   const contract = emitContract(spec, names)
   const rules = spec.rules ? emitRules(spec.rules, names) : undefined
+  // Last: the client refers to names the other files claimed (the operations map, typedData, ErrorCode).
+  const client = spec.typedData ? emitClient(spec as Contract<'typedData'>, names) : undefined
 
   const modules = (
     [
@@ -61,6 +64,7 @@ export function emitAll(spec: Contract, options: EmitOptions = {}, newWriter: Wr
       ['limits', limits],
       ['contract', contract],
       ['rules', rules],
+      ['client', client],
     ] as const
   ).flatMap(([name, statements]) => (statements ? [{ name, statements }] : []))
   // `.js` specifiers resolve to the .ts files under NodeNext, node10 and bundler resolution alike.

@@ -120,6 +120,7 @@ export function writeValue(writer: CodeBlockWriter, value: unknown, depth = 0): 
 /** Hands out unique exported names across all generated files, so `export *` never collides. */
 export class NameRegistry {
   private readonly taken = new Set<string>()
+  private readonly roles = new Map<string, string>()
 
   /** Claims `base`, or `base2`, `base3`, ... when taken. */
   claim(base: string): string {
@@ -127,6 +128,18 @@ export class NameRegistry {
     for (let n = 2; this.taken.has(name); n++) name = `${base}${n}`
     this.taken.add(name)
     return name
+  }
+
+  /** Claims a name for a declaration another file refers to by its role (e.g. the operations map). */
+  claimAs(role: string, base: string): string {
+    const name = this.claim(base)
+    this.roles.set(role, name)
+    return name
+  }
+
+  /** The name claimed for `role`, if that file was generated. */
+  nameOf(role: string): string | undefined {
+    return this.roles.get(role)
   }
 
   has(name: string): boolean {

@@ -81,6 +81,26 @@ try {
     process.stderr.write('consumer: oec generate --out x wrote no x/types.ts\n')
     process.exit(1)
   }
+  // The generated signing client in the consumer's project: strict nodenext, then run against oec serve.
+  run('npm install viem', 'npm', ['install', ...npmQuiet, `viem@${installedVersion('viem')}`], { cwd: app })
+  run('npx oec generate --out gen', 'npx', ['--no-install', 'oec', 'generate', '--out', 'gen'], { cwd: app })
+  run(
+    'tsc strict nodenext: generated client (wrong field, number decimal, no nonce source do not compile)',
+    process.execPath,
+    [tsc, '-p', 'client'],
+    { cwd: app },
+  )
+  run('tsc emit of the client app', process.execPath, [tsc, '-p', 'client', '--noEmit', 'false', '--outDir', 'client-out'], { cwd: app })
+  const clientRun = run(
+    'generated client: place, cancel by id and client id, approve agent, place as agent',
+    process.execPath,
+    [join('client-out', 'client', 'app.js')],
+    { cwd: app },
+  )
+  if (!clientRun.includes('placed as it')) {
+    process.stderr.write(`consumer: the generated client app did not finish:\n${clientRun}\n`)
+    process.exit(1)
+  }
   run('publint --strict', process.execPath, [join(ROOT, 'node_modules', 'publint', 'src', 'cli.js'), 'run', tarball, '--strict'], {
     cwd: ROOT,
   })

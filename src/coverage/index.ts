@@ -1,14 +1,15 @@
 /**
- * `oec coverage`: the rule × check matrix. Checks come from three places: the vector cases
+ * `oec coverage`: the rule × check matrix. Checks come from four places: the vector cases
  * (replayed by both runners), the server runner's check registry (imported like any module:
- * coverage sits above the checks, and a broken check module fails the command), and `oec lint`'s
- * spec checks. A stated rule with no check is a gap (exit 1); advice to client authors is
+ * coverage sits above the checks, and a broken check module fails the command), the client
+ * behaviour checks of `oec check client --http`, and `oec lint`'s spec checks. A stated rule with no check is a gap (exit 1); advice to client authors is
  * listed apart.
  */
 import type { RuleId } from '../contract/generated/rules.ts'
 import type { LintRuleId } from '../lint/registry.ts'
 import type { Level } from '../report/model.ts'
 import { serverCheckCatalog } from '../check/server/catalog.ts'
+import { CLIENT_CHECKS } from '../check/client/http/checks/index.ts'
 import { contractFor, type Contract } from '../contract/load.ts'
 import { generateVectors } from '../vectors/generate.ts'
 import { casesOf, loadVectorCases, type LoadedCase } from '../vectors/load.ts'
@@ -18,7 +19,7 @@ import { loadRules, type Rule } from '../contract/rules.ts'
 
 export * from '../contract/rules.ts'
 
-export type CheckSource = 'vectors' | 'server' | 'lint'
+export type CheckSource = 'vectors' | 'server' | 'lint' | 'client'
 
 export interface CheckRef {
   readonly source: CheckSource
@@ -96,6 +97,15 @@ export const LINT_CHECKS: readonly LintCheckRef[] = [
     level: 'assumed',
   },
 ]
+
+/** The client-behaviour checks of `oec check client --http` (each judged on one or more scenarios). */
+export const CLIENT_CHECK_REFS: readonly CheckRef[] = CLIENT_CHECKS.map((c) => ({
+  source: 'client',
+  id: `client/${c.name}`,
+  title: c.title,
+  rules: c.rules,
+  level: c.level,
+}))
 
 export interface CoverageRow {
   readonly rule: Rule
@@ -181,7 +191,7 @@ export async function buildCoverage(opts: CoverageOptions = {}): Promise<Coverag
     level: c.case.level,
   }))
   const server = await sources.server()
-  const checks = [...vectorChecks, ...(server ?? []), ...LINT_CHECKS]
+  const checks = [...vectorChecks, ...(server ?? []), ...LINT_CHECKS, ...CLIENT_CHECK_REFS]
   const byRule = new Map<string, CheckRef[]>(rules.map((r) => [r.id, []]))
   const unknownRefs: { id: string; by: string }[] = []
   for (const c of checks) {
@@ -193,7 +203,7 @@ export async function buildCoverage(opts: CoverageOptions = {}): Promise<Coverag
   }
   const rows = rules.map((rule) => {
     const list = byRule.get(rule.id) ?? []
-    const count = { vectors: 0, server: 0, lint: 0 }
+    const count = { vectors: 0, server: 0, lint: 0, client: 0 }
     for (const c of list) count[c.source]++
     return { rule, checks: list, count, status: coverageStatus(rule, list) }
   })
@@ -205,7 +215,7 @@ export async function buildCoverage(opts: CoverageOptions = {}): Promise<Coverag
     advice: rows.filter((r) => r.rule.advice).map((r) => r.rule),
     unknownRefs,
     serverCatalog: server ? 'loaded' : 'absent',
-    sources: { vectors: vectorChecks.length, server: server?.length ?? 0, lint: LINT_CHECKS.length },
+    sources: { vectors: vectorChecks.length, server: server?.length ?? 0, lint: LINT_CHECKS.length, client: CLIENT_CHECK_REFS.length },
   }
 }
 
@@ -218,11 +228,11 @@ export function coverageExitCode(r: CoverageReport): 0 | 1 {
 export function formatCoverageText(r: CoverageReport, opts: { verbose?: boolean } = {}): string {
   const lines: string[] = []
   const w = Math.max(...r.rows.map((x) => x.rule.id.length))
-  lines.push(`${'rule'.padEnd(w)}  level    vectors  server  lint  status`)
+  lines.push(`${'rule'.padEnd(w)}  level    vectors  server  lint  client  status`)
   for (const row of r.rows) {
     const status = row.status !== 'uncovered' ? row.status : row.rule.level === 'stated' ? 'UNCOVERED' : 'uncovered (assumed)'
     lines.push(
-      `${row.rule.id.padEnd(w)}  ${row.rule.level.padEnd(7)}  ${String(row.count.vectors).padStart(7)}  ${String(row.count.server).padStart(6)}  ${String(row.count.lint).padStart(4)}  ${status}`,
+      `${row.rule.id.padEnd(w)}  ${row.rule.level.padEnd(7)}  ${String(row.count.vectors).padStart(7)}  ${String(row.count.server).padStart(6)}  ${String(row.count.lint).padStart(4)}  ${String(row.count.client).padStart(6)}  ${status}`,
     )
     if (opts.verbose) {
       const families = new Map<string, number>()
@@ -235,7 +245,7 @@ export function formatCoverageText(r: CoverageReport, opts: { verbose?: boolean 
   }
   lines.push('')
   lines.push(
-    `checks: ${r.sources.vectors} vector cases, ${r.sources.server} server checks${r.serverCatalog === 'absent' ? ' (server runner catalog not found)' : ''}, ${r.sources.lint} spec (lint) checks`,
+    `checks: ${r.sources.vectors} vector cases, ${r.sources.server} server checks${r.serverCatalog === 'absent' ? ' (server runner catalog not found)' : ''}, ${r.sources.lint} spec (lint) checks, ${r.sources.client} client behaviour checks`,
   )
   const stated = r.rows.filter((x) => x.rule.level === 'stated' && !x.rule.advice)
   lines.push(

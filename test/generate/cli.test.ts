@@ -14,7 +14,7 @@ import { acmeSpec, editedSpec, SPEC, tempDir } from './helpers.ts'
 
 const binary = (args: string[]) => runOec(args, { timeoutMs: 60_000 })
 /** What the shipped spec (with its rules.yaml) generates: types and contract, one file a layer, index. */
-const SHIPPED_FILES = ['contract.ts', 'errors.ts', 'index.ts', 'limits.ts', 'rules.ts', 'typed-data.ts', 'types.ts']
+const SHIPPED_FILES = ['client.ts', 'contract.ts', 'errors.ts', 'index.ts', 'limits.ts', 'rules.ts', 'typed-data.ts', 'types.ts']
 
 const tmp = tempDir('cli')
 const out = join(tmp.dir, 'out')

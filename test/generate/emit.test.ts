@@ -30,7 +30,16 @@ const text = (list: GeneratedFile[], name: string) => list.find((f) => f.name ==
 
 describe('output', () => {
   it('is one file per layer between types and index, and the same bytes on every run', async () => {
-    expect(files.map((f) => f.name)).toEqual(['types.ts', 'errors.ts', 'typed-data.ts', 'limits.ts', 'contract.ts', 'rules.ts', 'index.ts'])
+    expect(files.map((f) => f.name)).toEqual([
+      'types.ts',
+      'errors.ts',
+      'typed-data.ts',
+      'limits.ts',
+      'contract.ts',
+      'rules.ts',
+      'client.ts',
+      'index.ts',
+    ])
     const again = await generateFiles()
     expect(again).toEqual(files)
   })

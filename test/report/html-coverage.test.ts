@@ -65,7 +65,7 @@ describeInBrowser('HTML coverage report in headless Chromium', (browser) => {
     // Each row's check count per source is the JSON's.
     const sig1 = await page.$$eval('#rule-SIG-1 td.num', (els) => els.map((e) => Number(e.textContent)))
     const sig1Json = json.rules.find((r) => r.id === 'SIG-1')! as unknown as { count: Record<string, number> }
-    expect(sig1).toEqual([sig1Json.count.vectors, sig1Json.count.server, sig1Json.count.lint])
+    expect(sig1).toEqual([sig1Json.count.vectors, sig1Json.count.server, sig1Json.count.lint, sig1Json.count.client])
 
     // Markup in a rule's text and section is text.
     expect(await page.evaluate('window.__oecInjected')).toBeUndefined()

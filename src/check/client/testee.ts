@@ -86,7 +86,6 @@ export async function runRequests(
   return new Promise((resolveAll) => {
     let child: ChildProcess | undefined
     let inflight: InFlight[] = []
-    let buffer = ''
     let stderrTail = ''
     let lastOutputAt = Date.now()
     let finished = false
@@ -184,7 +183,6 @@ export async function runRequests(
     }
 
     const start = () => {
-      buffer = ''
       answeredSinceStart = false
       lastOutputAt = Date.now()
       let c: ChildProcess
@@ -195,16 +193,7 @@ export async function runRequests(
         return
       }
       child = c
-      c.stdout!.setEncoding('utf8')
-      c.stdout!.on('data', (chunk: string) => {
-        buffer += chunk
-        let nl: number
-        while ((nl = buffer.indexOf('\n')) >= 0) {
-          const line = buffer.slice(0, nl).replace(/\r$/, '')
-          buffer = buffer.slice(nl + 1)
-          onLine(line)
-        }
-      })
+      readLines(c.stdout!, onLine)
       c.stderr!.setEncoding('utf8')
       c.stderr!.on('data', (chunk: string) => {
         stderrTail = (stderrTail + chunk).slice(-600)
@@ -237,11 +226,26 @@ export async function runRequests(
   })
 }
 
+/** Calls `onLine` with each line of a child's output (without its `\n` or `\r\n`) as it completes. */
+export function readLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let buffer = ''
+  stream.setEncoding('utf8')
+  stream.on('data', (chunk: string) => {
+    buffer += chunk
+    let nl: number
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl).replace(/\r$/, '')
+      buffer = buffer.slice(nl + 1)
+      onLine(line)
+    }
+  })
+}
+
 /**
  * Closes stdin and waits for the testee to exit; kills its process group when it has not
  * exited within `graceMs` (0 = at once, for a testee known to hang).
  */
-function stop(child: ChildProcess | undefined, graceMs = 500): Promise<void> {
+export function stop(child: ChildProcess | undefined, graceMs = 500): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolve) => {
     const kill = () => {

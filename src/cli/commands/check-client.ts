@@ -13,7 +13,8 @@ import { loadExpectedFailures, writeExpectedFailures } from '../../check/expecte
 import { clientCasesFor, runClientCheck } from '../../check/client/runner.ts'
 
 interface ClientOpts extends ContractFlags {
-  timeout: number
+  http?: boolean
+  timeout?: number
   startupTimeout: number
   expectedFailures?: string
   fix?: boolean
@@ -26,9 +27,16 @@ interface ClientOpts extends ContractFlags {
 export const checkClientCommand: CommandModule = {
   register(check, io, done) {
     addContractOptions(check.command('client'))
-      .description('check a client signer/verifier: run <command...> and replay the vectors over the `oec sign --jsonl` protocol')
+      .description(
+        'check a client: replay the vectors to its signer/verifier over the `oec sign --jsonl` protocol, or with --http watch how it behaves on the wire',
+      )
       .argument('<command...>', 'the testee program and its arguments (after --)')
-      .option('--timeout <ms>', 'per-request time limit in milliseconds', intOption('--timeout', 1, 600_000), 5000)
+      .option('--http', 'check how the client behaves over HTTP against scripted answers (docs/testee-protocol.md), not its signer')
+      .option(
+        '--timeout <ms>',
+        'per-request time limit in milliseconds (default 5000; with --http: per task, retries included, default 30000)',
+        intOption('--timeout', 1, 600_000),
+      )
       .option(
         '--startup-timeout <ms>',
         'extra time for the first answer after the testee starts',
@@ -37,7 +45,7 @@ export const checkClientCommand: CommandModule = {
       )
       .option('--expected-failures <file>', 'known failures: one case id (or prefix) per line, "# reason" optional')
       .option('--fix', 'rewrite the --expected-failures file to list exactly the cases failing now')
-      .option('--only <ids>', 'comma-separated case ids or prefixes (e.g. place-order-valid,nonce/3)')
+      .option('--only <ids>', 'comma-separated case ids or prefixes (e.g. place-order-valid,nonce/3); with --http, scenario ids')
       .addOption(new Option('--reporter <name>', 'report format').choices([...REPORTER_NAMES]).default('pretty'))
       .option('--out <file>', 'write the report to a file instead of stdout')
       .option('--vectors <dir>', `vector directory (default: ${DEFAULT_VECTORS_DIR}; with --spec, the vectors generated from that spec)`)
@@ -48,8 +56,14 @@ The testee reads one JSON request per line on stdin and writes one answer per li
 in request order, echoing "id" (see \`oec sign --jsonl\`). Each case checks the exact digest,
 the exact signature, the body text by meaning, and that verify accepts exactly what it should.
 
+With --http the program is a client driver instead: it reads tasks on stdin (place, cancel),
+performs them against OEC_BASE_URL with its own signing, nonces and retries, and prints one
+answer line per task; the checker scripts the server's answers (429, 503, unknown codes,
+REJECTED, slow or dropped answers) and judges the requests it sees.
+
 Examples:
   oec check client -- oec sign --jsonl
+  oec check client --http -- python3 my_client.py
   oec check client --reporter junit --out client.xml -- python3 my_signer.py
   oec check client --expected-failures known.txt -- ./my-signer
 
@@ -67,11 +81,21 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
           : []
         if (opts.vectors !== undefined && (opts.spec !== undefined || opts.service !== undefined))
           throw new InputError('check client: --vectors and --spec/--service exclude each other (a spec gives its own vectors)')
-        const vectorsDir = resolve(opts.vectors ?? DEFAULT_VECTORS_DIR)
         const spec =
           opts.spec !== undefined || opts.service !== undefined
-            ? contractFromFlags(opts, ['catalog', 'typedData', 'rateLimits'], 'oec check client')
+            ? contractFromFlags(
+                opts,
+                ['catalog', 'typedData', 'rateLimits', ...(opts.http ? (['websocket'] as const) : [])],
+                'oec check client',
+              )
             : undefined
+        if (opts.http) {
+          if (opts.vectors !== undefined)
+            throw new InputError('check client: --vectors does not apply to --http (its scenarios are scripted)')
+          const { runHttpCommand } = await import('./check-client-http.ts')
+          return runHttpCommand(command, { ...opts, only }, spec, io, done)
+        }
+        const vectorsDir = resolve(opts.vectors ?? DEFAULT_VECTORS_DIR)
         const total = (await clientCasesFor({ vectorsDir, only, ...(spec ? { spec } : {}) })).length
         if (total === 0) throw new InputError(`check client: no case matches --only ${opts.only ?? ''}`)
         const list = opts.expectedFailures && !opts.fix ? loadExpectedFailures(opts.expectedFailures) : undefined
@@ -86,7 +110,7 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
         })
         const run = await runClientCheck({
           command,
-          timeoutMs: opts.timeout,
+          timeoutMs: opts.timeout ?? 5000,
           startupMs: opts.startupTimeout,
           only,
           vectorsDir,

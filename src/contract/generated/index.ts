@@ -5,3 +5,4 @@ export * from './typed-data.js';
 export * from './limits.js';
 export * from './contract.js';
 export * from './rules.js';
+export * from './client.js';

@@ -19,7 +19,7 @@ const STATUS_LABEL: Readonly<Record<Status, string>> = {
   covered: 'covered',
   advice: 'advice (nothing on the wire)',
 }
-const SOURCES: readonly CheckSource[] = ['vectors', 'server', 'lint']
+const SOURCES: readonly CheckSource[] = ['vectors', 'server', 'lint', 'client']
 
 function statusOf(row: CoverageRow): Status {
   if (row.rule.advice) return 'advice'
@@ -56,7 +56,7 @@ export function renderCoverageHtml(report: CoverageReport, meta: CoverageReportM
   const facts: [string, string][] = [
     [
       'checks',
-      `${report.sources.vectors} vector cases, ${report.sources.server} server checks${report.serverCatalog === 'absent' ? ' (server catalog not found)' : ''}, ${report.sources.lint} spec (lint) checks`,
+      `${report.sources.vectors} vector cases, ${report.sources.server} server checks${report.serverCatalog === 'absent' ? ' (server catalog not found)' : ''}, ${report.sources.lint} spec (lint) checks, ${report.sources.client} client behaviour checks`,
     ],
     ...(meta.rulesFile ? ([['rules', meta.rulesFile]] as [string, string][]) : []),
     ...(meta.vectorsDir ? ([['vectors', meta.vectorsDir]] as [string, string][]) : []),
@@ -84,7 +84,7 @@ export function renderCoverageHtml(report: CoverageReport, meta: CoverageReportM
 <ul class="bar">${bar.map(([id, label, n, cls]) => `<li class="${cls}"><span class="n" id="count-${id}">${n}</span>${esc(label)}</li>`).join('')}</ul>
 <dl class="meta">${facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>${unknown}</section>
 <section aria-labelledby="matrix-h"><h2 id="matrix-h">Rules (${report.rows.length})</h2>
-<p class="muted">Stated rules without a check first (they fail <code>oec coverage</code>), then assumed ones without a check, then the rest in catalog order. Counts are checks per source: vector cases (replayed by both runners), server checks, spec (lint) checks.</p>
+<p class="muted">Stated rules without a check first (they fail <code>oec coverage</code>), then assumed ones without a check, then the rest in catalog order. Counts are checks per source: vector cases (replayed by both runners), server checks, spec (lint) checks, client behaviour checks (<code>oec check client --http</code>).</p>
 ${filters}
 <div class="table-wrap"><table class="matrix" id="coverage-table"><thead><tr><th scope="col">Rule</th><th scope="col">Level</th><th scope="col">Status</th>${SOURCES.map((s) => `<th scope="col" class="num">${s}</th>`).join('')}<th scope="col">Section</th><th scope="col" class="text">Text</th><th scope="col">Checks</th></tr></thead>
 <tbody id="coverage-rows">${ordered.map(({ r, i }) => row(r, i)).join('\n')}</tbody></table></div></section>

@@ -7,7 +7,7 @@ export const NONCE_GAPS_DECREASING = 'nonce.gaps-decreasing'
 export const nonceGapsDecreasing: Check<typeof NONCE_GAPS_DECREASING> = {
   id: NONCE_GAPS_DECREASING,
   title: 'gaps and decreasing nonces are allowed',
-  // NONCE-3 (nonces should increase) is advice to clients: nothing on the wire to check.
+  // NONCE-3 (nonces should increase) is about clients: `oec check client --http` checks it.
   rules: ['NONCE-4', 'NONCE-8'],
   level: 'stated',
   async run(ctx) {
