@@ -6,6 +6,7 @@ import { RATE_LIMIT_HEADERS, WINDOW_HEADERS } from '../contract/headers.ts'
 import type { Contract, LayerName } from '../contract/load.ts'
 import { deref, getPointer, isObject, readSignedSchema, responseErrorCodes, type JsonObject } from '../contract/model.ts'
 import { toPointer } from '../contract/source.ts'
+import { missingServerNeeds } from '../contract/server-needs.ts'
 import type { LintFinding } from './findings.ts'
 import { LINT_RULES, type LintRuleId } from './registry.ts'
 
@@ -21,7 +22,8 @@ function has<N extends LayerName>(spec: Contract, layer: N): spec is Contract<N>
 }
 
 /** Runs every rule whose layer the spec has; the registry says which rules need which layer. */
-export function lintSpec(spec: Contract): LintFinding[] {
+/** `today` (YYYY-MM-DD) judges x-optional-until dates. */
+export function lintSpec(spec: Contract, today: string = new Date().toISOString().slice(0, 10)): LintFinding[] {
   const findings: LintFinding[] = []
   const emit: Emit = (rule, pointer, message) => findings.push({ rule, severity: LINT_RULES[rule].level, pointer, message })
   if (has(spec, 'catalog')) lintCatalog(spec, emit)
@@ -30,9 +32,28 @@ export function lintSpec(spec: Contract): LintFinding[] {
     lintSignedBodies(spec, emit)
   }
   if (has(spec, 'rateLimits')) lintRateLimits(spec, emit)
+  if (has(spec, 'catalog'))
+    for (const m of missingServerNeeds(spec)) emit('server-needs', m.pointer, `the reference server needs ${m.what}`)
   lintRequestBodies(spec, emit)
   lintAssumed(spec.doc, '', emit)
+  lintOptionalUntil(spec.doc, '', today, emit)
   return findings
+}
+
+/** `x-optional-until: YYYY-MM-DD` on a property: once the date is past, the property may become required. */
+function lintOptionalUntil(node: unknown, at: string, today: string, emit: Emit): void {
+  if (Array.isArray(node)) return node.forEach((v, i) => lintOptionalUntil(v, `${at}/${i}`, today, emit))
+  if (!isObject(node)) return
+  const until = node['x-optional-until']
+  if (typeof until === 'string' && until < today) {
+    const name = (at.split('/').pop() ?? '').replace(/~1/g, '/').replace(/~0/g, '~')
+    emit(
+      'optional-until-passed',
+      `${at}/x-optional-until`,
+      `${name} was optional until ${until}, which has passed: it may now become required`,
+    )
+  }
+  for (const [k, v] of Object.entries(node)) lintOptionalUntil(v, `${at}/${toPointer([k]).slice(1)}`, today, emit)
 }
 
 function lintCatalog(spec: Contract<'catalog'>, emit: Emit): void {
