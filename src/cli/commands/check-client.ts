@@ -5,7 +5,7 @@ import { reportOut } from '../report-out.ts'
 import { resolve } from 'node:path'
 import { InputError } from '../../errors.ts'
 import { createReporter, exitCodeFor, REPORTER_NAMES, type ReporterName } from '../../report/index.ts'
-import { Option, intOption, type CommandModule } from '../program.ts'
+import { Option, commaList, intOption, type CommandModule } from '../program.ts'
 import { DEFAULT_VECTORS_DIR } from '../../vectors/paths.ts'
 import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
 import { shippedContract } from '../../contract/index.ts'
@@ -18,6 +18,7 @@ interface ClientOpts extends ContractFlags {
   expectedFailures?: string
   fix?: boolean
   only?: string
+  skip?: string
   reporter: ReporterName
   out?: string
   vectors?: string
@@ -38,6 +39,7 @@ export const checkClientCommand: CommandModule = {
       .option('--expected-failures <file>', 'known failures: one case id (or prefix) per line, "# reason" optional')
       .option('--fix', 'rewrite the --expected-failures file to list exactly the cases failing now')
       .option('--only <ids>', 'comma-separated case ids or prefixes (e.g. place-order-valid,nonce/3)')
+      .option('--skip <ids>', 'comma-separated case ids or prefixes to leave out (an options-only client: --skip perp-agent)')
       .addOption(new Option('--reporter <name>', 'report format').choices([...REPORTER_NAMES]).default('pretty'))
       .option('--out <file>', 'write the report to a file instead of stdout')
       .option('--vectors <dir>', `vector directory (default: ${DEFAULT_VECTORS_DIR}; with --spec, the vectors generated from that spec)`)
@@ -59,12 +61,8 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
         if (command.length === 0)
           throw new InputError('check client: give the testee command after --, e.g. oec check client -- oec sign --jsonl')
         if (opts.fix && !opts.expectedFailures) throw new InputError('check client: --fix needs --expected-failures FILE')
-        const only = opts.only
-          ? opts.only
-              .split(',')
-              .map((s) => s.trim())
-              .filter(Boolean)
-          : []
+        const only = commaList(opts.only)
+        const skip = commaList(opts.skip)
         if (opts.vectors !== undefined && (opts.spec !== undefined || opts.service !== undefined))
           throw new InputError('check client: --vectors and --spec/--service exclude each other (a spec gives its own vectors)')
         const vectorsDir = resolve(opts.vectors ?? DEFAULT_VECTORS_DIR)
@@ -72,8 +70,9 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
           opts.spec !== undefined || opts.service !== undefined
             ? contractFromFlags(opts, ['catalog', 'typedData', 'rateLimits'], 'oec check client')
             : undefined
-        const total = (await clientCasesFor({ vectorsDir, only, ...(spec ? { spec } : {}) })).length
-        if (total === 0) throw new InputError(`check client: no case matches --only ${opts.only ?? ''}`)
+        const total = (await clientCasesFor({ vectorsDir, only, skip, ...(spec ? { spec } : {}) })).length
+        if (total === 0)
+          throw new InputError(`check client: no case left to run after --only ${opts.only ?? '(all)'} --skip ${opts.skip ?? '(none)'}`)
         const list = opts.expectedFailures && !opts.fix ? loadExpectedFailures(opts.expectedFailures) : undefined
         const report = reportOut(opts.out, io.stdout)
         const out = report.stream
@@ -89,6 +88,7 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
           timeoutMs: opts.timeout,
           startupMs: opts.startupTimeout,
           only,
+          skip,
           vectorsDir,
           ...(spec ? { spec } : {}),
           ...(list ? { expectedFailures: list } : {}),
