@@ -14,6 +14,7 @@ import type { VectorCase, VectorFile } from '../../vectors/model.ts'
 import { DEFAULT_VECTORS_DIR } from '../../vectors/paths.ts'
 import { applyExpectedFailures, matchesEntry, type ExpectedFailures } from '../expected-failures.ts'
 import { signProblems, verifyProblems } from './compare.ts'
+import { preflightTestee } from './preflight.ts'
 import { runRequests, type Answer, type PendingRequest } from './testee.ts'
 
 export interface ClientRunOptions {
@@ -31,6 +32,8 @@ export interface ClientRunOptions {
   /** Extra time for the testee's first answer after a start (ms). */
   readonly startupMs?: number
   readonly onResult?: (r: CaseResult) => void
+  /** Check that the testee starts and answers a first request before the run (PreflightError otherwise). */
+  readonly preflight?: boolean
 }
 
 export interface ClientRun {
@@ -188,6 +191,13 @@ export async function runClientCheck(opts: ClientRunOptions): Promise<ClientRun>
   const t0 = Date.now()
   const cases = await clientCasesFor(opts)
   const perCase = cases.map((c) => ({ c, reqs: requestsFor(c) }))
+  const testee = {
+    command: opts.command,
+    timeoutMs: opts.timeoutMs ?? 5000,
+    ...(opts.startupMs !== undefined ? { startupMs: opts.startupMs } : {}),
+  }
+  const first = perCase[0]?.reqs[0]
+  if (opts.preflight && first) await preflightTestee(first, testee)
   const byId = new Map<string, { c: LoadedCase; reqs: PendingRequest[]; left: number; first: number }>()
   for (const p of perCase) {
     const entry = { ...p, left: p.reqs.length, first: 0 }
@@ -206,12 +216,7 @@ export async function runClientCheck(opts: ClientRunOptions): Promise<ClientRun>
   }
   await runRequests(
     perCase.flatMap((p) => p.reqs),
-    {
-      command: opts.command,
-      timeoutMs: opts.timeoutMs ?? 5000,
-      ...(opts.window ? { window: opts.window } : {}),
-      ...(opts.startupMs !== undefined ? { startupMs: opts.startupMs } : {}),
-    },
+    { ...testee, ...(opts.window ? { window: opts.window } : {}) },
     (id, a) => {
       answers.set(id, a)
       const entry = byId.get(id)

@@ -15,6 +15,7 @@ import type { OperationId } from '../../contract/generated/types.ts'
 import { allChecks } from './registry.ts'
 import { runCheck, type RunShared } from './context.ts'
 import { HttpClient, probe, UnreachableError, type Exchange } from './http.ts'
+import { preflight } from './preflight.ts'
 import { createRng } from './rng.ts'
 import { schedule } from './schedule.ts'
 import type { Check, TargetInfo } from './types.ts'
@@ -63,6 +64,13 @@ export interface ServerRunOptions {
   readonly embeddedConfig?: Partial<ServerConfig>
   /** Each result in the final (registry) order, as soon as every check before its own has ended. */
   readonly onResult?: (r: CaseResult) => void
+  /**
+   * Check the setup before any case runs (a live target only): the operations answer, the
+   * symbols are listed, one signed order is accepted under the configured domain. A wrong setup
+   * is a PreflightError (one line naming the cause and the flag). Default off in the library;
+   * the CLI turns it on unless --no-preflight.
+   */
+  readonly preflight?: boolean
   /** Called with the number of checks selected, before the first result. */
   readonly onStart?: (info: { checks: number; target: string }) => void
 }
@@ -203,6 +211,15 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
     const unreachable = await probe(http, spec.operations.find((o) => o.operationId === ('getHealth' satisfies OperationId))?.path ?? '/')
     unlisten()
     if (unreachable) throw new UnreachableError(`cannot reach ${url}: ${unreachable}`)
+    if (opts.preflight && !server)
+      await preflight({
+        spec,
+        http,
+        target: { url, domainName, chainId, symbols },
+        privateKey: walletKey('preflight'),
+        nonce: BigInt(Date.now()) * 1000n,
+        timeoutMs: opts.timeoutMs ?? 10_000,
+      })
     const simulated = clock
     const workers = opts.workers ?? (server ? EMBEDDED_WORKERS : LIVE_WORKERS)
     const virtual = simulated ? new VirtualTime(simulated) : undefined

@@ -22,6 +22,7 @@ interface ClientOpts extends ContractFlags {
   reporter: ReporterName
   out?: string
   vectors?: string
+  preflight: boolean
 }
 
 export const checkClientCommand: CommandModule = {
@@ -42,6 +43,7 @@ export const checkClientCommand: CommandModule = {
       .option('--skip <ids>', 'comma-separated case ids or prefixes to leave out (an options-only client: --skip perp-agent)')
       .addOption(new Option('--reporter <name>', 'report format').choices([...REPORTER_NAMES]).default('pretty'))
       .option('--out <file>', 'write the report to a file instead of stdout')
+      .option('--no-preflight', 'skip the start check (the testee starts and answers a first request before the run)')
       .option('--vectors <dir>', `vector directory (default: ${DEFAULT_VECTORS_DIR}; with --spec, the vectors generated from that spec)`)
       .addHelpText(
         'after',
@@ -90,6 +92,7 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
           only,
           skip,
           vectorsDir,
+          preflight: opts.preflight,
           ...(spec ? { spec } : {}),
           ...(list ? { expectedFailures: list } : {}),
           onResult: (r) => reporter.onResult(r),

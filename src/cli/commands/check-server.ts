@@ -31,6 +31,7 @@ interface Opts extends ContractFlags {
   fix?: boolean
   list?: boolean
   format: CatalogFormat
+  preflight: boolean
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value]
@@ -80,6 +81,10 @@ export const checkServerCommand: CommandModule = {
       .option('--timeout <ms>', 'per-request timeout', intOption('--timeout', 1, 600_000), 10_000)
       .option('--expected-failures <file>', 'known failures, one case id (prefix) per line; a listed case that passes fails the run')
       .option('--fix', 'with --expected-failures: rewrite the file to list exactly the cases failing now')
+      .option(
+        '--no-preflight',
+        'with --target: skip the set-up check (operations answer, symbols listed, one order accepted under the domain)',
+      )
       .option('--list', 'print the check catalog (id, level, rules) and exit')
       .addOption(
         new Option('--format <format>', 'with --list: text, or json (for generated docs)').choices([...CATALOG_FORMATS]).default('text'),
@@ -128,6 +133,7 @@ export const checkServerCommand: CommandModule = {
             seed: opts.seed,
             ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
             timeoutMs: opts.timeout,
+            preflight: opts.preflight,
             // Expected-failure bookkeeping rewrites outcomes, so results are reported at the end then.
             onResult: (r) => {
               if (!expected) reporter.onResult(r)
