@@ -139,5 +139,11 @@ async function orderAccepted({ spec, http, target, privateKey, nonce }: Prefligh
     throw new PreflightError(
       `${target.url} rejects a plain order in ${symbol} (reason: ${String(json?.reason ?? 'none given')}): pass an instrument it trades with --symbol${SKIP}`,
     )
-  throw new PreflightError(`${target.url} refuses a well-formed signed order in ${symbol} (${brief(e)} at ${method} ${path})${SKIP}`)
+  const said =
+    typeof json === 'object' && json !== null && 'message' in json
+      ? `: ${String((json as { message: unknown }).message).slice(0, 160)}`
+      : ''
+  throw new PreflightError(
+    `${target.url} refuses a well-formed signed order in ${symbol} (${brief(e)} at ${method} ${path}${said}): does it run another version of the contract? Pass its spec with --spec${SKIP}`,
+  )
 }
