@@ -30,6 +30,7 @@ export interface PreflightOptions {
   readonly privateKey: `0x${string}`
   readonly nonce: bigint
   readonly timeoutMs: number
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 const SKIP = PREFLIGHT_SKIP
@@ -54,10 +55,10 @@ export async function preflight(o: PreflightOptions): Promise<void> {
 }
 
 /** Some operation of the contract answers with anything but 404; otherwise the base URL is wrong. */
-async function operationsAnswer({ spec, http, target, timeoutMs }: PreflightOptions): Promise<void> {
+async function operationsAnswer({ spec, http, target, timeoutMs, headers }: PreflightOptions): Promise<void> {
   const answers = await Promise.all(spec.operations.map((op) => http.send(op.method, op.path, op.requestSchema ? { body: '{}' } : {})))
   if (answers.some((e) => e.response && e.response.status !== 404)) return
-  const better = await baseWithHealth(spec, target.url, timeoutMs)
+  const better = await baseWithHealth(spec, target.url, timeoutMs, headers)
   const cause = better
     ? `the base path is wrong: ${better} answers ${route({ spec }, 'getHealth').path}: use --target ${better}`
     : `is --target the API's base URL (the one the spec's paths are relative to)? Fix the host or path in --target`
@@ -65,13 +66,18 @@ async function operationsAnswer({ spec, http, target, timeoutMs }: PreflightOpti
 }
 
 /** The origin or a shorter path of `url` where the health operation answers 200, if any. */
-async function baseWithHealth(spec: FullContract, url: string, timeoutMs: number): Promise<string | undefined> {
+async function baseWithHealth(
+  spec: FullContract,
+  url: string,
+  timeoutMs: number,
+  headers?: Readonly<Record<string, string>>,
+): Promise<string | undefined> {
   if (!has(spec, 'getHealth')) return undefined
   const u = new URL(url)
   const parts = u.pathname.split('/').filter(Boolean)
   for (let n = parts.length - 1; n >= 0; n--) {
     const base = `${u.origin}${n ? `/${parts.slice(0, n).join('/')}` : ''}`
-    const client = new HttpClient(base, timeoutMs)
+    const client = new HttpClient(base, timeoutMs, headers)
     try {
       const e = await client.send('GET', route({ spec }, 'getHealth').path)
       if (e.response?.status === 200) return base

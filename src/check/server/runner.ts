@@ -53,6 +53,8 @@ export interface ServerRunOptions {
   /** How many checks run at a time (≥ 1); default LIVE_WORKERS for a target, EMBEDDED_WORKERS embedded. */
   readonly workers?: number
   readonly timeoutMs?: number
+  /** Headers sent with every request to the target (a gateway's key). */
+  readonly headers?: Readonly<Record<string, string>>
   /** The contract to check against (a compiled contract or a spec path); default the shipped spec. */
   readonly spec?: Contract | string
   /**
@@ -203,7 +205,7 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
     symbols = server.config.instruments
   }
   if (symbols.length === 0) throw new InputError('no instruments to trade: pass --symbol SYM (one or more) or a config file with "symbols"')
-  const http = new HttpClient(url, opts.timeoutMs ?? 10_000)
+  const http = new HttpClient(url, opts.timeoutMs ?? 10_000, opts.headers)
   const probed: Exchange[] = []
   const unlisten = http.onExchange((e) => probed.push(e))
   try {
@@ -219,6 +221,7 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
         privateKey: walletKey('preflight'),
         nonce: BigInt(Date.now()) * 1000n,
         timeoutMs: opts.timeoutMs ?? 10_000,
+        ...(opts.headers ? { headers: opts.headers } : {}),
       })
     const simulated = clock
     const workers = opts.workers ?? (server ? EMBEDDED_WORKERS : LIVE_WORKERS)

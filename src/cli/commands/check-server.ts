@@ -1,5 +1,6 @@
 /** `oec check server`: the conformance runner for any server implementation. */
 import { reportOut } from '../report-out.ts'
+import { HEADER_HELP, headerOption, resolveTarget, TARGET_HELP } from '../target.ts'
 import { InputError } from '../../errors.ts'
 import { createReporter, exitCodeFor, REPORTER_NAMES, type ReporterName } from '../../report/index.ts'
 import type { RunSummary } from '../../report/model.ts'
@@ -32,6 +33,7 @@ interface Opts extends ContractFlags {
   list?: boolean
   format: CatalogFormat
   preflight: boolean
+  header: [string, string][]
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value]
@@ -58,7 +60,8 @@ export const checkServerCommand: CommandModule = {
   register(program, io, done) {
     addContractOptions(program.command('server'))
       .description('check a server against the contract (no --target: the embedded reference server, slow checks included, in seconds)')
-      .option('--target <url>', 'base URL of the server under test')
+      .option('--target <url>', TARGET_HELP)
+      .option('--header <name:value>', HEADER_HELP, headerOption, [])
       .option(
         '--config <file>',
         'JSON: {"wallets":[{"privateKey","tier"}], "symbols":[...], "missingSymbol", "domainName", "chainId", "perpChainId", "isMainnet"}',
@@ -97,6 +100,7 @@ export const checkServerCommand: CommandModule = {
       )
       .action(async (opts: Opts) => {
         const spec = contractFromFlags(opts, LAYER_NAMES, 'oec check server')
+        const target = resolveTarget(opts.target, spec)
         if (opts.list) {
           io.stdout.write(formatServerCatalog(serverCheckCatalog(spec), opts.format))
           return done(0)
@@ -104,10 +108,10 @@ export const checkServerCommand: CommandModule = {
         if (opts.fix && !opts.expectedFailures) throw new InputError('--fix needs --expected-failures FILE')
         const expected = opts.expectedFailures && !opts.fix ? loadExpectedFailures(opts.expectedFailures) : undefined
         const cfg = opts.config ? loadRunnerConfig(opts.config, Object.keys(spec.rateLimits.tiers)) : {}
-        if (!opts.target && cfg.wallets?.length)
+        if (!target && cfg.wallets?.length)
           throw new InputError('config wallets are for a --target; the embedded server gives fresh wallets the default tier')
         const symbols = opts.symbol.length ? opts.symbol : cfg.symbols
-        if (opts.target && !symbols?.length)
+        if (target && !symbols?.length)
           throw new InputError('with --target, name at least one listed instrument: --symbol SYM (or "symbols" in --config)')
         const report = reportOut(opts.out, io.stdout)
         const out = report.stream
@@ -119,7 +123,8 @@ export const checkServerCommand: CommandModule = {
         try {
           const run = await runServerChecks({
             spec,
-            ...(opts.target ? { target: checkUrl(opts.target) } : {}),
+            ...(target ? { target: checkUrl(target) } : {}),
+            ...(opts.header.length ? { headers: Object.fromEntries(opts.header) } : {}),
             ...((opts.domainName ?? cfg.domainName) ? { domainName: (opts.domainName ?? cfg.domainName)! } : {}),
             ...((opts.chainId ?? cfg.chainId) !== undefined ? { chainId: (opts.chainId ?? cfg.chainId)! } : {}),
             ...(cfg.perpChainId !== undefined ? { perpChainId: cfg.perpChainId } : {}),
