@@ -1,0 +1,61 @@
+/**
+ * Conventions users bring from the peers: oec diff takes oasdiff's --fail-on spellings, writes
+ * --out FILE (a one-line summary and "wrote FILE"), has a junit format, and refuses a head whose
+ * $ref points nowhere (exit 2).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { DEFAULT_SPEC_PATH } from '../../src/contract/load.ts'
+import { runMain } from '../helpers/main.ts'
+
+const tmp = mkdtempSync(join(tmpdir(), 'oec-conv-'))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+const shipped = readFileSync(DEFAULT_SPEC_PATH, 'utf8')
+const write = (name: string, text: string) => {
+  const path = join(tmp, name)
+  writeFileSync(path, text)
+  return path
+}
+// A breaking change (a catalog code removed) and nothing else.
+const head = write(
+  'head.yaml',
+  shipped
+    .replace(/\n {2}- code: batch_too_large\n(?: {4}.*\n)+/, '\n')
+    .replace('x-error-codes: [invalid_field, invalid_json, batch_too_large]', 'x-error-codes: [invalid_field, invalid_json]'),
+)
+
+describe('oec diff conventions', () => {
+  it('--fail-on takes ERR, WARN and INFO as oasdiff spells them; anything else is exit 2', async () => {
+    for (const word of ['ERR', 'warn', 'INFO', 'breaking']) {
+      const r = await runMain(['diff', DEFAULT_SPEC_PATH, head, '--fail-on', word])
+      expect(r.code, `${word}: ${r.stderr}`).toBe(1)
+    }
+    const same = await runMain(['diff', DEFAULT_SPEC_PATH, DEFAULT_SPEC_PATH, '--fail-on', 'ERR'])
+    expect(same.code).toBe(0)
+    const bad = await runMain(['diff', DEFAULT_SPEC_PATH, head, '--fail-on', 'severe'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/--fail-on takes breaking, warning or info \(or ERR, WARN, INFO\)/)
+  })
+
+  it('--out FILE --format junit writes JUnit XML and prints the summary line and "wrote FILE"', async () => {
+    const out = join(tmp, 'diff.xml')
+    const r = await runMain(['diff', DEFAULT_SPEC_PATH, head, '--format', 'junit', '--out', out])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(/^oec diff: FAILED \(--fail-on breaking\): \d+ breaking, \d+ warning\(s\), \d+ info\nwrote .*diff\.xml\n$/)
+    const xml = readFileSync(out, 'utf8')
+    expect(xml).toMatch(/^<\?xml/)
+    expect(xml).toMatch(/<testcase classname="error-code-removed"/)
+    expect(xml).toMatch(/<failure/)
+  })
+
+  it('a head with a $ref that does not resolve is an input error naming the file and line (exit 2)', async () => {
+    const broken = write('broken.yaml', shipped.replace('$ref: "#/components/schemas/Tif"', '$ref: "#/components/schemas/Tiff"'))
+    const r = await runMain(['diff', DEFAULT_SPEC_PATH, broken])
+    expect(r.code).toBe(2)
+    expect(r.stderr.trim()).toMatch(/^oec: .*broken\.yaml:\d+: \$ref #\/components\/schemas\/Tiff does not resolve$/)
+  })
+})
