@@ -7,6 +7,7 @@ import type { Contract, LayerName } from '../contract/load.ts'
 import { deref, getPointer, isObject, readSignedSchema, responseErrorCodes, type JsonObject } from '../contract/model.ts'
 import { toPointer } from '../contract/source.ts'
 import { missingServerNeeds } from '../contract/server-needs.ts'
+import { passedOptionalLine, passedOptionalUntil } from '../contract/optional-until.ts'
 import type { LintFinding } from './findings.ts'
 import { LINT_RULES, type LintRuleId } from './registry.ts'
 
@@ -36,24 +37,8 @@ export function lintSpec(spec: Contract, today: string = new Date().toISOString(
     for (const m of missingServerNeeds(spec)) emit('server-needs', m.pointer, `the reference server needs ${m.what}`)
   lintRequestBodies(spec, emit)
   lintAssumed(spec.doc, '', emit)
-  lintOptionalUntil(spec.doc, '', today, emit)
+  for (const p of passedOptionalUntil(spec.doc, today)) emit('optional-until-passed', p.pointer, passedOptionalLine(p))
   return findings
-}
-
-/** `x-optional-until: YYYY-MM-DD` on a property: once the date is past, the property may become required. */
-function lintOptionalUntil(node: unknown, at: string, today: string, emit: Emit): void {
-  if (Array.isArray(node)) return node.forEach((v, i) => lintOptionalUntil(v, `${at}/${i}`, today, emit))
-  if (!isObject(node)) return
-  const until = node['x-optional-until']
-  if (typeof until === 'string' && until < today) {
-    const name = (at.split('/').pop() ?? '').replace(/~1/g, '/').replace(/~0/g, '~')
-    emit(
-      'optional-until-passed',
-      `${at}/x-optional-until`,
-      `${name} was optional until ${until}, which has passed: it may now become required`,
-    )
-  }
-  for (const [k, v] of Object.entries(node)) lintOptionalUntil(v, `${at}/${toPointer([k]).slice(1)}`, today, emit)
 }
 
 function lintCatalog(spec: Contract<'catalog'>, emit: Emit): void {

@@ -1,7 +1,9 @@
 /**
  * Conventions users bring from the peers: oec diff takes oasdiff's --fail-on spellings, writes
  * --out FILE (a one-line summary and "wrote FILE"), has a junit format, and refuses a head whose
- * $ref points nowhere (exit 2).
+ * $ref points nowhere (exit 2); oec sign names every missing flag at once; a run with --out
+ * prints its summary line and "wrote FILE"; oec serve says at start that the route's
+ * optional-until date has passed.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,6 +11,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DEFAULT_SPEC_PATH } from '../../src/contract/load.ts'
 import { runMain } from '../helpers/main.ts'
+import { startServe } from '../helpers/cli.ts'
 
 const tmp = mkdtempSync(join(tmpdir(), 'oec-conv-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -57,5 +60,52 @@ describe('oec diff conventions', () => {
     const r = await runMain(['diff', DEFAULT_SPEC_PATH, broken])
     expect(r.code).toBe(2)
     expect(r.stderr.trim()).toMatch(/^oec: .*broken\.yaml:\d+: \$ref #\/components\/schemas\/Tiff does not resolve$/)
+  })
+})
+
+describe('other conventions', () => {
+  it('oec sign names every missing field at once, by its flag', async () => {
+    const key = `0x${'11'.repeat(32)}`
+    process.env.OEC_TEST_SIGN_KEY = key
+    try {
+      const r = await runMain(['sign', '--key-env', 'OEC_TEST_SIGN_KEY', '--kind', 'PlaceOrder', '--symbol', 'BTC-20261225-100000-C'])
+      expect(r.code).toBe(2)
+      expect(r.stderr.trim()).toBe('oec: sign: PlaceOrder needs --side, --size, --price, --tif, --client-id (missing)')
+    } finally {
+      delete process.env.OEC_TEST_SIGN_KEY
+    }
+  })
+
+  it('check client --out prints the one-line summary and "wrote FILE" (and nothing on stdout)', async () => {
+    const out = join(tmp, 'client.json')
+    const r = await runMain([
+      'check',
+      'client',
+      '--only',
+      'place-order-valid/1',
+      '--reporter',
+      'json',
+      '--out',
+      out,
+      '--',
+      'oec',
+      'sign',
+      '--jsonl',
+    ])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(/^oec check client against .*: PASSED: 1 cases in [\d.]+ s: 1 passed, 0 failed, .*\nwrote .*client\.json\n$/)
+    expect(JSON.parse(readFileSync(out, 'utf8')).ok).toBe(true)
+  })
+
+  it('oec serve says at start that the route was optional until a date that has passed', async () => {
+    const { child, ready } = startServe(['--port', '0'])
+    try {
+      const s = await ready
+      for (let i = 0; i < 50 && !/optional until/.test(s.stderr()); i++) await new Promise((r) => setTimeout(r, 100))
+      expect(s.stderr()).toMatch(/oec serve: note: route was optional until 2026-07-04, which has passed: it may now become required/)
+    } finally {
+      child.kill('SIGTERM')
+    }
   })
 })

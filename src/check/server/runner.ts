@@ -73,6 +73,11 @@ export interface ServerRunOptions {
    * the CLI turns it on unless --no-preflight.
    */
   readonly preflight?: boolean
+  /**
+   * A live target's wait for a rate-limit window to end, before it starts (once per distinct end
+   * time, however many checks wait for it): a --slow run says why it is quiet.
+   */
+  readonly onWait?: (wait: { readonly until: Date; readonly seconds: number }) => void
   /** Called with the number of checks selected, before the first result. */
   readonly onStart?: (info: { checks: number; target: string }) => void
 }
@@ -226,6 +231,7 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
     const simulated = clock
     const workers = opts.workers ?? (server ? EMBEDDED_WORKERS : LIVE_WORKERS)
     const virtual = simulated ? new VirtualTime(simulated) : undefined
+    let announced: number | undefined
     const target: TargetInfo = {
       url,
       embedded: server !== undefined,
@@ -241,6 +247,10 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
         if (virtual) return virtual.waitUntil(unixSeconds * 1000)
         // A live target: wait on its own reset time, plus a little for clock skew.
         const ms = unixSeconds * 1000 + 500 - Date.now()
+        if (ms > 1000 && unixSeconds !== announced) {
+          announced = unixSeconds
+          opts.onWait?.({ until: new Date(unixSeconds * 1000 + 500), seconds: Math.round(ms / 1000) })
+        }
         if (ms > 0) await sleep(ms)
       },
     }

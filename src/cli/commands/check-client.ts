@@ -1,7 +1,7 @@
 /**
  * `oec check client [options] -- <command...>`: the client conformance runner on the command line.
  */
-import { reportOut } from '../report-out.ts'
+import { reportOut, wroteLines } from '../report-out.ts'
 import { resolve } from 'node:path'
 import { InputError } from '../../errors.ts'
 import { createReporter, exitCodeFor, REPORTER_NAMES, type ReporterName } from '../../report/index.ts'
@@ -99,6 +99,7 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
         })
         reporter.finish(run.summary)
         report.commit()
+        if (opts.out) io.stderr.write(wroteLines(run.summary, opts.out))
         if (opts.fix && opts.expectedFailures) {
           writeExpectedFailures(opts.expectedFailures, run.raw)
           const n = run.raw.filter((r) => r.outcome === 'fail').length

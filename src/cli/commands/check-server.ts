@@ -1,5 +1,5 @@
 /** `oec check server`: the conformance runner for any server implementation. */
-import { reportOut } from '../report-out.ts'
+import { reportOut, wroteLines } from '../report-out.ts'
 import { HEADER_HELP, headerOption, resolveTarget, TARGET_HELP } from '../target.ts'
 import { InputError } from '../../errors.ts'
 import { createReporter, exitCodeFor, REPORTER_NAMES, type ReporterName } from '../../report/index.ts'
@@ -139,6 +139,10 @@ export const checkServerCommand: CommandModule = {
             ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
             timeoutMs: opts.timeout,
             preflight: opts.preflight,
+            onWait: ({ until, seconds }) =>
+              io.stderr.write(
+                `oec check server: waiting for the rate-limit window until ${until.toTimeString().slice(0, 8)}, ${seconds} s\n`,
+              ),
             // Expected-failure bookkeeping rewrites outcomes, so results are reported at the end then.
             onResult: (r) => {
               if (!expected) reporter.onResult(r)
@@ -163,6 +167,7 @@ export const checkServerCommand: CommandModule = {
         }
         reporter.finish({ ...summary, results })
         report.commit()
+        if (opts.out) io.stderr.write(wroteLines({ ...summary, results }, opts.out))
         done(opts.fix ? 0 : exitCodeFor(results))
       })
   },
