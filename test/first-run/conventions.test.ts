@@ -12,6 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { DEFAULT_SPEC_PATH } from '../../src/contract/load.ts'
 import { runMain } from '../helpers/main.ts'
 import { startServe } from '../helpers/cli.ts'
+import { PassThrough } from 'node:stream'
+import { createReporter } from '../../src/report/index.ts'
 
 const tmp = mkdtempSync(join(tmpdir(), 'oec-conv-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -107,5 +109,16 @@ describe('other conventions', () => {
     } finally {
       child.kill('SIGTERM')
     }
+  })
+})
+
+describe('progress', () => {
+  it('with a known total, the progress line shows it and an estimate of the time left', () => {
+    const out = new PassThrough()
+    let text = ''
+    out.on('data', (d) => (text += d))
+    const reporter = createReporter('pretty', out, { total: 100, color: false })
+    for (let i = 0; i < 50; i++) reporter.onResult({ id: `c/${i}`, title: 't', rules: [], level: 'stated', outcome: 'pass', durationMs: 0 })
+    expect(text).toMatch(/\.\.\. 50\/100 cases, 0 failed so far, ~\d+ s left\n/)
   })
 })
