@@ -8,12 +8,15 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_SPEC_PATH } from '../../src/contract/load.ts'
 import { runMain } from '../helpers/main.ts'
 import { startServe } from '../helpers/cli.ts'
 import { PassThrough } from 'node:stream'
 import { createReporter } from '../../src/report/index.ts'
+
+// Each test starts the binary, some several times: a loaded machine gets the time it needs.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 })
 
 const tmp = mkdtempSync(join(tmpdir(), 'oec-conv-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))

@@ -5,9 +5,12 @@
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startServer, type RunningServer } from '../../src/server/index.ts'
 import { runOec, type RunResult } from '../helpers/cli.ts'
+
+// Each test starts the binary, some several times: a loaded machine gets the time it needs.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 })
 
 let reference: RunningServer
 let otherDomain: RunningServer

@@ -9,8 +9,11 @@ import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { OEC, ROOT } from '../helpers/cli.ts'
+
+// Each test starts the binary, some several times: a loaded machine gets the time it needs.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 })
 
 const tmp = mkdtempSync(join(tmpdir(), 'oec-https-'))
 let hasOpenssl = true

@@ -7,10 +7,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { loadContractText, missingServerNeeds, requireLayers } from '../../src/contract/index.ts'
 import { DEFAULT_SPEC_PATH } from '../../src/contract/load.ts'
 import { runOec } from '../helpers/cli.ts'
+
+// Each test starts the binary, some several times: a loaded machine gets the time it needs.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 })
 
 const tmp = mkdtempSync(join(tmpdir(), 'oec-needs-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))

@@ -9,11 +9,14 @@ import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { loadContractText } from '../../src/contract/index.ts'
 import { startServer, type RunningServer } from '../../src/server/index.ts'
 import { resolveTarget } from '../../src/cli/target.ts'
 import { OEC, type RunResult } from '../helpers/cli.ts'
+
+// Each test starts the binary, some several times: a loaded machine gets the time it needs.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 })
 
 const tmp = mkdtempSync(join(tmpdir(), 'oec-settings-'))
 let reference: RunningServer
