@@ -2,7 +2,8 @@
  * Expected-failure lists, after the protobuf conformance runner's: an implementer lists the
  * cases it knows it fails, one id (prefix) per line with an optional `# reason`. A listed case
  * that still fails becomes `xfail`; a listed case that now passes is stale and fails the run,
- * so a list never silently outlives the bug it tracks. `--fix` rewrites the list.
+ * so a list never silently outlives the bug it tracks (a warning is never stale: see
+ * applyExpectedFailures). `--fix` rewrites the list.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { InputError } from '../errors.ts'
@@ -69,10 +70,19 @@ function entryFor(id: string, list: ExpectedFailures): ExpectedFailureEntry | un
 }
 
 /**
- * Listed and failing → `xfail`. Listed and passing (or warning) → stale: the result becomes a
- * failure naming the entry, so the run fails and says which line to remove.
+ * Listed and failing → `xfail`. Listed and warning stays a warning: a departure from an assumed
+ * choice never fails a run, listed or not (an options-only client lists the perpetuals family,
+ * whose refusals are partly failures and partly warnings). An entry is stale when every case it
+ * matches passes: those results become failures naming the entry, so the run fails and says
+ * which line to remove. An entry that still covers a failure or a warning is not stale, even when
+ * some of the cases under it pass.
  */
 export function applyExpectedFailures(results: CaseResult[], list: ExpectedFailures): { results: CaseResult[]; stale: string[] } {
+  const live = new Set<ExpectedFailureEntry>()
+  for (const r of results) {
+    const entry = r.outcome === 'fail' || r.outcome === 'warn' ? entryFor(r.id, list) : undefined
+    if (entry) live.add(entry)
+  }
   const stale: string[] = []
   const out = results.map((r): CaseResult => {
     const entry = entryFor(r.id, list)
@@ -84,7 +94,7 @@ export function applyExpectedFailures(results: CaseResult[], list: ExpectedFailu
         message: `expected failure (${list.path}:${entry.line}${entry.reason ? `: ${entry.reason}` : ''}): ${r.message ?? ''}`.trim(),
       }
     }
-    if (r.outcome === 'pass' || r.outcome === 'warn') {
+    if (r.outcome === 'pass' && !live.has(entry)) {
       stale.push(r.id)
       return {
         ...r,
@@ -100,18 +110,20 @@ export function applyExpectedFailures(results: CaseResult[], list: ExpectedFailu
 
 /**
  * `--fix`: rewrites the file so it lists exactly the cases failing now. An existing entry that
- * still matches a failing case is kept with its reason; new failures are added by exact id with
- * their message as the reason; entries that match no failure are dropped.
+ * still matches a failing (or warning) case is kept with its reason, so a second run with --fix
+ * writes the same file; new failures are added by exact id with their message as the reason;
+ * entries that match no failure or warning are dropped.
  */
 export function writeExpectedFailures(path: string, results: CaseResult[]): void {
   const old = existsSync(path) ? loadExpectedFailures(path) : { path, entries: [], header: [] as string[] }
-  const failing = results.filter((r) => (r.outcome === 'fail' && !r.details?.stale) || r.outcome === 'xfail')
   const kept = new Set<ExpectedFailureEntry>()
   const added: string[] = []
-  for (const r of failing) {
+  for (const r of results) {
+    const failing = (r.outcome === 'fail' && !r.details?.stale) || r.outcome === 'xfail'
+    if (!failing && r.outcome !== 'warn') continue
     const e = entryFor(r.id, old)
     if (e) kept.add(e)
-    else added.push(`${r.id}  # ${oneLine(r.message ?? r.title)}`)
+    else if (failing) added.push(`${r.id}  # ${oneLine(r.message ?? r.title)}`)
   }
   const lines = [
     ...(old.header.length ? old.header : ['# Expected failures: one case id (or id prefix) per line, "# reason" optional.']),

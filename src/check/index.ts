@@ -2,3 +2,4 @@
 export * from './server/index.ts'
 export * from './client/index.ts'
 export * from './expected-failures.ts'
+export { PreflightError } from './preflight-error.ts'

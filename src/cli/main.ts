@@ -3,6 +3,7 @@ import { OecError } from '../errors.ts'
 import { commands } from './commands/index.ts'
 import { Command, CommanderError, Help, type CliIO, type ExitCode } from './program.ts'
 import { readCommandSummary } from './summary.ts'
+import { applySettings, findConfig } from './config.ts'
 import { packagePath } from '../package-root.ts'
 
 const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }
@@ -50,13 +51,18 @@ export async function main(
     }
   }
   inherit(program)
+  // Flags a team repeats come from OEC_* variables or oec.config.*, for the command that runs.
+  program.hook('preAction', async (_program, action) => applySettings(action, await findConfig()))
+  program.addHelpText('after', SETTINGS_HELP)
 
   try {
     await program.parseAsync([...argv], { from: 'user' })
     return code
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0
+      // `oec` or `oec check` without a command: the help went to stderr, and nothing ran.
+      if (err.code === 'commander.help') return err.exitCode === 0 ? 0 : 2
       if (err.code === 'oec.usage') io.stderr.write(`oec: ${err.message}\n`)
       return 2
     }
@@ -70,6 +76,12 @@ export async function main(
     return 70
   }
 }
+
+const SETTINGS_HELP = `
+Settings: every option can also come from an OEC_<OPTION> environment variable (--domain-name:
+OEC_DOMAIN_NAME; lists comma-separated) or from oec.config.{json,yaml,js} / package.json "oec"
+(option names at the top level, or under a command: {"check server": {"workers": 4}}).
+A flag wins over the environment, which wins over the file.`
 
 /**
  * `oec … | head` closes stdout early: that is the reader saying it has enough, not an error.

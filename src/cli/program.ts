@@ -27,6 +27,14 @@ export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) 
   }
 }
 
+/** `a, b,,c` → `['a', 'b', 'c']`: the comma-separated id lists of --only and --skip. */
+export function commaList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+}
+
 /**
  * Runs until SIGINT or SIGTERM, then `stop()` (draining in-flight work); a second signal while
  * it drains means "now" (exit 130). Resolves to the signal's name.

@@ -8,6 +8,7 @@ import { accessSync, constants, renameSync, rmSync, statSync, writeFileSync } fr
 import { basename, dirname, join } from 'node:path'
 import { Writable } from 'node:stream'
 import { InputError } from '../errors.ts'
+import { countOutcomes, exitCodeFor, type RunSummary } from '../report/model.ts'
 
 export interface ReportOut {
   readonly stream: NodeJS.WritableStream
@@ -46,4 +47,17 @@ export function reportOut(path: string | undefined, stdout: NodeJS.WritableStrea
       }
     },
   }
+}
+
+/**
+ * What a run with `--out FILE` prints (on stderr, stdout being free for nothing): the verdict and
+ * counts in one line, then where the report went, so a CI log shows the outcome without the file.
+ */
+export function wroteLines(summary: RunSummary, path: string): string {
+  const c = countOutcomes(summary.results)
+  const verdict = exitCodeFor(summary.results) === 0 ? 'PASSED' : 'FAILED'
+  return (
+    `${summary.suite} against ${summary.target}: ${verdict}: ${summary.results.length} cases in ${(summary.durationMs / 1000).toFixed(1)} s: ` +
+    `${c.pass} passed, ${c.fail} failed, ${c.warn} warnings, ${c.xfail} expected failures, ${c.skip} skipped\nwrote ${path}\n`
+  )
 }

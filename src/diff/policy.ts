@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { InputError } from '../errors.ts'
-import type { DiffLevel } from './model.ts'
+import type { DiffLevel, DiffSeverity } from './model.ts'
 import { isRuleId } from './registry.ts'
 
 const LEVELS: Readonly<Record<string, DiffLevel>> = {
@@ -43,4 +43,10 @@ export function loadSeverityFile(path: string): Map<string, DiffLevel> {
     throw new InputError(`cannot read severity file ${path}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`)
   }
   return parseSeverityText(text, path)
+}
+
+/** `--fail-on`: breaking|warning|info, or oasdiff's ERR|WARN|INFO (any case). */
+export function failOnLevel(word: string): DiffSeverity | undefined {
+  const level = LEVELS[word.toLowerCase()]
+  return level === 'none' ? undefined : level
 }

@@ -48,3 +48,17 @@ export function resolve(doc: unknown, node: unknown, ptr: string): Resolved {
 
 /** One JSON-pointer token, escaped (`a/b` → `a~1b`), without the leading slash. */
 export const esc = (token: string): string => (token.includes('/') || token.includes('~') ? toPointer([token]).slice(1) : token)
+
+/** Pointers of the local `$ref`s (`#/…`) of `doc` whose target does not exist, in document order. */
+export function unresolvedRefs(doc: unknown): { pointer: string; ref: string }[] {
+  const out: { pointer: string; ref: string }[] = []
+  const walk = (node: unknown, at: (string | number)[]): void => {
+    if (Array.isArray(node)) return node.forEach((v, i) => walk(v, [...at, i]))
+    if (!isObject(node)) return
+    if (typeof node.$ref === 'string' && node.$ref.startsWith('#') && target(doc, node.$ref) === undefined)
+      out.push({ pointer: toPointer([...at, '$ref']), ref: node.$ref })
+    for (const [k, v] of Object.entries(node)) if (k !== '$ref') walk(v, [...at, k])
+  }
+  walk(doc, [])
+  return out
+}

@@ -69,7 +69,7 @@ export function absentLine(report: LintReport): string | undefined {
 }
 
 export function formatLintText(report: LintReport): string {
-  const lines = report.findings.map((f) => `${f.file}:${f.line} ${f.rule} ${f.severity === 'warning' ? '(warning) ' : ''}${f.message}`)
+  const lines = report.findings.map((f) => `${f.file}:${f.line} ${f.rule} ${f.severity === 'error' ? '' : `(${f.severity}) `}${f.message}`)
   const info = absentLine(report)
   if (info !== undefined) lines.push(info)
   lines.push(`${report.file}: ${report.errors} error(s), ${report.warnings} warning(s)`)

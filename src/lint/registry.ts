@@ -4,8 +4,8 @@
  * here does not compile, and `oec lint --list-rules` prints the table itself.
  */
 import { layerKey, type Contract, type LayerName } from '../contract/load.ts'
-/** A finding's weight: an error fails `oec lint`, a warning does not. */
-export type Severity = 'error' | 'warning'
+/** A finding's weight: an error fails `oec lint`; a warning and an info line do not. */
+export type Severity = 'error' | 'warning' | 'info'
 
 export interface LintRuleInfo {
   readonly level: Severity
@@ -96,6 +96,16 @@ export const LINT_RULES = {
     level: 'error',
     needs: 'rateLimits',
     doc: 'A rate-limited operation declares a 429, and the X-RateLimit-* headers on every response (413, 415 and 500 included; on 429 also Retry-After).',
+  },
+  'server-needs': {
+    level: 'info',
+    needs: 'catalog',
+    doc: 'The error codes and headers the reference server emits are in the spec (oec serve and the embedded oec check server refuse a spec without them).',
+  },
+  'optional-until-passed': {
+    level: 'info',
+    needs: null,
+    doc: 'A property optional until an x-optional-until date that has passed may now become required: say whether it has.',
   },
 } as const satisfies Record<string, LintRuleInfo>
 

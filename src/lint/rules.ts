@@ -6,6 +6,8 @@ import { RATE_LIMIT_HEADERS, WINDOW_HEADERS } from '../contract/headers.ts'
 import type { Contract, LayerName } from '../contract/load.ts'
 import { deref, getPointer, isObject, readSignedSchema, responseErrorCodes, type JsonObject } from '../contract/model.ts'
 import { toPointer } from '../contract/source.ts'
+import { missingServerNeeds } from '../contract/server-needs.ts'
+import { passedOptionalLine, passedOptionalUntil } from '../contract/optional-until.ts'
 import type { LintFinding } from './findings.ts'
 import { LINT_RULES, type LintRuleId } from './registry.ts'
 
@@ -21,7 +23,8 @@ function has<N extends LayerName>(spec: Contract, layer: N): spec is Contract<N>
 }
 
 /** Runs every rule whose layer the spec has; the registry says which rules need which layer. */
-export function lintSpec(spec: Contract): LintFinding[] {
+/** `today` (YYYY-MM-DD) judges x-optional-until dates. */
+export function lintSpec(spec: Contract, today: string = new Date().toISOString().slice(0, 10)): LintFinding[] {
   const findings: LintFinding[] = []
   const emit: Emit = (rule, pointer, message) => findings.push({ rule, severity: LINT_RULES[rule].level, pointer, message })
   if (has(spec, 'catalog')) lintCatalog(spec, emit)
@@ -30,8 +33,11 @@ export function lintSpec(spec: Contract): LintFinding[] {
     lintSignedBodies(spec, emit)
   }
   if (has(spec, 'rateLimits')) lintRateLimits(spec, emit)
+  if (has(spec, 'catalog'))
+    for (const m of missingServerNeeds(spec)) emit('server-needs', m.pointer, `the reference server needs ${m.what}`)
   lintRequestBodies(spec, emit)
   lintAssumed(spec.doc, '', emit)
+  for (const p of passedOptionalUntil(spec.doc, today)) emit('optional-until-passed', p.pointer, passedOptionalLine(p))
   return findings
 }
 

@@ -4,8 +4,10 @@
  * and body bytes go back unchanged. WebSocket and other upgrades are piped as raw sockets.
  * Each completed exchange is handed to `onExchange` after the client has its response.
  */
-import { createServer, request, Agent, type IncomingMessage, type Server } from 'node:http'
+import { createServer, request as httpRequest, Agent as HttpAgent, type IncomingMessage, type Server } from 'node:http'
+import { request as httpsRequest, Agent as HttpsAgent } from 'node:https'
 import { connect, type Socket } from 'node:net'
+import { connect as tlsConnect } from 'node:tls'
 import type { Exchange } from './model.ts'
 
 export interface Forwarder {
@@ -24,10 +26,18 @@ function headerMap(raw: readonly string[]): Record<string, string> {
   return out
 }
 
-/** Raw headers with Host pointing at the target (the one header a reverse proxy must change). */
-function upstreamHeaders(raw: readonly string[], host: string): string[] {
+/**
+ * Raw headers with Host pointing at the target (the one header a reverse proxy must change), and
+ * the `--header` values (a gateway's key), which replace a client's header of the same name.
+ */
+function upstreamHeaders(raw: readonly string[], host: string, extra: readonly (readonly [string, string])[]): string[] {
+  const replaced = new Set(extra.map(([k]) => k.toLowerCase()))
   const out: string[] = []
-  for (let i = 0; i + 1 < raw.length; i += 2) out.push(raw[i]!, raw[i]!.toLowerCase() === 'host' ? host : raw[i + 1]!)
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase()
+    if (!replaced.has(name)) out.push(raw[i]!, name === 'host' ? host : raw[i + 1]!)
+  }
+  for (const [k, v] of extra) out.push(k, v)
   return out
 }
 
@@ -40,9 +50,17 @@ function readAll(req: IncomingMessage): Promise<Buffer> {
   })
 }
 
-export function createForwarder(target: URL, onExchange: (ex: Exchange) => void, onError: (message: string) => void): Forwarder {
-  const agent = new Agent({ keepAlive: true })
-  const port = Number(target.port || 80)
+export function createForwarder(
+  target: URL,
+  onExchange: (ex: Exchange) => void,
+  onError: (message: string) => void,
+  extraHeaders: readonly (readonly [string, string])[] = [],
+): Forwarder {
+  // An https:// target (a staging server behind TLS) is forwarded over TLS; the proxy itself listens on plain HTTP.
+  const tls = target.protocol === 'https:'
+  const request = tls ? httpsRequest : httpRequest
+  const agent = tls ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true })
+  const port = Number(target.port || (tls ? 443 : 80))
   const host = target.hostname.replace(/^\[|\]$/g, '')
   let seq = 0
   let inFlight = 0
@@ -68,7 +86,7 @@ export function createForwarder(target: URL, onExchange: (ex: Exchange) => void,
               port,
               method: req.method,
               path: req.url,
-              headers: upstreamHeaders(req.rawHeaders, target.host),
+              headers: upstreamHeaders(req.rawHeaders, target.host, extraHeaders),
               agent,
             })
             up.on('response', (ur) => {
@@ -119,14 +137,15 @@ export function createForwarder(target: URL, onExchange: (ex: Exchange) => void,
   })
 
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
-    const up = connect(port, host, () => {
+    const onOpen = () => {
       const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`]
-      const headers = upstreamHeaders(req.rawHeaders, target.host)
+      const headers = upstreamHeaders(req.rawHeaders, target.host, extraHeaders)
       for (let i = 0; i + 1 < headers.length; i += 2) lines.push(`${headers[i]}: ${headers[i + 1]}`)
       up.write(`${lines.join('\r\n')}\r\n\r\n`)
       if (head.length > 0) up.write(head)
       socket.pipe(up).pipe(socket)
-    })
+    }
+    const up = tls ? tlsConnect({ host, port, servername: host }, onOpen) : connect(port, host, onOpen)
     sockets.add(socket)
     sockets.add(up)
     const drop = () => {

@@ -16,8 +16,10 @@ import { checkResponse } from './response-checks.ts'
 import { createSession } from './session.ts'
 
 export interface ProxyOptions {
-  /** The server to forward to: `http://host:port`. */
+  /** The server to forward to: `http://host:port` or `https://host`. */
   target: string
+  /** Headers added to every forwarded request (a gateway's key), replacing the client's of the same name. */
+  headers?: readonly (readonly [string, string])[]
   port?: number
   host?: string
   spec?: Contract | string
@@ -51,7 +53,8 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   } catch {
     throw new InputError(`--target must be a URL such as http://127.0.0.1:8080, not ${JSON.stringify(opts.target)}`)
   }
-  if (target.protocol !== 'http:') throw new InputError(`--target must be an http:// URL (got ${target.protocol})`)
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    throw new InputError(`--target must be an http:// or https:// URL (got ${target.protocol})`)
   const contract = contractFor(opts.spec, ['catalog', 'typedData', 'rateLimits', 'websocket'], 'oec proxy')
   const ctx: CheckContext = {
     contract,
@@ -83,7 +86,7 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
     for (const v of found) opts.onViolation?.(v)
   }
 
-  const fwd = createForwarder(target, onExchange, (m) => opts.onError?.(m))
+  const fwd = createForwarder(target, onExchange, (m) => opts.onError?.(m), opts.headers)
   const host = opts.host ?? '127.0.0.1'
   const port = opts.port ?? 0
   await new Promise<void>((resolve, reject) => {

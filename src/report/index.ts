@@ -76,15 +76,21 @@ function prettyReporter(out: NodeJS.WritableStream, opts: ReporterOptions): Repo
   const tty = opts.color ?? Boolean((out as NodeJS.WriteStream).isTTY)
   const paint = (color: keyof typeof ANSI, s: string) => (tty ? `${ANSI[color]}${s}${ANSI.reset}` : s)
   const seen: CaseResult[] = []
+  const startedAt = performance.now()
   let progressShown = false
   const clearProgress = () => {
     if (progressShown) out.write('\r\x1b[2K')
     progressShown = false
   }
+  // With a known total, the time left at the pace so far.
+  const timeLeft = () => {
+    if (!opts.total || seen.length === 0 || seen.length >= opts.total) return ''
+    return `, ~${Math.round((((performance.now() - startedAt) / seen.length) * (opts.total - seen.length)) / 1000)} s left`
+  }
   const progress = () => {
     const c = countOutcomes(seen)
     const total = opts.total ? `/${opts.total}` : ''
-    const line = `  ${seen.length}${total} cases  ${c.pass} passed  ${c.fail} failed  ${c.warn} warnings`
+    const line = `  ${seen.length}${total} cases  ${c.pass} passed  ${c.fail} failed  ${c.warn} warnings${timeLeft()}`
     if (tty) {
       out.write(`\r\x1b[2K${line}`)
       progressShown = true
@@ -102,7 +108,7 @@ function prettyReporter(out: NodeJS.WritableStream, opts: ReporterOptions): Repo
       } else if (!tty && seen.length % 50 === 0) {
         // Non-interactive output (CI logs): a plain progress line every 50 cases.
         const c = countOutcomes(seen)
-        out.write(`  ... ${seen.length}${opts.total ? `/${opts.total}` : ''} cases, ${c.fail} failed so far\n`)
+        out.write(`  ... ${seen.length}${opts.total ? `/${opts.total}` : ''} cases, ${c.fail} failed so far${timeLeft()}\n`)
       }
       progress()
     },

@@ -5,7 +5,7 @@
 import type { HeaderName } from '../contract/generated/contract.ts'
 import { getPointer, RATE_LIMIT_HEADERS, type RateCategory, type FullContract, type Tier } from '../contract/index.ts'
 import type { Signing } from '../signing/index.ts'
-import { jsonRpcErrorCatalog, knownErrorCodes, type KnownJsonRpcErrorCode } from '../contract/generated/errors.ts'
+import { requireServerNeeds } from '../contract/server-needs.ts'
 import { ErrorCatalog } from './catalog.ts'
 import type { ServerConfig } from './config.ts'
 import type { ServerDeps } from './deps.ts'
@@ -68,12 +68,10 @@ export function createContext(
   deps: ServerDeps,
   exchange: Exchange,
 ): ServerContext {
+  // Every code this server can emit (the shipped catalog's, by type) must be in the served spec's
+  // catalog, and the rate headers declared: a spec without them is refused in one line (exit 2).
+  requireServerNeeds(spec, 'the reference server (oec serve, and oec check server without --target)')
   const catalog = new ErrorCatalog(spec)
-  // Every code this server can emit (the shipped catalog's, by type) must be in the served spec's catalog.
-  catalog.require([...knownErrorCodes, ...(Object.keys(jsonRpcErrorCatalog).map(Number) as KnownJsonRpcErrorCode[])])
-  for (const h of Object.values(RATE_HEADERS)) {
-    if (getPointer(spec.doc, `/components/headers/${h}`) === undefined) throw new Error(`spec: components.headers has no ${h}`)
-  }
   const deprecationHeaders: Record<string, string> = {}
   for (const name of ['Deprecation', 'Sunset'] satisfies HeaderName[]) {
     const value = headerConst(spec, name)

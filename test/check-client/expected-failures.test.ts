@@ -48,6 +48,34 @@ describe('expected-failure lists', () => {
     expect(results[2]!.message).toMatch(/known.txt:2 "string-format"\) but now passes/)
   })
 
+  it('a listed warning stays a warning; an entry is stale only when every case it covers passes', () => {
+    const list = parseExpectedFailures('perp-agent # options only\nstring-format\n', 'partial.txt')
+    const { results, stale } = applyExpectedFailures(
+      [
+        r('perp-agent/1', 'fail'),
+        r('perp-agent/2', 'warn'),
+        r('perp-agent/3', 'pass'),
+        r('string-format/1', 'pass'),
+        r('string-format/2', 'pass'),
+      ],
+      list,
+    )
+    expect(results.map((x) => x.outcome)).toEqual(['xfail', 'warn', 'pass', 'fail', 'fail'])
+    expect(stale).toEqual(['string-format/1', 'string-format/2'])
+    expect(exitCodeFor(applyExpectedFailures([r('perp-agent/2', 'warn')], list).results)).toBe(0)
+  })
+
+  it('--fix keeps an entry that covers only warnings, and is a fixed point', () => {
+    const path = join(tmp, 'warn.txt')
+    writeFileSync(path, '# partial\nperp-agent  # options only\n')
+    const run = [r('perp-agent/1', 'warn'), r('nonce/1', 'fail', 'digest differs')]
+    writeExpectedFailures(path, run)
+    const once = readFileSync(path, 'utf8')
+    expect(once).toBe('# partial\nperp-agent  # options only\nnonce/1  # digest differs\n')
+    writeExpectedFailures(path, run)
+    expect(readFileSync(path, 'utf8')).toBe(once)
+  })
+
   it('--fix rewrites the list: keeps reasons of entries still failing, drops fixed ones, adds new failures', () => {
     const path = join(tmp, 'fix.txt')
     writeFileSync(path, '# my gaps\nnonce/3  # lost precision\ncancel/9  # fixed since\n')

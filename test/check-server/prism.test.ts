@@ -59,7 +59,8 @@ cliIt(
     const dir = mkdtempSync(join(tmpdir(), 'oec-prism-'))
     const run = async (workers: number): Promise<Report> => {
       const out = join(dir, `w${workers}.json`)
-      const args = ['check', 'server', '--target', url, '--symbol', 'BTC-20261225-100000-C', '--skip', 'robust']
+      // A mock answers examples, not orders: the preflight's accepted-order step means nothing there.
+      const args = ['check', 'server', '--target', url, '--symbol', 'BTC-20261225-100000-C', '--skip', 'robust', '--no-preflight']
       const r = await runOec([...args, '--workers', String(workers), '--reporter', 'json', '--out', out], { timeoutMs: 120_000 })
       expect(r.code, `${r.stderr}\nprism: ${log.slice(-500)}`).toBe(1)
       return JSON.parse(readFileSync(out, 'utf8')) as Report

@@ -154,12 +154,13 @@ describe('a spec other than the shipped one', () => {
       expect(report.counts.pass).toBeGreaterThan(300)
       expect(r.code).toBe(0)
     })
-    it('the same run against the shipped spec fails on the renamed domain', async () => {
-      const r = await runOec(
-        ['check', 'server', '--target', url, '--symbol', 'BTC-20261225-100000-C', '--only', 'auth', '--reporter', 'json'],
-        { timeoutMs: 60_000 },
-      )
-      expect(r.code).toBe(1)
+    it('the same run against the shipped spec fails on the renamed domain (the preflight says so first)', async () => {
+      const args = ['check', 'server', '--target', url, '--symbol', 'BTC-20261225-100000-C', '--only', 'auth', '--reporter', 'json']
+      const r = await runOec(args, { timeoutMs: 60_000 })
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(/refuses a well-formed signed order .*Pass its spec with --spec/)
+      const anyway = await runOec([...args, '--no-preflight'], { timeoutMs: 60_000 })
+      expect(anyway.code).toBe(1)
     })
   })
 

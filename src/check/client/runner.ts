@@ -14,6 +14,7 @@ import type { VectorCase, VectorFile } from '../../vectors/model.ts'
 import { DEFAULT_VECTORS_DIR } from '../../vectors/paths.ts'
 import { applyExpectedFailures, matchesEntry, type ExpectedFailures } from '../expected-failures.ts'
 import { signProblems, verifyProblems } from './compare.ts'
+import { preflightTestee } from './preflight.ts'
 import { runRequests, type Answer, type PendingRequest } from './testee.ts'
 
 export interface ClientRunOptions {
@@ -21,6 +22,8 @@ export interface ClientRunOptions {
   readonly timeoutMs?: number
   /** Case id prefixes to run (all when empty). */
   readonly only?: readonly string[]
+  /** Case id prefixes to leave out (a partial client: `perp-agent` for one that signs options only). */
+  readonly skip?: readonly string[]
   readonly vectorsDir?: string
   /** Replay the vectors generated from this contract (in memory) instead of a vector directory. */
   readonly spec?: Contract | string
@@ -29,6 +32,8 @@ export interface ClientRunOptions {
   /** Extra time for the testee's first answer after a start (ms). */
   readonly startupMs?: number
   readonly onResult?: (r: CaseResult) => void
+  /** Check that the testee starts and answers a first request before the run (PreflightError otherwise). */
+  readonly preflight?: boolean
 }
 
 export interface ClientRun {
@@ -58,21 +63,26 @@ export function requestLine(req: Record<string, unknown>): string {
 }
 
 /** The cases a client can be asked about: those with a sign or a verify request. */
-export function clientCases(dir: string = DEFAULT_VECTORS_DIR, only: readonly string[] = []): LoadedCase[] {
-  return askable(loadVectorCases(dir), only)
+export function clientCases(dir: string = DEFAULT_VECTORS_DIR, only: readonly string[] = [], skip: readonly string[] = []): LoadedCase[] {
+  return askable(loadVectorCases(dir), only, skip)
 }
 
-function askable(cases: LoadedCase[], only: readonly string[]): LoadedCase[] {
-  return cases.filter((c) => (c.case.sign || c.case.verify) && (only.length === 0 || only.some((p) => matchesEntry(c.id, p))))
+function askable(cases: LoadedCase[], only: readonly string[], skip: readonly string[]): LoadedCase[] {
+  return cases.filter(
+    (c) =>
+      (c.case.sign || c.case.verify) &&
+      (only.length === 0 || only.some((p) => matchesEntry(c.id, p))) &&
+      !skip.some((p) => matchesEntry(c.id, p)),
+  )
 }
 
 /** The cases of a run: from the vector directory, or generated from `spec` when one is given. */
-export async function clientCasesFor(opts: Pick<ClientRunOptions, 'vectorsDir' | 'spec' | 'only'>): Promise<LoadedCase[]> {
-  if (opts.spec === undefined) return clientCases(opts.vectorsDir, opts.only)
+export async function clientCasesFor(opts: Pick<ClientRunOptions, 'vectorsDir' | 'spec' | 'only' | 'skip'>): Promise<LoadedCase[]> {
+  if (opts.spec === undefined) return clientCases(opts.vectorsDir, opts.only, opts.skip)
   // Loaded only for a spec of the user's: the generators cost every other run (and `oec check server`) nothing.
   const { generateVectors } = await import('../../vectors/generate.ts')
   const files = [...(await generateVectors(opts.spec)).values()].map((text) => JSON.parse(text) as VectorFile)
-  return askable(casesOf(files), opts.only ?? [])
+  return askable(casesOf(files), opts.only ?? [], opts.skip ?? [])
 }
 
 function requestsFor(c: LoadedCase): PendingRequest[] {
@@ -181,6 +191,13 @@ export async function runClientCheck(opts: ClientRunOptions): Promise<ClientRun>
   const t0 = Date.now()
   const cases = await clientCasesFor(opts)
   const perCase = cases.map((c) => ({ c, reqs: requestsFor(c) }))
+  const testee = {
+    command: opts.command,
+    timeoutMs: opts.timeoutMs ?? 5000,
+    ...(opts.startupMs !== undefined ? { startupMs: opts.startupMs } : {}),
+  }
+  const first = perCase[0]?.reqs[0]
+  if (opts.preflight && first) await preflightTestee(first, testee)
   const byId = new Map<string, { c: LoadedCase; reqs: PendingRequest[]; left: number; first: number }>()
   for (const p of perCase) {
     const entry = { ...p, left: p.reqs.length, first: 0 }
@@ -194,16 +211,12 @@ export async function runClientCheck(opts: ClientRunOptions): Promise<ClientRun>
     const r = judge(entry.c, entry.reqs, answers, Math.max(0, Date.now() - (entry.first || t0)), note)
     done.add(entry.c.id)
     results.push(r)
-    opts.onResult?.(opts.expectedFailures ? applyExpectedFailures([r], opts.expectedFailures).results[0]! : r)
+    // Whether an entry is stale depends on every case it covers: with a list, results are reported at the end.
+    if (!opts.expectedFailures) opts.onResult?.(r)
   }
   await runRequests(
     perCase.flatMap((p) => p.reqs),
-    {
-      command: opts.command,
-      timeoutMs: opts.timeoutMs ?? 5000,
-      ...(opts.window ? { window: opts.window } : {}),
-      ...(opts.startupMs !== undefined ? { startupMs: opts.startupMs } : {}),
-    },
+    { ...testee, ...(opts.window ? { window: opts.window } : {}) },
     (id, a) => {
       answers.set(id, a)
       const entry = byId.get(id)
@@ -216,6 +229,7 @@ export async function runClientCheck(opts: ClientRunOptions): Promise<ClientRun>
   const order = new Map(cases.map((c, i) => [c.id, i]))
   results.sort((a, b) => order.get(a.id)! - order.get(b.id)!)
   const applied = opts.expectedFailures ? applyExpectedFailures(results, opts.expectedFailures) : { results, stale: [] }
+  if (opts.expectedFailures) for (const r of applied.results) opts.onResult?.(r)
   return {
     summary: {
       suite: 'oec check client',

@@ -81,6 +81,8 @@ export class HttpClient {
   constructor(
     baseUrl: string,
     private readonly timeoutMs = 10_000,
+    /** Sent with every request (`--header`: a gateway's key); a request's own headers win. */
+    private readonly extraHeaders: Readonly<Record<string, string>> = {},
   ) {
     this.base = new URL(baseUrl.endsWith('/') ? baseUrl : baseUrl + '/')
     const Agent = this.base.protocol === 'https:' ? https.Agent : http.Agent
@@ -118,7 +120,7 @@ export class HttpClient {
 
   async send(method: string, path: string, options: SendOptions = {}): Promise<Exchange> {
     const url = new URL(path.replace(/^\//, ''), this.base)
-    const headers: Record<string, string> = { accept: 'application/json' }
+    const headers: Record<string, string> = { accept: 'application/json', ...this.extraHeaders }
     const hasBody = options.body !== undefined || options.rawBody !== undefined
     if (hasBody && !options.noContentType) headers['content-type'] = 'application/json'
     Object.assign(headers, options.headers ?? {})

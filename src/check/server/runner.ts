@@ -15,6 +15,7 @@ import type { OperationId } from '../../contract/generated/types.ts'
 import { allChecks } from './registry.ts'
 import { runCheck, type RunShared } from './context.ts'
 import { HttpClient, probe, UnreachableError, type Exchange } from './http.ts'
+import { preflight } from './preflight.ts'
 import { createRng } from './rng.ts'
 import { schedule } from './schedule.ts'
 import type { Check, TargetInfo } from './types.ts'
@@ -52,6 +53,8 @@ export interface ServerRunOptions {
   /** How many checks run at a time (≥ 1); default LIVE_WORKERS for a target, EMBEDDED_WORKERS embedded. */
   readonly workers?: number
   readonly timeoutMs?: number
+  /** Headers sent with every request to the target (a gateway's key). */
+  readonly headers?: Readonly<Record<string, string>>
   /** The contract to check against (a compiled contract or a spec path); default the shipped spec. */
   readonly spec?: Contract | string
   /**
@@ -63,6 +66,18 @@ export interface ServerRunOptions {
   readonly embeddedConfig?: Partial<ServerConfig>
   /** Each result in the final (registry) order, as soon as every check before its own has ended. */
   readonly onResult?: (r: CaseResult) => void
+  /**
+   * Check the setup before any case runs (a live target only): the operations answer, the
+   * symbols are listed, one signed order is accepted under the configured domain. A wrong setup
+   * is a PreflightError (one line naming the cause and the flag). Default off in the library;
+   * the CLI turns it on unless --no-preflight.
+   */
+  readonly preflight?: boolean
+  /**
+   * A live target's wait for a rate-limit window to end, before it starts (once per distinct end
+   * time, however many checks wait for it): a --slow run says why it is quiet.
+   */
+  readonly onWait?: (wait: { readonly until: Date; readonly seconds: number }) => void
   /** Called with the number of checks selected, before the first result. */
   readonly onStart?: (info: { checks: number; target: string }) => void
 }
@@ -195,7 +210,7 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
     symbols = server.config.instruments
   }
   if (symbols.length === 0) throw new InputError('no instruments to trade: pass --symbol SYM (one or more) or a config file with "symbols"')
-  const http = new HttpClient(url, opts.timeoutMs ?? 10_000)
+  const http = new HttpClient(url, opts.timeoutMs ?? 10_000, opts.headers)
   const probed: Exchange[] = []
   const unlisten = http.onExchange((e) => probed.push(e))
   try {
@@ -203,9 +218,20 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
     const unreachable = await probe(http, spec.operations.find((o) => o.operationId === ('getHealth' satisfies OperationId))?.path ?? '/')
     unlisten()
     if (unreachable) throw new UnreachableError(`cannot reach ${url}: ${unreachable}`)
+    if (opts.preflight && !server)
+      await preflight({
+        spec,
+        http,
+        target: { url, domainName, chainId, symbols },
+        privateKey: walletKey('preflight'),
+        nonce: BigInt(Date.now()) * 1000n,
+        timeoutMs: opts.timeoutMs ?? 10_000,
+        ...(opts.headers ? { headers: opts.headers } : {}),
+      })
     const simulated = clock
     const workers = opts.workers ?? (server ? EMBEDDED_WORKERS : LIVE_WORKERS)
     const virtual = simulated ? new VirtualTime(simulated) : undefined
+    let announced: number | undefined
     const target: TargetInfo = {
       url,
       embedded: server !== undefined,
@@ -221,6 +247,10 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
         if (virtual) return virtual.waitUntil(unixSeconds * 1000)
         // A live target: wait on its own reset time, plus a little for clock skew.
         const ms = unixSeconds * 1000 + 500 - Date.now()
+        if (ms > 1000 && unixSeconds !== announced) {
+          announced = unixSeconds
+          opts.onWait?.({ until: new Date(unixSeconds * 1000 + 500), seconds: Math.round(ms / 1000) })
+        }
         if (ms > 0) await sleep(ms)
       },
     }

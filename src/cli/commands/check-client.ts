@@ -1,11 +1,11 @@
 /**
  * `oec check client [options] -- <command...>`: the client conformance runner on the command line.
  */
-import { reportOut } from '../report-out.ts'
+import { reportOut, wroteLines } from '../report-out.ts'
 import { resolve } from 'node:path'
 import { InputError } from '../../errors.ts'
 import { createReporter, exitCodeFor, REPORTER_NAMES, type ReporterName } from '../../report/index.ts'
-import { Option, intOption, type CommandModule } from '../program.ts'
+import { Option, commaList, intOption, type CommandModule } from '../program.ts'
 import { DEFAULT_VECTORS_DIR } from '../../vectors/paths.ts'
 import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
 import { shippedContract } from '../../contract/index.ts'
@@ -19,9 +19,11 @@ interface ClientOpts extends ContractFlags {
   expectedFailures?: string
   fix?: boolean
   only?: string
+  skip?: string
   reporter: ReporterName
   out?: string
   vectors?: string
+  preflight: boolean
 }
 
 export const checkClientCommand: CommandModule = {
@@ -46,8 +48,10 @@ export const checkClientCommand: CommandModule = {
       .option('--expected-failures <file>', 'known failures: one case id (or prefix) per line, "# reason" optional')
       .option('--fix', 'rewrite the --expected-failures file to list exactly the cases failing now')
       .option('--only <ids>', 'comma-separated case ids or prefixes (e.g. place-order-valid,nonce/3); with --http, scenario ids')
+      .option('--skip <ids>', 'comma-separated case ids or prefixes to leave out (an options-only client: --skip perp-agent)')
       .addOption(new Option('--reporter <name>', 'report format').choices([...REPORTER_NAMES]).default('pretty'))
       .option('--out <file>', 'write the report to a file instead of stdout')
+      .option('--no-preflight', 'skip the start check (the testee starts and answers a first request before the run)')
       .option('--vectors <dir>', `vector directory (default: ${DEFAULT_VECTORS_DIR}; with --spec, the vectors generated from that spec)`)
       .addHelpText(
         'after',
@@ -73,12 +77,8 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
         if (command.length === 0)
           throw new InputError('check client: give the testee command after --, e.g. oec check client -- oec sign --jsonl')
         if (opts.fix && !opts.expectedFailures) throw new InputError('check client: --fix needs --expected-failures FILE')
-        const only = opts.only
-          ? opts.only
-              .split(',')
-              .map((s) => s.trim())
-              .filter(Boolean)
-          : []
+        const only = commaList(opts.only)
+        const skip = commaList(opts.skip)
         if (opts.vectors !== undefined && (opts.spec !== undefined || opts.service !== undefined))
           throw new InputError('check client: --vectors and --spec/--service exclude each other (a spec gives its own vectors)')
         const spec =
@@ -96,8 +96,9 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
           return runHttpCommand(command, { ...opts, only }, spec, io, done)
         }
         const vectorsDir = resolve(opts.vectors ?? DEFAULT_VECTORS_DIR)
-        const total = (await clientCasesFor({ vectorsDir, only, ...(spec ? { spec } : {}) })).length
-        if (total === 0) throw new InputError(`check client: no case matches --only ${opts.only ?? ''}`)
+        const total = (await clientCasesFor({ vectorsDir, only, skip, ...(spec ? { spec } : {}) })).length
+        if (total === 0)
+          throw new InputError(`check client: no case left to run after --only ${opts.only ?? '(all)'} --skip ${opts.skip ?? '(none)'}`)
         const list = opts.expectedFailures && !opts.fix ? loadExpectedFailures(opts.expectedFailures) : undefined
         const report = reportOut(opts.out, io.stdout)
         const out = report.stream
@@ -113,13 +114,16 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
           timeoutMs: opts.timeout ?? 5000,
           startupMs: opts.startupTimeout,
           only,
+          skip,
           vectorsDir,
+          preflight: opts.preflight,
           ...(spec ? { spec } : {}),
           ...(list ? { expectedFailures: list } : {}),
           onResult: (r) => reporter.onResult(r),
         })
         reporter.finish(run.summary)
         report.commit()
+        if (opts.out) io.stderr.write(wroteLines(run.summary, opts.out))
         if (opts.fix && opts.expectedFailures) {
           writeExpectedFailures(opts.expectedFailures, run.raw)
           const n = run.raw.filter((r) => r.outcome === 'fail').length

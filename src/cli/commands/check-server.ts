@@ -1,5 +1,6 @@
 /** `oec check server`: the conformance runner for any server implementation. */
-import { reportOut } from '../report-out.ts'
+import { reportOut, wroteLines } from '../report-out.ts'
+import { HEADER_HELP, headerOption, resolveTarget, TARGET_HELP } from '../target.ts'
 import { InputError } from '../../errors.ts'
 import { createReporter, exitCodeFor, REPORTER_NAMES, type ReporterName } from '../../report/index.ts'
 import type { RunSummary } from '../../report/model.ts'
@@ -34,6 +35,8 @@ interface Opts extends ContractFlags {
   explore?: string | true
   exploreOut?: string
   replay?: string
+  preflight: boolean
+  header: [string, string][]
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value]
@@ -60,7 +63,8 @@ export const checkServerCommand: CommandModule = {
   register(program, io, done) {
     addContractOptions(program.command('server'))
       .description('check a server against the contract (no --target: the embedded reference server, slow checks included, in seconds)')
-      .option('--target <url>', 'base URL of the server under test')
+      .option('--target <url>', TARGET_HELP)
+      .option('--header <name:value>', HEADER_HELP, headerOption, [])
       .option(
         '--config <file>',
         'JSON: {"wallets":[{"privateKey","tier"}], "symbols":[...], "missingSymbol", "domainName", "chainId", "perpChainId", "isMainnet"}',
@@ -89,6 +93,10 @@ export const checkServerCommand: CommandModule = {
       )
       .option('--explore-out <file>', 'with --explore: save the shrunk sequences it finds (JSON), to rerun with --replay')
       .option('--replay <file>', 'rerun the sequences saved by --explore-out, one case each')
+        .option(
+        '--no-preflight',
+        'with --target: skip the set-up check (operations answer, symbols listed, one order accepted under the domain)',
+      )
       .option('--list', 'print the check catalog (id, level, rules) and exit')
       .addOption(
         new Option('--format <format>', 'with --list: text, or json (for generated docs)').choices([...CATALOG_FORMATS]).default('text'),
@@ -101,6 +109,7 @@ export const checkServerCommand: CommandModule = {
       )
       .action(async (opts: Opts) => {
         const spec = contractFromFlags(opts, LAYER_NAMES, 'oec check server')
+        const target = resolveTarget(opts.target, spec)
         if (opts.list) {
           io.stdout.write(formatServerCatalog(serverCheckCatalog(spec), opts.format))
           return done(0)
@@ -132,10 +141,10 @@ export const checkServerCommand: CommandModule = {
         if (opts.fix && !opts.expectedFailures) throw new InputError('--fix needs --expected-failures FILE')
         const expected = opts.expectedFailures && !opts.fix ? loadExpectedFailures(opts.expectedFailures) : undefined
         const cfg = opts.config ? loadRunnerConfig(opts.config, Object.keys(spec.rateLimits.tiers)) : {}
-        if (!opts.target && cfg.wallets?.length)
+        if (!target && cfg.wallets?.length)
           throw new InputError('config wallets are for a --target; the embedded server gives fresh wallets the default tier')
         const symbols = opts.symbol.length ? opts.symbol : cfg.symbols
-        if (opts.target && !symbols?.length)
+        if (target && !symbols?.length)
           throw new InputError('with --target, name at least one listed instrument: --symbol SYM (or "symbols" in --config)')
         const report = reportOut(opts.out, io.stdout)
         const out = report.stream
@@ -147,7 +156,8 @@ export const checkServerCommand: CommandModule = {
         try {
           const run = await runServerChecks({
             spec,
-            ...(opts.target ? { target: checkUrl(opts.target) } : {}),
+            ...(target ? { target: checkUrl(target) } : {}),
+            ...(opts.header.length ? { headers: Object.fromEntries(opts.header) } : {}),
             ...((opts.domainName ?? cfg.domainName) ? { domainName: (opts.domainName ?? cfg.domainName)! } : {}),
             ...((opts.chainId ?? cfg.chainId) !== undefined ? { chainId: (opts.chainId ?? cfg.chainId)! } : {}),
             ...(cfg.perpChainId !== undefined ? { perpChainId: cfg.perpChainId } : {}),
@@ -161,6 +171,11 @@ export const checkServerCommand: CommandModule = {
             seed: opts.seed,
             ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
             timeoutMs: opts.timeout,
+            preflight: opts.preflight,
+            onWait: ({ until, seconds }) =>
+              io.stderr.write(
+                `oec check server: waiting for the rate-limit window until ${until.toTimeString().slice(0, 8)}, ${seconds} s\n`,
+              ),
             // Expected-failure bookkeeping rewrites outcomes, so results are reported at the end then.
             onResult: (r) => {
               if (!expected) reporter.onResult(r)
@@ -185,6 +200,7 @@ export const checkServerCommand: CommandModule = {
         }
         reporter.finish({ ...summary, results })
         report.commit()
+        if (opts.out) io.stderr.write(wroteLines({ ...summary, results }, opts.out))
         done(opts.fix ? 0 : exitCodeFor(results))
       })
   },

@@ -12,7 +12,41 @@ import {
 import { DEFAULT_SPEC_PATH } from '../../contract/load.ts'
 import { InputError } from '../../errors.ts'
 import { renderDiffHtml } from '../../report/html/diff.ts'
-import { Option, type CommandModule } from '../program.ts'
+import { CommanderError, Option, type CommandModule } from '../program.ts'
+import { reportOut } from '../report-out.ts'
+import { failOnLevel } from '../../diff/policy.ts'
+import { unresolvedRefs } from '../../diff/refs.ts'
+import { SEVERITY_RANK, type DiffFinding } from '../../diff/model.ts'
+import { createReporter } from '../../report/index.ts'
+import { Writable } from 'node:stream'
+
+function failOnOption(value: string): DiffSeverity {
+  const level = failOnLevel(value)
+  if (!level) throw new CommanderError(2, 'oec.usage', `--fail-on takes breaking, warning or info (or ERR, WARN, INFO), not "${value}"`)
+  return level
+}
+
+/** JUnit XML through the runners' reporter: a finding at or above --fail-on is a failure, one below a warning. */
+function junitText(findings: readonly DiffFinding[], failOn: DiffSeverity): string {
+  let text = ''
+  const sink = new Writable({
+    write(chunk, _encoding, callback) {
+      text += String(chunk)
+      callback()
+    },
+  })
+  const results = findings.map((f) => ({
+    id: `${f.id}/${f.pointer}`,
+    title: f.message,
+    rules: [f.id],
+    level: 'stated' as const,
+    outcome: SEVERITY_RANK[f.severity] >= SEVERITY_RANK[failOn] ? ('fail' as const) : ('warn' as const),
+    message: `${f.severity}: ${f.message}`,
+    durationMs: 0,
+  }))
+  createReporter('junit', sink).finish({ suite: 'oec diff', target: 'spec', results, startedAt: new Date().toISOString(), durationMs: 0 })
+  return text
+}
 
 export const diffCommand: CommandModule = {
   register(program, io, done) {
@@ -26,13 +60,17 @@ export const diffCommand: CommandModule = {
       .option('--spec <file>', 'the new spec when <head> is not given (default: the shipped spec/openapi.yaml)')
       .option('--list-rules', 'print every rule id with its level, direction and meaning, tab-separated, and exit')
       .addOption(
-        new Option('--format <format>', 'output format (html: one self-contained page)').choices([...DIFF_FORMATS, 'html']).default('text'),
+        new Option('--format <format>', 'output format (html: one self-contained page; junit: one test case per finding)')
+          .choices([...DIFF_FORMATS, 'html', 'junit'])
+          .default('text'),
       )
-      .addOption(
-        new Option('--fail-on <severity>', 'exit 1 when a finding at or above this severity exists')
-          .choices(['breaking', 'warning', 'info'])
-          .default('breaking'),
+      .option(
+        '--fail-on <severity>',
+        "exit 1 when a finding at or above this severity exists: breaking, warning, info (or oasdiff's ERR, WARN, INFO)",
+        failOnOption,
+        'breaking' satisfies DiffSeverity,
       )
+      .option('--out <file>', 'write the report to a file (it appears only whole) and print a one-line summary')
       .option(
         '--service <word>',
         'service word of the catalog key x-<word>-error-codes (default: the one such key the spec has, else service)',
@@ -47,8 +85,9 @@ export const diffCommand: CommandModule = {
           baseArg: string | undefined,
           headArg: string | undefined,
           opts: {
-            format: DiffFormat | 'html'
+            format: DiffFormat | 'html' | 'junit'
             failOn: DiffSeverity
+            out?: string
             spec?: string
             service?: string
             severity?: string
@@ -66,18 +105,34 @@ export const diffCommand: CommandModule = {
           const headSpec = headArg ?? opts.spec ?? DEFAULT_SPEC_PATH
           const severity = opts.severity ? loadSeverityFile(opts.severity) : undefined
           const load = opts.service === undefined ? {} : { service: opts.service }
+          const report = reportOut(opts.out, io.stdout)
           const [base, head] = readSpecPair(baseArg, headSpec, load)
+          // A $ref that points nowhere hides whatever it stood for: refuse the input rather than report a diff without it.
+          for (const side of [base, head]) {
+            const broken = unresolvedRefs(side.spec.doc)[0]
+            if (broken) throw new InputError(`${side.path}:${side.spec.lineOf(broken.pointer)}: $ref ${broken.ref} does not resolve`)
+          }
           const findings = diffSpecs(base.spec, head.spec, severity ? { severity } : {})
-          io.stdout.write(
-            opts.format === 'html'
-              ? renderDiffHtml(findings, {
-                  base: { label: baseArg, version: base.spec.version },
-                  head: { label: headArg ?? headSpec, version: head.spec.version },
-                  failOn: opts.failOn,
-                })
-              : formatDiff(findings, opts.format, { base: base.spec, head: head.spec, headPath: head.path }),
+          const fails = failsOn(findings, opts.failOn)
+          report.stream.write(
+            opts.format === 'junit'
+              ? junitText(findings, opts.failOn)
+              : opts.format === 'html'
+                ? renderDiffHtml(findings, {
+                    base: { label: baseArg, version: base.spec.version },
+                    head: { label: headArg ?? headSpec, version: head.spec.version },
+                    failOn: opts.failOn,
+                  })
+                : formatDiff(findings, opts.format, { base: base.spec, head: head.spec, headPath: head.path }),
           )
-          done(failsOn(findings, opts.failOn) ? 1 : 0)
+          report.commit()
+          if (opts.out !== undefined) {
+            const count = (s: DiffSeverity) => findings.filter((f) => f.severity === s).length
+            io.stderr.write(
+              `oec diff: ${fails ? 'FAILED' : 'PASSED'} (--fail-on ${opts.failOn}): ${count('breaking')} breaking, ${count('warning')} warning(s), ${count('info')} info\nwrote ${opts.out}\n`,
+            )
+          }
+          done(fails ? 1 : 0)
         },
       )
   },

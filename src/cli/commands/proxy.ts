@@ -4,6 +4,7 @@
  * writes the session's report when the proxy stops (SIGINT/SIGTERM).
  */
 import { reportOut } from '../report-out.ts'
+import { HEADER_HELP, headerOption, resolveTarget } from '../target.ts'
 import { InputError } from '../../errors.ts'
 import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
 import { intOption, runUntilSignal, type CommandModule } from '../program.ts'
@@ -17,6 +18,7 @@ interface ProxyFlags extends ContractFlags {
   out?: string
   domainName?: string
   chainId?: number
+  header: [string, string][]
 }
 
 export const proxyCommand: CommandModule = {
@@ -25,7 +27,8 @@ export const proxyCommand: CommandModule = {
       .description(
         "forward a client's traffic to a server unchanged and check every exchange against the contract (schema, signature, nonces, statuses, error codes, rate-limit headers)",
       )
-      .option('--target <url>', 'the server to forward to, e.g. http://127.0.0.1:8080')
+      .option('--target <url>', 'the server to forward to (http:// or https://), or "spec" for the first servers: URL of the spec')
+      .option('--header <name:value>', HEADER_HELP, headerOption, [])
       .option('--port <n>', 'TCP port to listen on (0: any free port)', intOption('--port', 0, 65535), 8081)
       .option('--host <address>', 'address to listen on', '127.0.0.1')
       .option('--reporter <name>', 'write the session report when the proxy stops: json or junit')
@@ -50,12 +53,14 @@ export const proxyCommand: CommandModule = {
         const { startProxy, violationLine } = await import('../../proxy/index.ts')
         const { createReporter, exitCodeFor } = await import('../../report/index.ts')
         const spec = contractFromFlags(opts, LAYER_NAMES, 'oec proxy')
+        const target = resolveTarget(opts.target, spec)!
         // Opened before the proxy starts, so that a path that cannot take the report is refused first.
         const name = opts.reporter === 'json' || opts.reporter === 'junit' ? opts.reporter : undefined
         const report = name ? ({ name, out: reportOut(opts.out, io.stdout) } as const) : undefined
         const proxy = await startProxy({
-          target: opts.target,
+          target,
           port: opts.port,
+          headers: opts.header,
           host: opts.host,
           spec,
           domain: {
@@ -70,7 +75,7 @@ export const proxyCommand: CommandModule = {
           await proxy.idle()
           await proxy.close()
         })
-        io.stdout.write(`oec proxy: listening on ${proxy.url} -> ${opts.target.replace(/\/$/, '')}\n`)
+        io.stdout.write(`oec proxy: listening on ${proxy.url} -> ${target.replace(/\/$/, '')}\n`)
         const signal = await stopped
         const summary = proxy.summary()
         if (report) {

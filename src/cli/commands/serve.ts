@@ -1,5 +1,5 @@
 import { InputError } from '../../errors.ts'
-import { LAYER_NAMES } from '../../contract/index.ts'
+import { LAYER_NAMES, passedOptionalLine, passedOptionalUntil } from '../../contract/index.ts'
 import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
 import { intOption, runUntilSignal, type CommandModule } from '../program.ts'
 
@@ -87,6 +87,11 @@ export const serveCommand: CommandModule = {
         // The signal handlers first: a script may send Ctrl-C the moment it reads the line.
         const stopped = runUntilSignal(() => server.close())
         io.stdout.write(`oec serve: listening on ${server.url}\n`)
+        // A date the contract set has passed: say so once, and what this server does about it.
+        for (const p of passedOptionalUntil(spec.doc))
+          io.stderr.write(
+            `oec serve: note: ${passedOptionalLine(p)}${p.name === 'route' ? ` (this server ${server.config.routeRequired ? 'requires it: --route-required' : 'still accepts it missing; --route-required refuses it'})` : ''}\n`,
+          )
         const signal = await stopped
         io.stderr.write(`oec serve: ${signal}, stopped\n`)
         done(0)

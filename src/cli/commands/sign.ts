@@ -167,6 +167,10 @@ async function signFromFlags(signing: Signing, io: CliIO, opts: SignOptions, ext
   if (wallet && message.wallet === undefined) message.wallet = addressOf(key)
   const nonce = fields.find((f) => f.name === 'nonce')
   if (nonce && message.nonce === undefined) message.nonce = BigInt(Date.now())
+  // Every missing field at once, by the flag that sets it (not one per run, not by its typed-data name).
+  const missing = signing.missingFields(kind, message)
+  if (missing.length > 0)
+    throw new InputError(`sign: ${kind} needs ${missing.map((f) => `--${f.body.replace(/_/g, '-')}`).join(', ')} (missing)`)
   const domain: DomainOverrides = {}
   if (opts.domainName !== undefined) domain.name = opts.domainName
   if (opts.domainVersion !== undefined) domain.version = opts.domainVersion

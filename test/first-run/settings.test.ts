@@ -1,0 +1,160 @@
+/**
+ * Settings a team repeats: oec.config.{json,yaml} / package.json "oec" and OEC_* variables, for
+ * any option of any command (flag > environment > file > default); `--header` on every request
+ * of check server; `--target spec`; `oec` and `oec check` alone exit 2 with the help.
+ */
+import { spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, request, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { loadContractText } from '../../src/contract/index.ts'
+import { startServer, type RunningServer } from '../../src/server/index.ts'
+import { resolveTarget } from '../../src/cli/target.ts'
+import { OEC, type RunResult } from '../helpers/cli.ts'
+
+// Each test starts the binary, some several times: a loaded machine gets the time it needs.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 })
+
+const tmp = mkdtempSync(join(tmpdir(), 'oec-settings-'))
+let reference: RunningServer
+let gateway: Server
+let gatewayUrl: string
+let listed: string
+
+beforeAll(async () => {
+  reference = await startServer({ port: 0, config: { log: false } })
+  listed = reference.config.instruments[0]!
+  const upstream = new URL(reference.url)
+  // A gateway that hides the API unless the request carries its key.
+  gateway = createServer((req, res) => {
+    if (req.headers['x-api-key'] !== 'k-123') return void res.writeHead(404).end()
+    const up = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (ur) => {
+      res.writeHead(ur.statusCode ?? 502, ur.headers)
+      ur.pipe(res)
+    })
+    req.pipe(up)
+  })
+  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve))
+  gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`
+})
+afterAll(async () => {
+  await reference.close()
+  await new Promise((resolve) => gateway.close(resolve))
+  rmSync(tmp, { recursive: true, force: true })
+})
+
+/** The binary in `cwd`, with extra environment variables (every inherited OEC_* cleared). */
+function oecIn(cwd: string, args: readonly string[], env: Record<string, string> = {}): Promise<RunResult> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('OEC_')))
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [OEC, ...args], { cwd, env: { ...clean, ...env } })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+function dir(name: string, files: Record<string, string>): string {
+  const d = join(tmp, name)
+  rmSync(d, { recursive: true, force: true })
+  mkdirSync(d, { recursive: true })
+  for (const [f, text] of Object.entries(files)) writeFileSync(join(d, f), text)
+  return d
+}
+
+const ids = (stdout: string) => (JSON.parse(stdout) as { results: { id: string }[] }).results.map((r) => r.id.split('/')[0])
+
+describe('configuration', () => {
+  it('oec.config.json: a command section sets options of that command', async () => {
+    const d = dir('json', { 'oec.config.json': JSON.stringify({ 'check server': { only: 'err.head', reporter: 'json' } }) })
+    const r = await oecIn(d, ['check', 'server'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(new Set(ids(r.stdout))).toEqual(new Set(['err.head']))
+  })
+
+  it('oec.config.yaml at the top level, and a flag wins over it, and OEC_* wins over the file', async () => {
+    const d = dir('yaml', { 'oec.config.yaml': 'only: err.head\nreporter: json\n' })
+    const fromFile = await oecIn(d, ['check', 'server'])
+    expect(fromFile.code, fromFile.stderr).toBe(0)
+    expect(fromFile.stdout.trimStart()).toMatch(/^\{/)
+    const flag = await oecIn(d, ['check', 'server', '--reporter', 'junit'])
+    expect(flag.stdout.trimStart()).toMatch(/^<\?xml/)
+    const env = await oecIn(d, ['check', 'server'], { OEC_REPORTER: 'junit', OEC_ONLY: 'err.orderbook-missing' })
+    expect(env.stdout.trimStart()).toMatch(/^<\?xml/)
+    expect(env.stdout).toMatch(/err\.orderbook-missing/)
+    expect(env.stdout).not.toMatch(/err\.head/)
+  })
+
+  it('package.json "oec" key; a repeatable option takes a list and a flag replaces it', async () => {
+    const d = dir('pkg', {
+      'package.json': JSON.stringify({ name: 'x', oec: { target: reference.url, symbol: ['OECUNLISTED-20301231-1-C', listed] } }),
+    })
+    const r = await oecIn(d, ['check', 'server', '--only', 'err.head'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/does not list the symbol OECUNLISTED-20301231-1-C/)
+    const flag = await oecIn(d, ['check', 'server', '--only', 'err.head', '--symbol', listed])
+    expect(flag.code, flag.stderr).toBe(0)
+  })
+
+  it('a bad value names where it came from, in one line (exit 2)', async () => {
+    const d = dir('bad', { 'oec.config.json': JSON.stringify({ 'check server': { workerz: 3 } }) })
+    const r = await oecIn(d, ['check', 'server'])
+    expect(r.code).toBe(2)
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/oec\.config\.json: "check server" has no option "workerz"/)])
+    const env = await oecIn(dir('env', {}), ['check', 'server'], { OEC_WORKERS: 'many' })
+    expect(env.code).toBe(2)
+    expect(env.stderr.trim()).toBe('oec: OEC_WORKERS: --workers takes a whole number from 1 to 64, not "many"')
+  })
+})
+
+describe('--header and --target spec', () => {
+  it('--header reaches a server behind a gateway that wants a key (the preflight fails without it)', async () => {
+    const d = dir('header', {})
+    const without = await oecIn(d, ['check', 'server', '--target', gatewayUrl, '--symbol', listed, '--only', 'err.head'])
+    expect(without.code).toBe(2)
+    const withKey = await oecIn(d, [
+      'check',
+      'server',
+      '--target',
+      gatewayUrl,
+      '--symbol',
+      listed,
+      '--only',
+      'err.orderbook-missing',
+      '--header',
+      'X-Api-Key: k-123',
+    ])
+    expect(withKey.code, withKey.stderr).toBe(0)
+    const bad = await oecIn(d, ['check', 'server', '--header', 'no colon'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/--header takes NAME:VALUE/)
+  })
+
+  it('--target spec is the first servers: URL with its variables at their defaults', () => {
+    const spec = loadContractText(
+      'openapi: 3.1.0\ninfo: {title: t, version: "1"}\nservers:\n  - url: "{base}/v1"\n    variables: {base: {default: "https://api.example"}}\npaths: {}\n',
+      'x.yaml',
+    )
+    expect(resolveTarget('spec', spec)).toBe('https://api.example/v1')
+    expect(resolveTarget('http://127.0.0.1:1', spec)).toBe('http://127.0.0.1:1')
+    expect(() => resolveTarget('spec', loadContractText('openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {}\n', 'y.yaml'))).toThrow(
+      /has no servers/,
+    )
+  })
+})
+
+describe('no command', () => {
+  for (const args of [[], ['check']]) {
+    it(`oec ${args.join(' ')} alone exits 2 and prints the help`, async () => {
+      const r = await oecIn(tmp, args)
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(/Usage: oec/)
+    })
+  }
+})
