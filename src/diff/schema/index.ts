@@ -14,6 +14,7 @@ import { isRuleId, type DiffRuleId, type SchemaSuffix } from '../registry.ts'
 import { compareAlternatives } from './alternatives.ts'
 import { compareApplicators } from './applicators.ts'
 import { compareBounds } from './bounds.ts'
+import { compareComposition } from './composition.ts'
 import { compareProperties } from './properties.ts'
 import { compareTypes } from './types.ts'
 import { compareValues } from './values.ts'
@@ -177,6 +178,8 @@ function compareNode(
   stack: Set<string>,
 ): void {
   const pair: NodePair = { ctx, bs, bPtr, hs, hPtr, out, stack }
+  // A schema wrapped into a union with itself, or an allOf of one flattened: judged as what changed.
+  if (compareComposition(pair) === 'handled') return
   // A schema wrapped in a oneOf is judged as one change, not as every keyword that moved.
   if (compareAlternatives(pair) === 'wrapped') return
   compareTypes(pair)
