@@ -88,3 +88,25 @@ describe('allOf of one member flattened into an equal schema', () => {
     ).toEqual(['request-property-became-not-nullable', 'response-body-became-not-nullable'])
   })
 })
+
+describe('anyOf ↔ oneOf with members matched by identity', () => {
+  const members = [{ $ref: '#/components/schemas/X' }, { type: 'string', maxLength: 5 }, { type: 'integer' }, { type: 'boolean' }]
+  it('anyOf → oneOf over the same members is one finding per site naming exclusivity, not members lost and gained', () => {
+    const found = diff(spec({ anyOf: members }), spec({ oneOf: [...members].reverse() }))
+    expect(found).toEqual([
+      { id: 'request-property-any-of-became-one-of', message: expect.stringContaining('a value must now match exactly one') },
+      { id: 'response-body-any-of-became-one-of', message: expect.stringContaining('changed anyOf to oneOf over 4 matching members') },
+    ])
+  })
+  it('oneOf → anyOf, with a member gone: the switch and the one member that went', () => {
+    const ids = diff(spec({ oneOf: members }), spec({ anyOf: members.slice(0, 3) }))
+      .map((f) => f.id)
+      .sort()
+    expect(ids).toEqual([
+      'request-property-any-of-removed',
+      'request-property-one-of-became-any-of',
+      'response-body-any-of-removed',
+      'response-body-one-of-became-any-of',
+    ])
+  })
+})

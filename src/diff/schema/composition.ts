@@ -11,6 +11,7 @@
  */
 import { isObject, type JsonObject } from '../../contract/model.ts'
 import { resolve } from '../refs.ts'
+import { matchAlternatives } from './alternatives.ts'
 import { fingerprint, shape } from './fingerprint.ts'
 import { diffSchema, nest, push, type NodePair } from './index.ts'
 
@@ -81,6 +82,7 @@ export function compareComposition(p: NodePair): 'handled' | undefined {
     nest(out, '', diffSchema(ctx, b.node, b.ptr, h.node, h.ptr, stack))
     return 'handled'
   }
+  if (switchedUnion(p)) return 'handled'
   for (const kw of UNIONS) {
     const stem = kw === 'anyOf' ? 'any-of' : 'one-of'
     if (!hasUnion(bs) && onlyUnion(hs, kw)) {
@@ -122,4 +124,48 @@ export function compareComposition(p: NodePair): 'handled' | undefined {
     }
   }
   return undefined
+}
+
+/**
+ * `anyOf` ↔ `oneOf` over members matched by identity: one finding for the switch (exclusivity
+ * gained or lost), the matched members compared pairwise, and only members that really came or
+ * went reported as such, not every member lost and gained.
+ */
+function switchedUnion(p: NodePair): boolean {
+  const { ctx, bs, bPtr, hs, hPtr, out, stack } = p
+  const [from, to] =
+    onlyUnion(bs, 'anyOf') && onlyUnion(hs, 'oneOf')
+      ? (['anyOf', 'oneOf'] as const)
+      : onlyUnion(bs, 'oneOf') && onlyUnion(hs, 'anyOf')
+        ? (['oneOf', 'anyOf'] as const)
+        : []
+  if (!from || !to) return false
+  const lb = bs[from] as unknown[]
+  const lh = hs[to] as unknown[]
+  const pairs = matchAlternatives(ctx.baseDoc, bs, lb, ctx.headDoc, hs, lh)
+  if (pairs.size === 0) return false
+  const narrowed = to === 'oneOf'
+  push(
+    out,
+    narrowed ? 'any-of-became-one-of' : 'one-of-became-any-of',
+    `${hPtr}/${to}`,
+    (n) =>
+      narrowed
+        ? `${n} changed anyOf to oneOf over ${pairs.size} matching members: a value must now match exactly one of them`
+        : `${n} changed oneOf to anyOf over ${pairs.size} matching members: a value may now match several of them`,
+    { before: from, after: to },
+  )
+  const stem = to === 'oneOf' ? 'one-of' : 'any-of'
+  const matchedH = new Set(pairs.values())
+  for (const [i, j] of [...pairs].sort((x, y) => x[0] - y[0]))
+    nest(out, '', diffSchema(ctx, lb[i], `${bPtr}/${from}/${i}`, lh[j], `${hPtr}/${to}/${j}`, stack))
+  lb.forEach((m, i) => {
+    if (!pairs.has(i))
+      push(out, `${stem}-removed`, `${hPtr}/${to}`, (n) => `${n} lost the ${to} member ${describeMember(ctx.baseDoc, m, i)}`)
+  })
+  lh.forEach((m, j) => {
+    if (!matchedH.has(j))
+      push(out, `${stem}-added`, `${hPtr}/${to}/${j}`, (n) => `${n} gained the ${to} member ${describeMember(ctx.headDoc, m, j)}`)
+  })
+  return true
 }
