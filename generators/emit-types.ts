@@ -8,7 +8,8 @@ import { getPointer, isObject, type JsonObject } from '../src/contract/model.ts'
 import type { Contract } from '../src/contract/load.ts'
 import { toPointer } from '../src/contract/source.ts'
 import { pascalCase, type NameRegistry } from './names.ts'
-import { child, docOf, SchemaWalker, specError, type SchemaContext } from './schema.ts'
+import { openapiFetchInterfaces, type FetchOperation } from './emit-paths.ts'
+import { child, docOf, SchemaWalker, specError, type Direction, type SchemaContext } from './schema.ts'
 import { declaration, kw, lit, ref, typeAliasStatement, union, type Prop } from './type-expr.ts'
 
 const SCHEMAS = '/components/schemas'
@@ -31,13 +32,13 @@ function resolve(ctx: SchemaContext, node: unknown, pointer: string): { node: un
 }
 
 /** The schema of a `content` map: JSON first, as the toolkit's bodies are JSON. */
-function contentSchema(content: unknown, pointer: string): { schema: unknown; pointer: string } | undefined {
+function contentSchema(content: unknown, pointer: string): { schema: unknown; pointer: string; media: string } | undefined {
   if (!isObject(content)) return undefined
   const keys = Object.keys(content)
   const media = keys.find((k) => k === 'application/json') ?? keys.find((k) => /json/i.test(k)) ?? keys[0]
   if (media === undefined) return undefined
   const m = content[media]
-  return { schema: isObject(m) ? m.schema : undefined, pointer: child(pointer, 'content', media, 'schema') }
+  return { schema: isObject(m) ? m.schema : undefined, pointer: child(pointer, 'content', media, 'schema'), media }
 }
 
 const PARAM_GROUPS = { query: 'Query', path: 'PathParams', header: 'RequestHeaders', cookie: 'Cookies' } as const
@@ -51,14 +52,23 @@ export function emitTypes(spec: Contract, names: NameRegistry): WriterFunction[]
     schemaNames.push([key, name])
     refNames.set(`#${SCHEMAS}${toPointer([key])}`, name)
   }
-  const ctx: SchemaContext = { doc: spec.doc, file: spec.file, lineOf: (p) => spec.lineOf(p), refName: (r) => refNames.get(r) }
+  const variants = new DirectionVariants(spec.doc, refNames, names)
+  const ctx: SchemaContext = {
+    doc: spec.doc,
+    file: spec.file,
+    lineOf: (p) => spec.lineOf(p),
+    refName: (r, direction) => variants.name(r, direction ?? 'both'),
+  }
   const walker = new SchemaWalker(ctx)
+  const writer = walker.toward('write')
+  const reader = walker.toward('read')
   const out: WriterFunction[] = []
 
   for (const [key, name] of schemaNames) {
     const pointer = SCHEMAS + toPointer([key])
     out.push(declaration(name, walker.convert(schemas[key], pointer), docOf(schemas[key])))
   }
+  const fetchOps: FetchOperation[] = []
 
   const operationsMap: Prop[] = []
   for (const op of spec.operations) {
@@ -70,15 +80,19 @@ export function emitTypes(spec: Contract, names: NameRegistry): WriterFunction[]
       { name: 'method', type: lit(op.method), optional: false },
       { name: 'path', type: lit(op.path), optional: false },
     ]
+    let fetchBody: FetchOperation['body']
+    const fetchParams: FetchOperation['params'] = {}
+    const fetchResponses: FetchOperation['responses'][number][] = []
 
     // Request body.
     if (raw.requestBody !== undefined) {
       const body = resolve(ctx, raw.requestBody, child(op.pointer, 'requestBody'))
       const c = isObject(body.node) ? contentSchema(body.node.content, body.pointer) : undefined
       if (c) {
-        let t = walker.convert(c.schema, c.pointer)
+        const bodyType = writer.convert(c.schema, c.pointer)
         const required = isObject(body.node) && body.node.required === true
-        if (!required) t = union([t, kw('undefined')])
+        const t = required ? bodyType : union([bodyType, kw('undefined')])
+        fetchBody = { media: c.media, type: bodyType, required }
         const name = names.claim(`${base}Body`)
         const bodyDoc = docOf(body.node)
         out.push(
@@ -110,12 +124,13 @@ export function emitTypes(spec: Contract, names: NameRegistry): WriterFunction[]
         const doc = docOf(node)
         return {
           name: String(node.name),
-          type: walker.convert(schema?.schema, schema?.pointer ?? pointer),
+          type: writer.convert(schema?.schema, schema?.pointer ?? pointer),
           optional: !(node.required === true || where === 'path'),
           ...(doc ? { doc } : {}),
         }
       })
       const name = names.claim(`${base}${suffix}`)
+      fetchParams[where as keyof typeof PARAM_GROUPS] = { name, required: props.some((p) => !p.optional) }
       out.push(declaration(name, { kind: 'object', props }, { description: `${where} parameters of ${op.method} ${op.path}.` }))
       entry.push({
         name: where === 'query' ? 'query' : where === 'path' ? 'pathParams' : where === 'header' ? 'requestHeaders' : 'cookies',
@@ -134,9 +149,11 @@ export function emitTypes(spec: Contract, names: NameRegistry): WriterFunction[]
       const c = contentSchema(r.node.content, r.pointer)
       const doc = docOf(r.node)
       const key = /^[1-5][0-9][0-9]$/.test(status) ? Number(status) : status
+      const type = c ? reader.convert(c.schema, c.pointer) : kw('undefined')
+      fetchResponses.push({ status: key, ...(c ? { media: c.media, type } : {}) })
       responses.push({
         name: key,
-        type: c ? walker.convert(c.schema, c.pointer) : kw('undefined'),
+        type,
         optional: false,
         ...(doc ? { doc } : {}),
       })
@@ -152,7 +169,7 @@ export function emitTypes(spec: Contract, names: NameRegistry): WriterFunction[]
           const hdoc = docOf(hr.node)
           hprops.push({
             name: hname,
-            type: walker.convert(schema?.schema, schema?.pointer ?? hr.pointer),
+            type: reader.convert(schema?.schema, schema?.pointer ?? hr.pointer),
             optional: hr.node.required !== true,
             ...(hdoc ? { doc: hdoc } : {}),
           })
@@ -181,6 +198,14 @@ export function emitTypes(spec: Contract, names: NameRegistry): WriterFunction[]
       entry.push({ name: 'responseHeaders', type: ref(headName), optional: false })
     }
 
+    fetchOps.push({
+      operationId: op.operationId,
+      method: op.method.toLowerCase(),
+      path: op.path,
+      params: fetchParams,
+      ...(fetchBody ? { body: fetchBody } : {}),
+      responses: fetchResponses,
+    })
     const summary = [raw.summary, raw.description].filter((s): s is string => typeof s === 'string').map((s) => s.trim())
     const opDoc = docOf(raw)
     operationsMap.push({
@@ -203,5 +228,73 @@ export function emitTypes(spec: Contract, names: NameRegistry): WriterFunction[]
     ),
   )
   out.push(typeAliasStatement(names.claim('OperationId'), `keyof ${opsName}`, { description: 'An operationId of the spec.' }))
+  out.push(...variants.drain(walker))
+  out.push(...openapiFetchInterfaces(fetchOps, schemaNames, names))
   return out
+}
+
+/**
+ * The request (`write`) and response (`read`) variants of the components that reach a
+ * `readOnly` or `writeOnly` property, declared on first use: `Pet` keeps every property,
+ * `PetWrite` (request bodies) lacks the readOnly ones and `PetRead` (responses) the writeOnly ones.
+ */
+class DirectionVariants {
+  private readonly reaches = new Map<string, boolean>()
+  private readonly declared = new Map<string, string>()
+  private readonly pending: { ref: string; direction: Direction; name: string }[] = []
+
+  constructor(
+    private readonly doc: Record<string, unknown>,
+    private readonly refNames: ReadonlyMap<string, string>,
+    private readonly names: NameRegistry,
+  ) {}
+
+  name(ref: string, direction: Direction): string | undefined {
+    const base = this.refNames.get(ref)
+    if (base === undefined || direction === 'both' || !this.hasFlag(ref, direction === 'write' ? 'readOnly' : 'writeOnly')) return base
+    const key = `${direction} ${ref}`
+    let name = this.declared.get(key)
+    if (name === undefined) {
+      name = this.names.claim(`${base}${direction === 'write' ? 'Write' : 'Read'}`)
+      this.declared.set(key, name)
+      this.pending.push({ ref, direction, name })
+    }
+    return name
+  }
+
+  /** Declares every variant asked for so far (declaring one may ask for more). */
+  drain(walker: SchemaWalker): WriterFunction[] {
+    const out: WriterFunction[] = []
+    for (let next = this.pending.shift(); next; next = this.pending.shift()) {
+      const schema = getPointer(this.doc, next.ref)
+      const what =
+        next.direction === 'write' ? 'in a request (readOnly properties left out)' : 'in a response (writeOnly properties left out)'
+      const doc = docOf(schema)
+      out.push(
+        declaration(next.name, walker.toward(next.direction).convert(schema, next.ref.slice(1)), {
+          ...doc,
+          description: `${doc?.description ? `${doc.description}\n\n` : ''}${this.refNames.get(next.ref)} ${what}.`,
+        }),
+      )
+    }
+    return out
+  }
+
+  /** Does the schema at `ref`, or one it reaches, carry `flag: true`? */
+  private hasFlag(ref: string, flag: 'readOnly' | 'writeOnly'): boolean {
+    const key = `${flag} ${ref}`
+    const known = this.reaches.get(key)
+    if (known !== undefined) return known
+    this.reaches.set(key, false) // a cycle adds nothing
+    const scan = (node: unknown): boolean => {
+      if (Array.isArray(node)) return node.some(scan)
+      if (!isObject(node)) return false
+      if (node[flag] === true) return true
+      if (typeof node.$ref === 'string' && node.$ref.startsWith('#')) return this.hasFlag(node.$ref, flag)
+      return Object.entries(node).some(([k, v]) => k !== 'example' && k !== 'examples' && k !== 'default' && scan(v))
+    }
+    const result = scan(getPointer(this.doc, ref))
+    this.reaches.set(key, result)
+    return result
+  }
 }

@@ -21,12 +21,21 @@ const UNSUPPORTED = [
   '$recursiveRef',
 ] as const
 
+/**
+ * Which side of an exchange a type is for: `write` (a request) leaves out `readOnly` properties,
+ * `read` (a response) leaves out `writeOnly` ones; `both` (a component's own type) keeps all.
+ */
+export type Direction = 'both' | 'read' | 'write'
+
 export interface SchemaContext {
   readonly doc: Record<string, unknown>
   readonly file: string
   lineOf(pointer: string): number
-  /** The generated type name of a `$ref` target, when the target is a named component. */
-  refName(ref: string): string | undefined
+  /**
+   * The generated type name of a `$ref` target, when the target is a named component; for a
+   * direction, the name of its request or response variant when it has one.
+   */
+  refName(ref: string, direction?: Direction): string | undefined
 }
 
 /** One line naming file, line and JSON pointer: what the CLI prints for an input it cannot handle. */
@@ -89,8 +98,25 @@ export function literalPrefix(pattern: string): string | undefined {
   return prefix === '' ? undefined : prefix
 }
 
+/** A property left out of one direction's type: `readOnly` from requests, `writeOnly` from responses. */
+export function hiddenIn(direction: Direction, prop: unknown, doc: Record<string, unknown>): boolean {
+  if (direction === 'both') return false
+  const flag = direction === 'write' ? 'readOnly' : 'writeOnly'
+  if (isObject(prop) && prop[flag] === true) return true
+  const target = isObject(prop) && typeof prop.$ref === 'string' && prop.$ref.startsWith('#') ? getPointer(doc, prop.$ref) : undefined
+  return isObject(target) && target[flag] === true
+}
+
 export class SchemaWalker {
-  constructor(private readonly ctx: SchemaContext) {}
+  constructor(
+    private readonly ctx: SchemaContext,
+    private readonly direction: Direction = 'both',
+  ) {}
+
+  /** The same walker for one side of an exchange. */
+  toward(direction: Direction): SchemaWalker {
+    return direction === this.direction ? this : new SchemaWalker(this.ctx, direction)
+  }
 
   /** Converts the schema at `pointer` (a JSON pointer without `#`). */
   convert(node: unknown, pointer: string, stack: readonly string[] = []): TypeExpr {
@@ -121,22 +147,57 @@ export class SchemaWalker {
     if (Array.isArray(node.allOf)) node.allOf.forEach((s, i) => parts.push(this.convert(s, child(pointer, 'allOf', i), stack)))
     for (const k of ['oneOf', 'anyOf'] as const) {
       const list = node[k]
-      if (Array.isArray(list)) parts.push(union(list.map((s, i) => this.convert(s, child(pointer, k, i), stack))))
+      if (Array.isArray(list)) {
+        parts.push(union(list.map((s, i) => this.narrow(node, s, this.convert(s, child(pointer, k, i), stack)))))
+      }
     }
     let t = intersection(parts)
     if (node.nullable === true) t = union([t, kw('null')])
     return t
   }
 
+  /**
+   * A member of a union with a `discriminator`: its tag property is the literal(s) that select
+   * it (the `mapping` keys that name it, else its component name), so a check of the tag
+   * narrows the union as it does in openapi-typescript's output.
+   */
+  private narrow(parent: JsonObject, member: unknown, t: TypeExpr): TypeExpr {
+    const d = parent.discriminator
+    if (!isObject(d) || typeof d.propertyName !== 'string' || !isObject(member) || typeof member.$ref !== 'string') return t
+    const ref = member.$ref
+    const mapping = isObject(d.mapping) ? d.mapping : {}
+    const mapped = Object.entries(mapping)
+      .filter(([, target]) => target === ref || (typeof target === 'string' && !target.includes('/') && ref.endsWith(`/${target}`)))
+      .map(([tag]) => tag)
+    const tags =
+      mapped.length > 0
+        ? mapped
+        : [
+            decodeURIComponent(ref.slice(ref.lastIndexOf('/') + 1))
+              .replace(/~1/g, '/')
+              .replace(/~0/g, '~'),
+          ]
+    return intersection([t, { kind: 'object', props: [{ name: d.propertyName, type: union(tags.map((v) => lit(v))), optional: false }] }])
+  }
+
   private reference(ref: string, pointer: string, stack: readonly string[]): TypeExpr {
     if (!ref.startsWith('#'))
       throw specError(this.ctx, child(pointer, '$ref'), `unsupported external $ref "${ref}" (bundle the spec into one file first)`)
-    const name = this.ctx.refName(ref)
+    const name = this.ctx.refName(ref, this.direction)
     if (name) return { kind: 'ref', name }
     const target = getPointer(this.ctx.doc, ref)
     if (target === undefined) throw specError(this.ctx, child(pointer, '$ref'), `unresolved $ref "${ref}"`)
     if (stack.includes(ref)) throw specError(this.ctx, child(pointer, '$ref'), `circular $ref "${ref}" to an unnamed schema`)
     return this.convert(target, ref.slice(1), [...stack, ref])
+  }
+
+  /** A required name described by a sibling `allOf` member (its type comes from there, not `unknown`). */
+  private inherited(node: JsonObject, name: string): boolean {
+    if (!Array.isArray(node.allOf)) return false
+    return node.allOf.some((m) => {
+      const s = isObject(m) && typeof m.$ref === 'string' ? getPointer(this.ctx.doc, m.$ref) : m
+      return isObject(s) && isObject(s.properties) && name in s.properties
+    })
   }
 
   /** The type implied by `const`, `enum` and `type` (undefined when only composition is given). */
@@ -197,6 +258,7 @@ export class SchemaWalker {
     const props: Prop[] = []
     const properties = isObject(node.properties) ? node.properties : {}
     for (const [name, sub] of Object.entries(properties)) {
+      if (hiddenIn(this.direction, sub, this.ctx.doc)) continue
       const doc = docOf(sub)
       props.push({
         name,
@@ -206,7 +268,8 @@ export class SchemaWalker {
       })
     }
     // `required` naming a property the schema does not describe still makes it required.
-    for (const name of required) if (!(name in properties)) props.push({ name, type: kw('unknown'), optional: false })
+    for (const name of required)
+      if (!(name in properties) && !this.inherited(node, name)) props.push({ name, type: kw('unknown'), optional: false })
 
     const ap = node.additionalProperties
     // additionalProperties: false is a closed type: TypeScript's excess-property check then

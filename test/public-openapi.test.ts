@@ -32,7 +32,8 @@ describe.each(docs.map((d) => [basename(d), d]))('oec lint %s', (_name, doc) => 
     const r = await runMain(['lint', doc])
     expect(r.stderr).toBe('')
     expect([0, 1]).toContain(r.code)
-    expect(r.stdout).toMatch(new RegExp(`: ${r.code === 0 ? 0 : '[1-9]\\d*'} error\\(s\\), 0 warning\\(s\\)\\n$`))
+    // The toolkit's house rules are warnings on a document without its layers: they never fail it.
+    expect(r.stdout).toMatch(new RegExp(`: ${r.code === 0 ? 0 : '[1-9]\\d*'} error\\(s\\), \\d+ warning\\(s\\)\\n$`))
     const info = r.stdout.split('\n').filter((l) => l.includes(': info: '))
     expect(info).toHaveLength(1)
     for (const key of ['x-service-error-codes', 'x-eip712', 'x-rate-limits', 'x-websocket']) expect(info[0]).toContain(`no ${key} layer`)

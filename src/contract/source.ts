@@ -34,7 +34,7 @@ export function toPointer(tokens: readonly (string | number)[]): string {
 
 /** Parses spec text. Throws InputError naming the line of the first YAML error. */
 export function parseSpecText(text: string, file: string): SpecSource {
-  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml()
+  const { LineCounter, parseDocument } = yaml()
   const lineCounter = new LineCounter()
   const yamlDoc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false })
   const first = yamlDoc.errors[0]
@@ -48,7 +48,13 @@ export function parseSpecText(text: string, file: string): SpecSource {
     throw new InputError(`${file}: not an OpenAPI document (the top level is not a mapping)`)
   }
 
-  const lineOf = (pointer: string): number => {
+  return { file, text, doc: doc as Record<string, unknown>, lineOf: linesOf(yamlDoc, lineCounter) }
+}
+
+/** The line lookup of a parsed YAML document. */
+function linesOf(yamlDoc: Yaml.Document, lineCounter: Yaml.LineCounter): (pointer: string) => number {
+  const { isMap, isScalar, isSeq } = yaml()
+  return (pointer: string): number => {
     let node: unknown = yamlDoc.contents
     let line = 1
     const at = (n: unknown) => {
@@ -71,8 +77,18 @@ export function parseSpecText(text: string, file: string): SpecSource {
     }
     return line
   }
+}
 
-  return { file, text, doc: doc as Record<string, unknown>, lineOf }
+/**
+ * Line lookup for text another parser already read (so it is valid and has no duplicate key):
+ * the YAML tree without the duplicate-key check (quadratic in a mapping's size: seconds on a
+ * 4 MB spec) and without building values.
+ */
+export function lineLocator(text: string): (pointer: string) => number {
+  const { LineCounter, parseDocument } = yaml()
+  const lineCounter = new LineCounter()
+  const yamlDoc = parseDocument(text, { lineCounter, uniqueKeys: false })
+  return linesOf(yamlDoc, lineCounter)
 }
 
 /** A YAML alias (`*name`) could expand exponentially when walked: such text keeps the guarded parser. */
@@ -92,8 +108,8 @@ export function parseSpecTextFast(text: string, file: string): SpecSource {
     return parseSpecText(text, file)
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return parseSpecText(text, file)
-  let located: SpecSource | undefined
-  return { file, text, doc: doc as Record<string, unknown>, lineOf: (pointer) => (located ??= parseSpecText(text, file)).lineOf(pointer) }
+  let located: ((pointer: string) => number) | undefined
+  return { file, text, doc: doc as Record<string, unknown>, lineOf: (pointer) => (located ??= lineLocator(text))(pointer) }
 }
 
 export function readSpecFile(path: string): SpecSource {

@@ -22,7 +22,8 @@ interface Entry {
   pointer: string
   text: string
   extra: ChangeExtra
-  where: string[]
+  /** A set: a change in a component of Stripe's spec is seen from thousands of operations. */
+  where: Set<string>
 }
 
 const MAX_WHERE = 4
@@ -53,13 +54,13 @@ export class Collector implements ChangeSink {
     const key = `${id}\u0000${pointer}\u0000${extra.detail ?? ''}`
     let entry = this.entries.get(key)
     if (!entry) {
-      entry = { id, pointer, text, extra, where: [] }
+      entry = { id, pointer, text, extra, where: new Set() }
       this.entries.set(key, entry)
     } else if (text.length < entry.text.length || (text.length === entry.text.length && text < entry.text)) {
       // The same change seen through several paths: name it by the shortest one.
       entry.text = text
     }
-    if (extra.where && !entry.where.includes(extra.where)) entry.where.push(extra.where)
+    if (extra.where) entry.where.add(extra.where)
   }
 
   /** The findings with the policy applied (`none` drops a rule), deterministically sorted. */
@@ -81,12 +82,12 @@ export class Collector implements ChangeSink {
   }
 }
 
-function sentence(text: string, where: readonly string[]): string {
+function sentence(text: string, where: ReadonlySet<string>): string {
   let s = text
-  if (where.length > 0) {
+  if (where.size > 0) {
     const sorted = [...where].sort()
     const shown = sorted.slice(0, MAX_WHERE)
-    const more = where.length - shown.length
+    const more = where.size - shown.length
     s += ` in ${shown.join(', ')}${more > 0 ? ` and ${more} more operation${more === 1 ? '' : 's'}` : ''}`
   }
   s = s.charAt(0).toUpperCase() + s.slice(1)

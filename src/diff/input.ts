@@ -8,7 +8,7 @@ import { loadCoreYaml } from '../contract/js-yaml.ts'
 import { InputError } from '../errors.ts'
 import { contractFromSource, type Contract, type LoadOptions } from '../contract/load.ts'
 import { isObject } from '../contract/model.ts'
-import { parseSpecText, readSpecFile, type SpecSource } from '../contract/source.ts'
+import { lineLocator, parseSpecText, readSpecFile, type SpecSource } from '../contract/source.ts'
 import { indexChunks, parseFromChunks, type ChunkCache } from './chunks.ts'
 
 /** A YAML alias (`*name`) could expand exponentially when walked: such files take the guarded parser. */
@@ -45,8 +45,8 @@ export function diffSource(text: string, file: string, chunks?: ChunkCache): Spe
     }
   }
   if (!isObject(doc)) return parseSpecText(text, file)
-  let located: SpecSource | undefined
-  return { file, text, doc, lineOf: (pointer: string) => (located ??= parseSpecText(text, file)).lineOf(pointer) }
+  let located: ((pointer: string) => number) | undefined
+  return { file, text, doc, lineOf: (pointer: string) => (located ??= lineLocator(text))(pointer) }
 }
 
 function readText(path: string): string {

@@ -144,6 +144,12 @@ const SCHEMA_ROWS = {
   'all-of-added-annotation-only': row(I, I, 'an allOf member that only annotates (title, description, example) was added'),
   'all-of-removed-annotation-only': row(I, I, 'an allOf member that only annotates was removed'),
   'wrapped-in-one-of': row(B, B, 'the schema was wrapped in a oneOf'),
+  'any-of-became-one-of': row(W, I, 'anyOf became oneOf over the same members: a value must now match exactly one', {
+    ours: 'oasdiff has no rule (it reports every member lost and gained)',
+  }),
+  'one-of-became-any-of': row(I, W, 'oneOf became anyOf over the same members: a value may now match several', {
+    ours: 'oasdiff has no rule (it reports every member lost and gained)',
+  }),
   'discriminator-added': row(I, I, 'a discriminator was added'),
   'discriminator-removed': row(I, I, 'the discriminator was removed'),
   'discriminator-property-name-changed': row(I, I, 'the discriminator property changed'),

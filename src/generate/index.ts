@@ -10,8 +10,8 @@ import { join } from 'node:path'
 import { HEADER_PREFIX } from '../../generators/header.ts'
 import { InputError } from '../errors.ts'
 import { contractFromSource, DEFAULT_SPEC_PATH, layerKey, type Contract } from '../contract/load.ts'
-import { isObject } from '../contract/model.ts'
-import { readSpecFile, toPointer } from '../contract/source.ts'
+import { forEachReference, refKind } from '../contract/refs.ts'
+import { readSpecFile } from '../contract/source.ts'
 
 export interface GenerateOptions {
   /** The spec file (default: the shipped spec). */
@@ -33,27 +33,22 @@ export const GENERATED_HEADER_PREFIX = HEADER_PREFIX
 
 /**
  * External `$ref`s are refused before the loader resolves anything, so the message names the
- * pointer (the loader's own check does not know where it was).
+ * pointer (the loader's own check does not know where it was). Only references count: a `$ref`
+ * key in example data (GitHub's spec has URLs there) is data.
  */
-function refuseExternalRefs(node: unknown, tokens: (string | number)[], spec: { file: string; lineOf(p: string): number }): void {
-  if (Array.isArray(node)) node.forEach((v, i) => refuseExternalRefs(v, [...tokens, i], spec))
-  else if (isObject(node)) {
-    for (const [k, v] of Object.entries(node)) {
-      if (k === '$ref' && typeof v === 'string' && !v.startsWith('#')) {
-        const pointer = toPointer([...tokens, k])
-        throw new InputError(
-          `${spec.file}:${spec.lineOf(pointer)}: unsupported external $ref "${v}" at #${pointer} (bundle the spec into one file first)`,
-        )
-      }
-      refuseExternalRefs(v, [...tokens, k], spec)
-    }
-  }
+function refuseExternalRefs(spec: { doc: Record<string, unknown>; file: string; lineOf(p: string): number }): void {
+  forEachReference(spec.doc, ({ pointer, ref }) => {
+    if (refKind(ref) === 'local') return
+    throw new InputError(
+      `${spec.file}:${spec.lineOf(`${pointer}/$ref`)}: unsupported external $ref "${ref}" at #${pointer}/$ref (bundle the spec into one file first)`,
+    )
+  })
 }
 
 /** Reads and checks the spec the way every generator run does. Any layer may be absent. */
 export function loadGeneratorSpec(path: string = DEFAULT_SPEC_PATH, service?: string): Contract {
   const source = readSpecFile(path)
-  refuseExternalRefs(source.doc, [], source)
+  refuseExternalRefs(source)
   return contractFromSource(source, service !== undefined ? { service } : {})
 }
 

@@ -1,23 +1,37 @@
-import { layerKey, missingLayers, type Contract, type LoadOptions } from '../contract/load.ts'
+import { LAYER_NAMES, layerKey, missingLayers, type Contract, type LoadOptions } from '../contract/load.ts'
 import type { LintFinding, LocatedFinding } from './findings.ts'
 import { loadForLint } from './load.ts'
 import { validateOpenApi } from './openapi.ts'
-import { absentLayers, type AbsentLayer } from './registry.ts'
+import { absentLayers, effectiveLevel, type AbsentLayer, type LintRuleId, type RuleSetting } from './registry.ts'
 import { lintSpec } from './rules.ts'
 
 export type { LintFinding, LocatedFinding, Severity } from './findings.ts'
 export {
   LINT_RULE_IDS,
   LINT_RULES,
+  checkRuleSettings,
   formatRuleList,
+  parseRuleFlags,
   ruleListJson,
+  RULE_SETTINGS,
+  type RuleSetting,
   type AbsentLayer,
   type LintRuleId,
   type LintRuleInfo,
 } from './registry.ts'
 export { lintSpec } from './rules.ts'
 export { loadForLint, type LintLoad } from './load.ts'
-export { validateOpenApi } from './openapi.ts'
+export { validateOpenApi, type ValidateOptions } from './openapi.ts'
+
+/** What a caller (the CLI's flags, or a config file's `lint` object) can set. */
+export interface LintOptions extends LoadOptions {
+  /** Per-rule levels: `off` drops a rule's findings, `warn`/`error` replace its level. */
+  readonly ruleLevels?: Readonly<Partial<Record<LintRuleId, RuleSetting>>>
+  /** Fetch `http(s)://` references to check that they resolve (default: no network access). */
+  readonly allowRemote?: boolean
+}
+
+const LAYER_COUNT = LAYER_NAMES.length
 
 export interface LintReport {
   readonly file: string
@@ -32,10 +46,21 @@ export interface LintReport {
  * Validates and lints a compiled contract: OpenAPI validity, then every toolkit rule whose layer
  * the spec has. A plain OpenAPI document is linted, not refused.
  */
-export async function lintContract(spec: Contract, loadFindings: readonly LintFinding[] = []): Promise<LintReport> {
-  const raw = [...loadFindings, ...(await validateOpenApi(spec.doc)), ...lintSpec(spec)]
+export async function lintContract(
+  spec: Contract,
+  loadFindings: readonly LintFinding[] = [],
+  options: Pick<LintOptions, 'ruleLevels' | 'allowRemote'> = {},
+): Promise<LintReport> {
+  const validity = await validateOpenApi(spec.doc, { file: spec.file, ...(options.allowRemote ? { allowRemote: true } : {}) })
+  const raw = [...loadFindings, ...validity, ...lintSpec(spec)]
+  // A layer that is present but unreadable still says the document adopted the toolkit.
+  const toolkit = missingLayers(spec).length < LAYER_COUNT || loadFindings.length > 0
+  const settings = options.ruleLevels ?? {}
   const findings = raw
-    .map((f) => ({ ...f, file: spec.file, line: spec.lineOf(f.pointer) }))
+    .flatMap((f) => {
+      const severity = effectiveLevel(f.rule, settings, toolkit)
+      return severity === undefined ? [] : [{ ...f, severity, file: spec.file, line: spec.lineOf(f.pointer) }]
+    })
     .sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule))
   return {
     file: spec.file,
@@ -54,9 +79,10 @@ export async function lintContract(spec: Contract, loadFindings: readonly LintFi
  * Loads, validates and lints a spec file. Unreadable input (or not OpenAPI 3.x) throws
  * InputError; an extension that cannot be read is a `layer-invalid` finding.
  */
-export async function lintFile(path: string, options: LoadOptions = {}): Promise<LintReport> {
-  const { contract, broken } = loadForLint(path, options)
-  return lintContract(contract, broken)
+export async function lintFile(path: string, options: LintOptions = {}): Promise<LintReport> {
+  const { ruleLevels, allowRemote, ...load } = options
+  const { contract, broken } = loadForLint(path, load)
+  return lintContract(contract, broken, { ...(ruleLevels ? { ruleLevels } : {}), ...(allowRemote ? { allowRemote } : {}) })
 }
 
 /** The one line that says which layers were absent and how many rules that skipped. */

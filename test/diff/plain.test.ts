@@ -55,6 +55,16 @@ const families: [suffix: string, before: object, after: object][] = [
   ['all-of-removed-annotation-only', { allOf: [{ type: 'string' }, { description: 'd' }] }, { allOf: [{ type: 'string' }] }],
   ['default-value-added', { type: 'string' }, { type: 'string', default: 'a' }],
   ['default-value-removed', { type: 'string', default: 'a' }, { type: 'string' }],
+  [
+    'any-of-became-one-of',
+    { anyOf: [{ type: 'string' }, { type: 'integer', minimum: 0 }] },
+    { oneOf: [{ type: 'string' }, { type: 'integer', minimum: 0 }] },
+  ],
+  [
+    'one-of-became-any-of',
+    { oneOf: [{ type: 'string' }, { type: 'integer', minimum: 0 }] },
+    { anyOf: [{ type: 'string' }, { type: 'integer', minimum: 0 }] },
+  ],
 ]
 
 describe('schema keyword families on a plain document', () => {

@@ -1840,3 +1840,1166 @@ export interface Operations {
 
 /** An operationId of the spec. */
 export type OperationId = keyof Operations;
+
+/** Every path and method, in the shape openapi-fetch and openapi-typescript use. */
+export interface paths {
+  '/order': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['placeOrder'];
+    delete: operations['cancelOrder'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/bulk_order': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put: operations['replaceOrders'];
+    post: operations['placeOrders'];
+    delete: operations['cancelOrders'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/bulk_order_cloid': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: operations['cancelOrdersByClientId'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/approve-agent': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['approveAgent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/revoke-agent': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['revokeAgent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/authorized-agents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['listAuthorizedAgents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/orders': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['listOrders'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/orderbook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['getOrderbook'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['getHealth'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/exchange': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['perpExchange'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/info': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['perpInfo'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+
+/** Every operation by operationId: parameters by location, request body and responses by media type. */
+export interface operations {
+  placeOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': PlaceOrderRequest;
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': OrderResult;
+        };
+      };
+      400: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      401: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      403: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      409: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      413: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      415: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      422: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': LimitExceededBody;
+        };
+      };
+      429: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': RateLimitedBody;
+        };
+      };
+      500: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+    };
+  };
+  cancelOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': CancelOrderRequest | CancelOrderByClientIdRequest;
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': CancelResult;
+        };
+      };
+      400: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      401: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      403: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      409: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      413: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      415: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      429: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': RateLimitedBody;
+        };
+      };
+      500: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+    };
+  };
+  replaceOrders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': BulkReplaceRequest;
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': BulkReplaceResponse;
+        };
+      };
+      400: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      401: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      403: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      413: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      415: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      429: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': RateLimitedBody;
+        };
+      };
+      500: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+    };
+  };
+  placeOrders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': BulkPlaceRequest;
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': BulkPlaceResponse;
+        };
+      };
+      400: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      401: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      403: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      413: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      415: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      429: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': RateLimitedBody;
+        };
+      };
+      500: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+    };
+  };
+  cancelOrders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': BulkCancelRequest;
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': BulkCancelResponse;
+        };
+      };
+      400: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      401: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      403: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      413: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      415: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      429: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': RateLimitedBody;
+        };
+      };
+      500: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+    };
+  };
+  cancelOrdersByClientId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': BulkCancelByClientIdRequest;
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': BulkCancelResponse;
+        };
+      };
+      400: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      401: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      403: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      413: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      415: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      429: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': RateLimitedBody;
+        };
+      };
+      500: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+    };
+  };
+  approveAgent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': ApproveAgentRequest;
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': AgentChange;
+        };
+      };
+      400: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      401: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      409: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      413: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      415: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      429: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': RateLimitedBody;
+        };
+      };
+      500: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+    };
+  };
+  revokeAgent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': RevokeAgentRequest;
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': AgentChange;
+        };
+      };
+      400: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      401: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      404: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      409: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      413: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      415: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      429: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': RateLimitedBody;
+        };
+      };
+      500: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+    };
+  };
+  listAuthorizedAgents: {
+    parameters: {
+      query: ListAuthorizedAgentsQuery;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': AuthorizedAgents;
+        };
+      };
+      400: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      500: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+    };
+  };
+  listOrders: {
+    parameters: {
+      query: ListOrdersQuery;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': OrderList;
+        };
+      };
+      400: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      500: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+    };
+  };
+  getOrderbook: {
+    parameters: {
+      query: GetOrderbookQuery;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': OrderbookEnvelope;
+        };
+      };
+      400: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      500: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+    };
+  };
+  getHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': Health;
+        };
+      };
+      503: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': NotReadyBody;
+        };
+      };
+    };
+  };
+  perpExchange: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': PerpRequest;
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': PerpResponse;
+        };
+      };
+      400: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      413: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      415: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      429: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': RateLimitedBody;
+        };
+      };
+      500: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+    };
+  };
+  perpInfo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': PerpInfoRequest;
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': PerpMeta | PerpSpotMeta | PerpDexs;
+        };
+      };
+      400: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      413: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      415: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+      500: {
+        headers: {
+          [key: string]: unknown;
+        };
+        content: {
+          'application/json': ErrorBody;
+        };
+      };
+    };
+  };
+}
+
+/** The component schemas by their name in the spec. */
+export interface components {
+  schemas: {
+    Address: Address;
+    Signature: Signature;
+    Decimal: Decimal;
+    Nonce: Nonce;
+    Symbol: Symbol;
+    Side: Side;
+    Tif: Tif;
+    Route: Route;
+    ClientId: ClientId;
+    OrderId: OrderId;
+    OrderStatus: OrderStatus;
+    PlaceOrderRequest: PlaceOrderRequest;
+    CancelOrderRequest: CancelOrderRequest;
+    CancelOrderByClientIdRequest: CancelOrderByClientIdRequest;
+    ApproveAgentRequest: ApproveAgentRequest;
+    RevokeAgentRequest: RevokeAgentRequest;
+    BulkPlaceRequest: BulkPlaceRequest;
+    Replacement: Replacement;
+    BulkReplaceRequest: BulkReplaceRequest;
+    BulkCancelRequest: BulkCancelRequest;
+    BulkCancelByClientIdRequest: BulkCancelByClientIdRequest;
+    OrderResult: OrderResult;
+    CancelResult: CancelResult;
+    BulkPlaceResponse: BulkPlaceResponse;
+    ReplacementResult: ReplacementResult;
+    BulkReplaceResponse: BulkReplaceResponse;
+    BulkCancelResponse: BulkCancelResponse;
+    AgentChange: AgentChange;
+    AuthorizedAgents: AuthorizedAgents;
+    OrderRecord: OrderRecord;
+    OrderList: OrderList;
+    BookLevel: BookLevel;
+    Orderbook: Orderbook;
+    JsonRpcError: JsonRpcError;
+    OrderbookEnvelope: OrderbookEnvelope;
+    Health: Health;
+    ErrorBody: ErrorBody;
+    RateLimitedBody: RateLimitedBody;
+    LimitExceededBody: LimitExceededBody;
+    NotReadyBody: NotReadyBody;
+    WsSubscribe: WsSubscribe;
+    WsOrderUpdate: WsOrderUpdate;
+    PerpSignature: PerpSignature;
+    PerpOrder: PerpOrder;
+    PerpOrderAction: PerpOrderAction;
+    PerpCancelAction: PerpCancelAction;
+    PerpCancelByCloidAction: PerpCancelByCloidAction;
+    PerpRequest: PerpRequest;
+    PerpResponse: PerpResponse;
+    PerpStatus: PerpStatus;
+    PerpInfoRequest: PerpInfoRequest;
+    PerpMeta: PerpMeta;
+    PerpSpotMeta: PerpSpotMeta;
+    PerpDexs: PerpDexs;
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}

@@ -7,6 +7,7 @@
 import { isObject, type JsonObject } from '../../contract/model.ts'
 import type { SchemaSuffix } from '../registry.ts'
 import { resolve } from '../refs.ts'
+import { describeMember } from './composition.ts'
 import { fingerprint, shape } from './fingerprint.ts'
 import { diffSchema, nest, push, type NodePair } from './index.ts'
 
@@ -131,9 +132,8 @@ export function compareAlternatives(p: NodePair): 'wrapped' | undefined {
 }
 
 function label(doc: unknown, alt: unknown, i: number): string {
-  if (isObject(alt) && typeof alt.$ref === 'string') return alt.$ref.slice(alt.$ref.lastIndexOf('/') + 1)
-  const t = resolve(doc, alt, '').node?.title
-  return typeof t === 'string' ? t : `#${i}`
+  const t = isObject(alt) && typeof alt.$ref !== 'string' ? resolve(doc, alt, '').node?.title : undefined
+  return typeof t === 'string' ? t : describeMember(doc, alt, i)
 }
 
 function compareDiscriminator({ bs, hs, hPtr, out }: NodePair): void {

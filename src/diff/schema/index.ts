@@ -14,6 +14,7 @@ import { isRuleId, type DiffRuleId, type SchemaSuffix } from '../registry.ts'
 import { compareAlternatives } from './alternatives.ts'
 import { compareApplicators } from './applicators.ts'
 import { compareBounds } from './bounds.ts'
+import { compareComposition } from './composition.ts'
 import { compareProperties } from './properties.ts'
 import { compareTypes } from './types.ts'
 import { compareValues } from './values.ts'
@@ -122,7 +123,7 @@ export function diffSchema(
   if (rb.ptr === bPtr && rh.ptr === hPtr) {
     const out: SchemaChange[] = []
     compareNode(ctx, bs, rb.ptr, hs, rh.ptr, out, stack)
-    return out
+    return shortestPaths(out)
   }
   const key = `${ctx.dir}|${rb.merged ? `${bPtr}>` : ''}${rb.ptr}|${rh.merged ? `${hPtr}>` : ''}${rh.ptr}`
   const known = ctx.memo.get(key)
@@ -135,8 +136,27 @@ export function diffSchema(
   } finally {
     stack.delete(key)
   }
-  ctx.memo.set(key, out)
-  return out
+  const unique = shortestPaths(out)
+  ctx.memo.set(key, unique)
+  return unique
+}
+
+/**
+ * One change per (rule, pointer, detail), named by its shortest path. A component reached
+ * through many paths inside one schema (Stripe's `error` reaches `account` thousands of ways)
+ * would otherwise carry the same change once per path, replayed for every operation: the
+ * collector keeps the shortest name anyway.
+ */
+function shortestPaths(changes: SchemaChange[]): SchemaChange[] {
+  if (changes.length < 2) return changes
+  const best = new Map<string, SchemaChange>()
+  for (const c of changes) {
+    const rule = typeof c.rule === 'string' ? c.rule : Array.isArray(c.rule) ? c.rule.join(',') : (c.rule as { id: string }).id
+    const key = `${rule}\u0000${c.pointer}\u0000${c.extra.detail ?? ''}\u0000${c.rel === '' ? 'root' : 'nested'}`
+    const known = best.get(key)
+    if (!known || c.rel.length < known.rel.length) best.set(key, c)
+  }
+  return best.size === changes.length ? changes : [...best.values()]
 }
 
 // Module-level helpers rather than per-call closures: this runs for every schema node of big specs.
@@ -177,6 +197,8 @@ function compareNode(
   stack: Set<string>,
 ): void {
   const pair: NodePair = { ctx, bs, bPtr, hs, hPtr, out, stack }
+  // A schema wrapped into a union with itself, or an allOf of one flattened: judged as what changed.
+  if (compareComposition(pair) === 'handled') return
   // A schema wrapped in a oneOf is judged as one change, not as every keyword that moved.
   if (compareAlternatives(pair) === 'wrapped') return
   compareTypes(pair)
