@@ -12,6 +12,7 @@ import { createContext } from './context.ts'
 import { defaultDeps, type ServerDeps } from './deps.ts'
 import { Exchange, type Order } from './exchange.ts'
 import { handlers } from './handlers/index.ts'
+import { guardConnections } from './connections.ts'
 import { createListener } from './http.ts'
 import { buildRouter } from './router.ts'
 import { attachWebSocket } from './ws.ts'
@@ -44,16 +45,15 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const exchange = new Exchange(config.instruments, (o) => feed.publish(o))
   const ctx = createContext(spec, signing, config, deps, exchange)
   const router = buildRouter(ctx, handlers)
-  const server = createServer({ keepAliveTimeout: 5000 }, createListener(ctx, router))
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    // A request node's parser refuses (bad framing, huge headers) still gets a catalog body.
-    if (err.code === 'ECONNRESET' || !socket.writable) return socket.destroy()
-    const reply = ctx.catalog.reply('invalid_field', `malformed HTTP request (${err.code ?? 'parse error'})`)
-    const text = JSON.stringify(reply.body)
-    socket.end(
-      `HTTP/1.1 ${reply.status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-    )
+  const server = createServer({
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    headersTimeout: Math.min(config.headerTimeoutMs, config.requestTimeoutMs),
+    requestTimeout: config.requestTimeoutMs,
+    // Node checks both timeouts on this period (30 s by default): a few checks per timeout.
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.headerTimeoutMs / 4))),
   })
+  const guard = guardConnections(server, ctx.catalog, config.maxConnections)
+  server.on('request', createListener(ctx, router, guard))
   const ws = attachWebSocket(server, ctx)
   feed = ws
   const host = opts.host ?? '127.0.0.1'
@@ -85,13 +85,11 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     config,
     clock: deps.clock,
     close() {
-      closing ??= new Promise<void>((resolve) => {
+      // Every request already received is answered; a request cannot outlast the request timeout.
+      closing ??= (async () => {
         ws.close()
-        server.close(() => resolve())
-        server.closeIdleConnections()
-        // Requests in flight finish; connections still open after a grace period are dropped.
-        setTimeout(() => server.closeAllConnections(), 2000).unref()
-      })
+        await guard.drain(config.requestTimeoutMs + 1000)
+      })()
       return closing
     },
   }
