@@ -89,6 +89,8 @@ export function createListener(
   ctx: ServerContext,
   router: Router,
   guard: ConnectionGuard,
+  /** With a data directory: the commit of every write so far, awaited before any reply is sent. */
+  committed?: () => Promise<void> | undefined,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const { deps, catalog } = ctx
 
@@ -223,7 +225,11 @@ export function createListener(
     } else req.resume()
 
     const out = handler({ method, path, query, ...(body ? { body } : {}), state })
-    send(res, withRate(out instanceof Promise ? await out : out), rc, match.head, started, state)
+    const reply = withRate(out instanceof Promise ? await out : out)
+    // Nothing is answered before the state it reports is on disk (a commit failure is a 500 below).
+    const pending = committed?.()
+    if (pending) await pending
+    send(res, reply, rc, match.head, started, state)
   }
 
   return (req, res) => {

@@ -15,7 +15,7 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { deref, getPointer, isObject } from '../contract/index.ts'
 import type { ServerContext } from './context.ts'
-import { toRecord, type Order } from './exchange.ts'
+import { toRecord, type Order, type OrderRecord } from './exchange.ts'
 
 /** Close code for a subscriber whose unsent data passed the cap (1008: policy violation). */
 export const SLOW_CONSUMER_CLOSE = 1008
@@ -26,6 +26,10 @@ export const MAX_SUBSCRIPTIONS_PER_SOCKET = 1000
 
 export interface OrderFeed {
   publish(order: Order): void
+  /** Someone follows this wallet (lower-case): worth taking a snapshot of its order now to deliver later. */
+  follows(walletKey: string): boolean
+  /** Pushes a snapshot taken earlier (the data directory delivers once the change is committed). */
+  deliver(walletKey: string, record: OrderRecord): void
   close(): void
 }
 
@@ -90,21 +94,26 @@ export function attachWebSocket(server: Server, ctx: ServerContext): OrderFeed {
   }
   server.on('upgrade', onUpgrade)
 
+  function deliver(walletKey: string, data: OrderRecord): void {
+    const set = subs.get(walletKey)
+    if (!set) return
+    // One encoded frame payload per channel name, shared by every subscriber of that channel.
+    const encoded = new Map<string, Buffer>()
+    for (const [ws, channel] of set) {
+      if (ws.readyState !== ws.OPEN) continue
+      let payload = encoded.get(channel)
+      if (!payload) encoded.set(channel, (payload = Buffer.from(JSON.stringify({ channel, data }))))
+      if (ws.bufferedAmount + payload.length > cap) slowConsumer(ws)
+      else ws.send(payload, { binary: false })
+    }
+  }
+
   return {
     publish(order) {
-      const set = subs.get(order.walletKey)
-      if (!set || set.size === 0) return
-      const data = toRecord(order)
-      // One encoded frame payload per channel name, shared by every subscriber of that channel.
-      const encoded = new Map<string, Buffer>()
-      for (const [ws, channel] of set) {
-        if (ws.readyState !== ws.OPEN) continue
-        let payload = encoded.get(channel)
-        if (!payload) encoded.set(channel, (payload = Buffer.from(JSON.stringify({ channel, data }))))
-        if (ws.bufferedAmount + payload.length > cap) slowConsumer(ws)
-        else ws.send(payload, { binary: false })
-      }
+      if (subs.get(order.walletKey)?.size) deliver(order.walletKey, toRecord(order))
     },
+    follows: (walletKey) => (subs.get(walletKey)?.size ?? 0) > 0,
+    deliver,
     close() {
       server.off('upgrade', onUpgrade)
       for (const ws of wss.clients) ws.terminate()
