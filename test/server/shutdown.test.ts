@@ -32,6 +32,8 @@ describe('SIGTERM under load', () => {
   it('answers every request already received and resets none', async () => {
     const { child, ready } = startServe(['--port', '0'])
     const served = await ready
+    // Without --data the server says at start that a restart forgets.
+    expect(served.stderr()).toContain('state in memory only: a restart forgets it (old signatures replay)')
     // One order per wallet: no rate limit bites.
     const bodies: string[] = []
     for (let i = 0; i < 400; i++) {
