@@ -12,15 +12,15 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { addressOf } from '../src/signing/index.ts'
-import { buildRequest } from '../test/helpers/shipped.ts'
 import { median } from './measure.ts'
-import { benchKey, sendAll, startServerProcess } from './serve-process.ts'
+import { benchKey, iocOrders, sendAll, startServerProcess } from './serve-process.ts'
 import type { BenchSection } from './types.ts'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const ORDERS_PER_ROUND = 3_000
 const ROUNDS = 3
 const MANY = 200
+const WALLET_INDEX = 2_000_000
 
 /** K sockets subscribed to one wallet, counting messages; prints "ready" once all are subscribed. argv: ws url, wallet, K. */
 const SUBSCRIBERS = `const WebSocket = require('ws')
@@ -58,28 +58,9 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 export default async function main(): Promise<BenchSection[]> {
-  const key = benchKey(2_000_000)
-  const wallet = addressOf(key)
+  const wallet = addressOf(benchKey(WALLET_INDEX))
   const total = ORDERS_PER_ROUND * ROUNDS * 2 + 1_000
-  const bodies: string[] = []
-  for (let i = 0; i < total; i++) {
-    const { body } = await buildRequest(
-      'PlaceOrder',
-      {
-        wallet,
-        symbol: 'ETH-20261225-4000-C',
-        side: 'Buy',
-        size: '1',
-        price: '1',
-        tif: 'ioc',
-        route: 'book_only',
-        clientId: `f${i}`,
-        nonce: BigInt(i + 1),
-      },
-      key,
-    )
-    bodies.push(body)
-  }
+  const bodies = await iocOrders(1, total, WALLET_INDEX, 'ETH-20261225-4000-C')
   const dir = mkdtempSync(join(os.tmpdir(), 'oec-bench-fanout-'))
   // One wallet sends every order: a tier with room for them all.
   const tier = { ordersPerMinute: 1e9, cancelsPerMinute: 1e9, apiRequestsPerMinute: 1e9, maxOpenOrders: 1e9, maxPositions: -1 }
