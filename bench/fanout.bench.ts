@@ -17,7 +17,7 @@ import { benchKey, iocOrders, sendAll, startServerProcess } from './serve-proces
 import type { BenchSection } from './types.ts'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
-const ORDERS_PER_ROUND = 3_000
+const ORDERS_PER_ROUND = 1_000
 const ROUNDS = 3
 const MANY = 200
 const WALLET_INDEX = 2_000_000

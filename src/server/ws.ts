@@ -90,9 +90,29 @@ export function attachWebSocket(server: Server, ctx: ServerContext): OrderFeed {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
       return
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      raw.set(ws, socket)
+      wss.emit('connection', ws, req)
+    })
   }
   server.on('upgrade', onUpgrade)
+
+  // A subscriber's frames of one event-loop turn leave in one write: its socket is corked at the
+  // first frame and uncorked once the turn's updates are out (a syscall per frame was most of a
+  // subscriber's cost when one update followed another).
+  const raw = new WeakMap<WebSocket, Duplex>()
+  const corked = new Set<Duplex>()
+  const uncorkAll = () => {
+    for (const s of corked) s.uncork()
+    corked.clear()
+  }
+  const cork = (ws: WebSocket) => {
+    const socket = raw.get(ws)
+    if (!socket || corked.has(socket)) return
+    if (corked.size === 0) setImmediate(uncorkAll)
+    socket.cork()
+    corked.add(socket)
+  }
 
   function deliver(walletKey: string, data: OrderRecord): void {
     const set = subs.get(walletKey)
@@ -104,7 +124,10 @@ export function attachWebSocket(server: Server, ctx: ServerContext): OrderFeed {
       let payload = encoded.get(channel)
       if (!payload) encoded.set(channel, (payload = Buffer.from(JSON.stringify({ channel, data }))))
       if (ws.bufferedAmount + payload.length > cap) slowConsumer(ws)
-      else ws.send(payload, { binary: false })
+      else {
+        cork(ws)
+        ws.send(payload, { binary: false })
+      }
     }
   }
 
