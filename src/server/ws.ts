@@ -79,7 +79,11 @@ export function attachWebSocket(server: Server, ctx: ServerContext): OrderFeed {
       mine.add(wallet)
     })
     ws.on('close', () => {
-      for (const w of mine) subs.get(w)?.delete(ws)
+      for (const w of mine) {
+        const set = subs.get(w)
+        set?.delete(ws)
+        if (set?.size === 0) subs.delete(w)
+      }
     })
     ws.on('error', () => ws.terminate())
   })
