@@ -29,7 +29,29 @@ export interface ServerConfig {
   isMainnet?: boolean
   /** One JSON line per request on stderr. */
   log?: boolean
+  /** Open connections served normally; past it a request is answered 503 (GET /health: served) and its connection closed. */
+  maxConnections: number
+  /** A request's header section must arrive within this (else 408 and the connection closes). */
+  headerTimeoutMs: number
+  /** A whole request, body included, must arrive within this (else 408). */
+  requestTimeoutMs: number
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number
+  /** In memory mode, the finished orders kept for GET /orders; older ones are forgotten (open orders always stay). */
+  retain: number
+  /** A WebSocket whose unsent data passes this many bytes is a slow consumer and is closed (code 1008). */
+  wsSendBufferBytes: number
 }
+
+/** Connection and memory bounds that hold when neither a config file nor a flag sets them. */
+export const DEFAULT_BOUNDS = {
+  maxConnections: 512,
+  headerTimeoutMs: 5_000,
+  requestTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  retain: 10_000,
+  wsSendBufferBytes: 1024 * 1024,
+} as const
 
 /** A set of instruments that ships with the server so `oec serve` runs with no config. */
 export const DEFAULT_INSTRUMENTS: readonly string[] = [
@@ -55,6 +77,7 @@ export function defaultConfig(spec: FullContract): ServerConfig {
     perpChainId: perps?.chainId ?? 1337,
     isMainnet: true,
     log: false,
+    ...DEFAULT_BOUNDS,
   }
 }
 
@@ -69,6 +92,7 @@ const KEYS = [
   'perpChainId',
   'isMainnet',
   'log',
+  ...(Object.keys(DEFAULT_BOUNDS) as (keyof typeof DEFAULT_BOUNDS)[]),
 ] as const
 const TIER_NUMBERS = ['ordersPerMinute', 'cancelsPerMinute', 'apiRequestsPerMinute', 'maxOpenOrders', 'maxPositions'] as const
 const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/
@@ -137,9 +161,19 @@ export function mergeConfig(base: ServerConfig, patch: Record<string, unknown>, 
       case 'chainId':
       case 'perpChainId':
       case 'maxBatch':
+      case 'maxConnections':
+      case 'headerTimeoutMs':
+      case 'requestTimeoutMs':
+      case 'keepAliveTimeoutMs':
+      case 'wsSendBufferBytes':
         if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
           throw new InputError(`${where}: ${key} must be a whole number >= 1`)
         out[key] = value
+        break
+      case 'retain':
+        if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+          throw new InputError(`${where}: retain must be a whole number >= 0`)
+        out.retain = value
         break
       default:
         throw new InputError(`${where}: unknown key "${key}" (known: ${KEYS.join(', ')})`)

@@ -1,8 +1,11 @@
 /**
  * The matching core: one price-time priority book per instrument, order records, positions from
  * fills, and the open-order / position caps (checked before matching). Pure state, no I/O; every
- * order change is reported to `onChange` (the WebSocket feed).
+ * order change is reported to `onChange` (the WebSocket feed, the data directory's journal).
+ * Only open orders live here: a finished one moves to the archive (archive.ts), and per-wallet
+ * entries that fall to zero are deleted, so memory follows what is open.
  */
+import { createMemoryArchive, type OrderArchive } from './archive.ts'
 import { add, cmp, div, formatDec, isZero, min, mul, neg, parseDec, sub, ZERO, type Dec } from './decimal.ts'
 
 export type Side = 'Buy' | 'Sell'
@@ -111,19 +114,80 @@ export function averagePrice(o: Order): string {
   return isZero(o.filled) ? '0' : formatDec(div(o.notional, o.filled))
 }
 
+/** What a change touched, for a journal that keeps the state on disk. */
+export interface ExchangeObserver {
+  /** An order was created or changed (placed, filled, canceled, rejected). */
+  order(o: Order): void
+  /** A wallet's position in a symbol changed (ZERO: closed). */
+  position(walletKey: string, symbol: string, size: Dec): void
+  /** A wallet had its first accepted order. */
+  known(walletKey: string): void
+}
+
 export class Exchange {
   private readonly books = new Map<string, Book>()
+  /** Open orders only. */
   private readonly orders = new Map<string, Order>()
   private readonly byWallet = new Map<string, Order[]>()
   private readonly openCount = new Map<string, number>()
   private readonly positions = new Map<string, Map<string, Dec>>()
+  /** Wallets with an accepted order: known addresses, kept when their orders are forgotten. */
+  private readonly knownWallets = new Set<string>()
   private seq = 0
 
   constructor(
     readonly instruments: readonly string[],
     private readonly onChange: (o: Order) => void = () => {},
+    readonly archive: OrderArchive = createMemoryArchive(),
+    private readonly observer?: ExchangeObserver,
   ) {
     for (const s of instruments) this.books.set(s, { bids: bookSide((a, b) => cmp(a, b) > 0), asks: bookSide((a, b) => cmp(a, b) < 0) })
+  }
+
+  /**
+   * Rebuilds state read back from a data directory: the order counter, the known wallets,
+   * positions, and the open orders (oldest first), which rest in their books as they were.
+   */
+  restore(state: { seq: number; known: Iterable<string>; positions: Iterable<[string, string, Dec]>; open: Iterable<Order> }): void {
+    this.seq = Math.max(this.seq, state.seq)
+    for (const w of state.known) this.knownWallets.add(w)
+    for (const [wallet, symbol, size] of state.positions) {
+      let pos = this.positions.get(wallet)
+      if (!pos) this.positions.set(wallet, (pos = new Map()))
+      pos.set(symbol, size)
+    }
+    for (const o of state.open) {
+      const book = this.books.get(o.input.symbol)
+      if (!book || o.status !== 'OPEN') continue
+      this.track(o)
+      this.rest(book, o)
+    }
+  }
+
+  /** The order counter (the highest order_id given so far). */
+  get lastSeq(): number {
+    return this.seq
+  }
+
+  private track(order: Order): void {
+    this.orders.set(order.id, order)
+    let list = this.byWallet.get(order.walletKey)
+    if (!list) this.byWallet.set(order.walletKey, (list = []))
+    list.push(order)
+  }
+
+  /** Reports a change; a finished order leaves the live maps for the archive. */
+  private changed(order: Order): void {
+    this.observer?.order(order)
+    this.onChange(order)
+    if (order.status === 'OPEN') return
+    if (this.orders.delete(order.id)) {
+      const list = this.byWallet.get(order.walletKey)
+      const i = list ? list.indexOf(order) : -1
+      if (list && i >= 0) list.splice(i, 1)
+      if (list && list.length === 0) this.byWallet.delete(order.walletKey)
+    }
+    this.archive.add(order)
   }
 
   hasInstrument(symbol: string): boolean {
@@ -132,16 +196,20 @@ export class Exchange {
 
   /** The wallet has had an accepted order (it has state, so it is a known address). */
   hasOrders(wallet: string): boolean {
-    return (this.byWallet.get(wallet.toLowerCase()) ?? []).some((o) => o.status !== 'REJECTED')
+    return this.knownWallets.has(wallet.toLowerCase())
   }
 
   order(id: string): Order | undefined {
-    return this.orders.get(id)
+    return this.orders.get(id) ?? this.archive.get(id)
   }
 
+  /** A wallet's orders, open and archived, oldest first. */
   list(wallet: string, status?: string): Order[] {
-    const all = this.byWallet.get(wallet.toLowerCase()) ?? []
-    return status === undefined ? [...all] : all.filter((o) => o.status === status)
+    const key = wallet.toLowerCase()
+    const open = status === undefined || status === 'OPEN' ? (this.byWallet.get(key) ?? []) : []
+    const done = status === 'OPEN' ? [] : this.archive.list(key)
+    const all = done.length === 0 ? [...open] : open.length === 0 ? [...done] : [...open, ...done].sort((a, b) => a.seq - b.seq)
+    return status === undefined ? all : all.filter((o) => o.status === status)
   }
 
   openOrders(wallet: string): number {
@@ -182,16 +250,13 @@ export class Exchange {
       status,
       createdAt: now,
     }
-    this.orders.set(order.id, order)
-    let list = this.byWallet.get(order.walletKey)
-    if (!list) this.byWallet.set(order.walletKey, (list = []))
-    list.push(order)
+    if (status === 'OPEN') this.track(order)
     return order
   }
 
   private reject(input: OrderInput, size: Dec, price: Dec, reason: string, now: number): PlaceOutcome {
     const order = this.newOrder(input, size, price, 'REJECTED', now)
-    this.onChange(order)
+    this.changed(order)
     return { kind: 'rejected', order, reason }
   }
 
@@ -248,6 +313,10 @@ export class Exchange {
     }
 
     const order = this.newOrder(input, size, price, 'OPEN', now)
+    if (!this.knownWallets.has(order.walletKey)) {
+      this.knownWallets.add(order.walletKey)
+      this.observer?.known(order.walletKey)
+    }
     const touched: Order[] = []
     while (opposite.levels.length > 0 && cmp(order.filled, size) < 0) {
       const level = opposite.levels[0]!
@@ -268,8 +337,8 @@ export class Exchange {
     else if (input.tif === 'gtc') {
       this.rest(book, order)
     } else order.status = 'CANCELED' // ioc: the rest is canceled
-    for (const m of touched) this.onChange(m)
-    this.onChange(order)
+    for (const m of touched) this.changed(m)
+    this.changed(order)
     return { kind: 'accepted', order }
   }
 
@@ -277,13 +346,11 @@ export class Exchange {
     const key = wallet.toLowerCase()
     let order: Order | undefined
     if ('orderId' in by) {
-      order = this.orders.get(by.orderId)
+      order = this.order(by.orderId)
       if (!order || order.walletKey !== key) return { kind: 'rejected', reason: `order ${by.orderId} not found for this wallet` }
     } else {
-      const mine = this.byWallet.get(key) ?? []
-      order =
-        [...mine].reverse().find((o) => o.input.clientId === by.clientId && o.status === 'OPEN') ??
-        [...mine].reverse().find((o) => o.input.clientId === by.clientId)
+      const latest = (list: readonly Order[]) => list.findLast((o) => o.input.clientId === by.clientId)
+      order = latest(this.byWallet.get(key) ?? []) ?? latest(this.archive.list(key))
       if (!order) return { kind: 'rejected', reason: `no order with client_id ${JSON.stringify(by.clientId.slice(0, 80))} for this wallet` }
     }
     if (order.status !== 'OPEN') return { kind: 'rejected', reason: `order ${order.id} is ${order.status}, not open`, order }
@@ -297,7 +364,7 @@ export class Exchange {
     }
     order.status = 'CANCELED'
     this.bumpOpen(key, -1)
-    this.onChange(order)
+    this.changed(order)
     return { kind: 'canceled', order }
   }
 
@@ -308,8 +375,11 @@ export class Exchange {
     let pos = this.positions.get(o.walletKey)
     if (!pos) this.positions.set(o.walletKey, (pos = new Map()))
     const next = add(pos.get(o.input.symbol) ?? ZERO, signed)
-    if (isZero(next)) pos.delete(o.input.symbol)
-    else pos.set(o.input.symbol, next)
+    if (isZero(next)) {
+      pos.delete(o.input.symbol)
+      if (pos.size === 0) this.positions.delete(o.walletKey)
+    } else pos.set(o.input.symbol, next)
+    this.observer?.position(o.walletKey, o.input.symbol, next)
   }
 
   /** Price, then time priority: the order joins the back of its price's queue. */
@@ -335,7 +405,9 @@ export class Exchange {
   }
 
   private bumpOpen(key: string, by: number): void {
-    this.openCount.set(key, (this.openCount.get(key) ?? 0) + by)
+    const n = (this.openCount.get(key) ?? 0) + by
+    if (n === 0) this.openCount.delete(key)
+    else this.openCount.set(key, n)
   }
 }
 

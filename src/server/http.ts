@@ -4,6 +4,8 @@
  */
 import type { ParsedBodyOk } from '../signing/index.ts'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import type { ConnectionGuard } from './connections.ts'
 import { RATE_HEADERS, type RequestState, type ServerContext } from './context.ts'
 import { noRequestLog, type ReplyContext } from './deps.ts'
 import type { Reply } from './reply.ts'
@@ -80,7 +82,16 @@ function target(raw: string | undefined): { path: string; query: URLSearchParams
   return { path: url.pathname, query: url.searchParams }
 }
 
-export function createListener(ctx: ServerContext, router: Router): (req: IncomingMessage, res: ServerResponse) => void {
+/** The one operation answered as usual on a connection over the cap: a health probe must see the server. */
+const ANSWERED_OVER_CAP = 'getHealth'
+
+export function createListener(
+  ctx: ServerContext,
+  router: Router,
+  guard: ConnectionGuard,
+  /** With a data directory: the commit of every write so far, awaited before any reply is sent. */
+  committed?: () => Promise<void> | undefined,
+): (req: IncomingMessage, res: ServerResponse) => void {
   const { deps, catalog } = ctx
 
   const send = (
@@ -98,7 +109,7 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
     // a reply's header of the same name in place, as assigning them into a copy of the object did.
     const own: string[] = []
     if (text !== '') own.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(text)))
-    if (close) own.push('Connection', 'close')
+    if (close || guard.mustClose(res.socket as Socket)) own.push('Connection', 'close')
     const headers: string[] = []
     for (const k in final.headers) {
       const at = own.indexOf(k)
@@ -160,6 +171,16 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
         headers: { ...reply.headers, ...(state.wallet ? ctx.rateHeaders(state.wallet, category) : ctx.anonymousRateHeaders(category)) },
       }
     }
+    if (op.operationId !== ANSWERED_OVER_CAP && guard.overCap(req.socket)) {
+      req.resume()
+      const busy = catalog.reply(
+        'too_many_connections',
+        `the server is at its connection cap (${ctx.config.maxConnections}); retry shortly`,
+        {},
+        { 'Retry-After': '1' },
+      )
+      return send(res, withRate(busy), rc, match.head, started, state, true)
+    }
     let body: ParsedBodyOk | undefined
     if (op.requestSchema) {
       const media = mediaProblem(req.headers['content-type'])
@@ -204,7 +225,11 @@ export function createListener(ctx: ServerContext, router: Router): (req: Incomi
     } else req.resume()
 
     const out = handler({ method, path, query, ...(body ? { body } : {}), state })
-    send(res, withRate(out instanceof Promise ? await out : out), rc, match.head, started, state)
+    const reply = withRate(out instanceof Promise ? await out : out)
+    // Nothing is answered before the state it reports is on disk (a commit failure is a 500 below).
+    const pending = committed?.()
+    if (pending) await pending
+    send(res, reply, rc, match.head, started, state)
   }
 
   return (req, res) => {

@@ -26,15 +26,24 @@ export interface RateLimiter {
   status(wallet: string, category: RateCategory, limit: number, nowMs: number): WindowStatus
 }
 
-interface Window {
+/** One wallet's counters in one window (`start` in ms since the epoch). */
+export interface Window {
   start: number
   used: Record<RateCategory, number>
 }
 
-export function createRateLimiter(windowSeconds: number): RateLimiter {
+/** A data directory keeps the windows across restarts: it is told every charge and hands back the saved windows. */
+export interface WindowJournal {
+  charged(wallet: string, window: Readonly<Window>): void
+  /** Windows saved before a restart; those of a past window are ignored. */
+  readonly saved: Iterable<[string, Window]>
+}
+
+export function createRateLimiter(windowSeconds: number, journal?: WindowJournal): RateLimiter {
   const windowMs = windowSeconds * 1000
   const windows = new Map<string, Window>()
   let lastSweep = 0
+  for (const [wallet, w] of journal?.saved ?? []) windows.set(wallet, { start: w.start, used: { ...w.used } })
 
   const current = (wallet: string, nowMs: number): Window => {
     const start = Math.floor(nowMs / windowMs) * windowMs
@@ -62,6 +71,7 @@ export function createRateLimiter(windowSeconds: number): RateLimiter {
         if (n > 0 && w.used[c] + n > limits[c]) return { ok: false, category: c, limit: limits[c], reset }
       }
       for (const cat in cost) w.used[cat as RateCategory] += cost[cat as RateCategory]!
+      journal?.charged(wallet, w)
       return { ok: true }
     },
     status(wallet, category, limit, nowMs) {

@@ -10,11 +10,14 @@ import type { Clock } from './clock.ts'
 import { checkConfig, defaultConfig, mergeConfig, type ServerConfig } from './config.ts'
 import { createContext } from './context.ts'
 import { defaultDeps, type ServerDeps } from './deps.ts'
-import { Exchange, type Order } from './exchange.ts'
+import { createMemoryArchive } from './archive.ts'
+import { Exchange, toRecord, type Order } from './exchange.ts'
+import { createRateLimiter } from './limits.ts'
 import { handlers } from './handlers/index.ts'
+import { guardConnections } from './connections.ts'
 import { createListener } from './http.ts'
 import { buildRouter } from './router.ts'
-import { attachWebSocket } from './ws.ts'
+import { attachWebSocket, type OrderFeed } from './ws.ts'
 
 export interface StartOptions {
   config?: Partial<ServerConfig>
@@ -24,11 +27,21 @@ export interface StartOptions {
   port?: number
   /** The contract to serve: a compiled contract or a spec file path; default the shipped spec. It needs every layer. */
   spec?: Contract | string
+  /**
+   * A directory for the server's state (created if missing): nonces, orders, agents, positions and
+   * the current rate windows survive a restart, and nothing is answered before it is committed.
+   * Without it the state lives in memory and a restart forgets it (old signatures replay).
+   */
+  data?: string
+  /** With `data`: fsync every commit (survives power loss, not only the process dying), at a cost in throughput. */
+  dataSync?: boolean
 }
 
 export interface RunningServer {
   /** `http://host:port`, no trailing slash. */
   url: string
+  /** The data directory, or undefined when the state lives in memory only. */
+  data: string | undefined
   port: number
   config: ServerConfig
   clock: Clock
@@ -39,21 +52,49 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const spec = contractFor(opts.spec, ['catalog', 'typedData', 'rateLimits', 'websocket'], 'the reference server')
   const config = checkConfig(mergeConfig(defaultConfig(spec), (opts.config ?? {}) as Record<string, unknown>, 'config'), spec, 'config')
   const signing = signingFor(spec)
-  const deps: ServerDeps = { ...defaultDeps(signing, spec.rateLimits.windowSeconds, config.log === true), ...opts.deps }
-  let feed: { publish(o: Order): void } = { publish: () => {} }
-  const exchange = new Exchange(config.instruments, (o) => feed.publish(o))
+  // Loaded only with --data: memory mode does not load the native database module.
+  const data = opts.data ? (await import('./persist/data-dir.ts')).openDataDir(opts.data, { sync: opts.dataSync === true }) : undefined
+  const base = defaultDeps(signing, spec.rateLimits.windowSeconds, config.log === true)
+  const deps: ServerDeps = {
+    ...base,
+    ...(data
+      ? { nonces: data.nonces, agents: data.agents, rateLimiter: createRateLimiter(spec.rateLimits.windowSeconds, data.windows) }
+      : {}),
+    ...opts.deps,
+  }
+  let feed: Pick<OrderFeed, 'publish' | 'follows' | 'deliver'> = { publish: () => {}, follows: () => false, deliver: () => {} }
+  // With --data an update is pushed once its change is committed, as an HTTP answer is.
+  const publish = data
+    ? (o: Order) => {
+        if (!feed.follows(o.walletKey)) return
+        const record = toRecord(o)
+        const committed = data.settled()
+        if (committed)
+          committed.then(
+            () => feed.deliver(o.walletKey, record),
+            () => {},
+          )
+        else feed.deliver(o.walletKey, record)
+      }
+    : (o: Order) => feed.publish(o)
+  const exchange = new Exchange(
+    config.instruments,
+    publish,
+    data ? data.archive : createMemoryArchive(config.retain),
+    data ? data.observer : undefined,
+  )
+  data?.restore(exchange)
   const ctx = createContext(spec, signing, config, deps, exchange)
   const router = buildRouter(ctx, handlers)
-  const server = createServer({ keepAliveTimeout: 5000 }, createListener(ctx, router))
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    // A request node's parser refuses (bad framing, huge headers) still gets a catalog body.
-    if (err.code === 'ECONNRESET' || !socket.writable) return socket.destroy()
-    const reply = ctx.catalog.reply('invalid_field', `malformed HTTP request (${err.code ?? 'parse error'})`)
-    const text = JSON.stringify(reply.body)
-    socket.end(
-      `HTTP/1.1 ${reply.status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-    )
+  const server = createServer({
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    headersTimeout: Math.min(config.headerTimeoutMs, config.requestTimeoutMs),
+    requestTimeout: config.requestTimeoutMs,
+    // Node checks both timeouts on this period (30 s by default): a few checks per timeout.
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.headerTimeoutMs / 4))),
   })
+  const guard = guardConnections(server, ctx.catalog, config.maxConnections)
+  server.on('request', createListener(ctx, router, guard, data ? () => data.settled() : undefined))
   const ws = attachWebSocket(server, ctx)
   feed = ws
   const host = opts.host ?? '127.0.0.1'
@@ -62,6 +103,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   await new Promise<void>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
       ws.close()
+      void data?.close()
       if (err.code === 'EADDRINUSE')
         reject(new InputError(`port ${port} on ${host} is already in use (pick another with --port, or 0 for any free port)`))
       else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
@@ -81,17 +123,17 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let closing: Promise<void> | undefined
   return {
     url: `http://${urlHost}:${actualPort}`,
+    data: opts.data,
     port: actualPort,
     config,
     clock: deps.clock,
     close() {
-      closing ??= new Promise<void>((resolve) => {
+      // Every request already received is answered; a request cannot outlast the request timeout.
+      closing ??= (async () => {
         ws.close()
-        server.close(() => resolve())
-        server.closeIdleConnections()
-        // Requests in flight finish; connections still open after a grace period are dropped.
-        setTimeout(() => server.closeAllConnections(), 2000).unref()
-      })
+        await guard.drain(config.requestTimeoutMs + 1000)
+        await data?.close()
+      })()
       return closing
     },
   }

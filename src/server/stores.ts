@@ -10,14 +10,55 @@ export interface NonceStore {
   consume(wallet: string, nonce: bigint): void
 }
 
+/**
+ * One wallet's consumed nonces as a sorted array of unsigned 64-bit integers: 8 bytes a nonce
+ * (a `Set<bigint>` costs several times that). Nonces "should increase", so a new one is nearly
+ * always appended; a lower one (allowed) is inserted in place.
+ */
+class NonceSet {
+  private items = new BigUint64Array(2)
+  private n = 0
+
+  has(nonce: bigint): boolean {
+    return this.find(nonce) < 0
+  }
+
+  add(nonce: bigint): void {
+    const at = this.find(nonce)
+    if (at < 0) return
+    if (this.n === this.items.length) {
+      const grown = new BigUint64Array(this.n + Math.max(2, this.n >> 1))
+      grown.set(this.items)
+      this.items = grown
+    }
+    if (at < this.n) this.items.copyWithin(at + 1, at, this.n)
+    this.items[at] = nonce
+    this.n += 1
+  }
+
+  /** -1 when present, else the index to insert at. */
+  private find(nonce: bigint): number {
+    const { items, n } = this
+    if (n === 0 || items[n - 1]! < nonce) return n
+    let lo = 0
+    let hi = n
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (items[mid]! < nonce) lo = mid + 1
+      else hi = mid
+    }
+    return items[lo] === nonce ? -1 : lo
+  }
+}
+
 export function createNonceStore(): NonceStore {
-  const used = new Map<string, Set<bigint>>()
+  const used = new Map<string, NonceSet>()
   return {
     has: (wallet, nonce) => used.get(wallet.toLowerCase())?.has(nonce) ?? false,
     consume(wallet, nonce) {
       const key = wallet.toLowerCase()
       let set = used.get(key)
-      if (!set) used.set(key, (set = new Set()))
+      if (!set) used.set(key, (set = new NonceSet()))
       set.add(nonce)
     },
   }

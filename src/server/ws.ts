@@ -2,6 +2,12 @@
  * WebSocket order updates (`x-websocket` in the spec): a client subscribes to a wallet's
  * channel and gets one message per order change of that wallet (placed, filled, canceled,
  * rejected). The subscribe message is validated against the spec's schema.
+ *
+ * What a subscriber costs the order path: an update is serialised and encoded once, whatever the
+ * number of subscribers, and each subscriber adds one frame write of that shared buffer. A
+ * subscriber that does not read is never buffered without bound: past `wsSendBufferBytes` of
+ * unsent data it is closed with SLOW_CONSUMER_CLOSE and dropped a moment later if it does not
+ * complete the close.
  */
 import type { KnownErrorCode } from '../contract/codes.ts'
 import type { IncomingMessage, Server } from 'node:http'
@@ -9,10 +15,21 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { deref, getPointer, isObject } from '../contract/index.ts'
 import type { ServerContext } from './context.ts'
-import { toRecord, type Order } from './exchange.ts'
+import { toRecord, type Order, type OrderRecord } from './exchange.ts'
+
+/** Close code for a subscriber whose unsent data passed the cap (1008: policy violation). */
+export const SLOW_CONSUMER_CLOSE = 1008
+/** A subscriber that does not complete the close handshake is dropped after this. */
+const CLOSE_GRACE_MS = 1000
+/** Wallets one socket may follow: subscriptions are memory too. */
+export const MAX_SUBSCRIPTIONS_PER_SOCKET = 1000
 
 export interface OrderFeed {
   publish(order: Order): void
+  /** Someone follows this wallet (lower-case): worth taking a snapshot of its order now to deliver later. */
+  follows(walletKey: string): boolean
+  /** Pushes a snapshot taken earlier (the data directory delivers once the change is committed). */
+  deliver(walletKey: string, record: OrderRecord): void
   close(): void
 }
 
@@ -32,6 +49,11 @@ export function attachWebSocket(server: Server, ctx: ServerContext): OrderFeed {
   const subs = new Map<string, Map<WebSocket, string>>() // wallet → socket → channel
 
   const error = (ws: WebSocket, code: KnownErrorCode, message: string) => ws.send(JSON.stringify({ code, message }))
+  const cap = ctx.config.wsSendBufferBytes
+  const slowConsumer = (ws: WebSocket) => {
+    ws.close(SLOW_CONSUMER_CLOSE, `slow consumer: over ${cap} bytes unsent`)
+    setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref()
+  }
 
   wss.on('connection', (ws) => {
     const mine = new Set<string>()
@@ -49,13 +71,19 @@ export function attachWebSocket(server: Server, ctx: ServerContext): OrderFeed {
       if (problem || !checks.has(channel))
         return error(ws, 'invalid_field', problem?.message ?? `unknown channel ${JSON.stringify(channel.slice(0, 40))}`)
       const wallet = String(params.wallet).toLowerCase()
+      if (!mine.has(wallet) && mine.size >= MAX_SUBSCRIPTIONS_PER_SOCKET)
+        return error(ws, 'invalid_field', `a connection follows at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} wallets; open another`)
       let set = subs.get(wallet)
       if (!set) subs.set(wallet, (set = new Map()))
       set.set(ws, channel)
       mine.add(wallet)
     })
     ws.on('close', () => {
-      for (const w of mine) subs.get(w)?.delete(ws)
+      for (const w of mine) {
+        const set = subs.get(w)
+        set?.delete(ws)
+        if (set?.size === 0) subs.delete(w)
+      }
     })
     ws.on('error', () => ws.terminate())
   })
@@ -66,17 +94,53 @@ export function attachWebSocket(server: Server, ctx: ServerContext): OrderFeed {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
       return
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      raw.set(ws, socket)
+      wss.emit('connection', ws, req)
+    })
   }
   server.on('upgrade', onUpgrade)
 
+  // A subscriber's frames of one event-loop turn leave in one write: its socket is corked at the
+  // first frame and uncorked once the turn's updates are out (a syscall per frame was most of a
+  // subscriber's cost when one update followed another).
+  const raw = new WeakMap<WebSocket, Duplex>()
+  const corked = new Set<Duplex>()
+  const uncorkAll = () => {
+    for (const s of corked) s.uncork()
+    corked.clear()
+  }
+  const cork = (ws: WebSocket) => {
+    const socket = raw.get(ws)
+    if (!socket || corked.has(socket)) return
+    if (corked.size === 0) setImmediate(uncorkAll)
+    socket.cork()
+    corked.add(socket)
+  }
+
+  function deliver(walletKey: string, data: OrderRecord): void {
+    const set = subs.get(walletKey)
+    if (!set) return
+    // One encoded frame payload per channel name, shared by every subscriber of that channel.
+    const encoded = new Map<string, Buffer>()
+    for (const [ws, channel] of set) {
+      if (ws.readyState !== ws.OPEN) continue
+      let payload = encoded.get(channel)
+      if (!payload) encoded.set(channel, (payload = Buffer.from(JSON.stringify({ channel, data }))))
+      if (ws.bufferedAmount + payload.length > cap) slowConsumer(ws)
+      else {
+        cork(ws)
+        ws.send(payload, { binary: false })
+      }
+    }
+  }
+
   return {
     publish(order) {
-      const set = subs.get(order.walletKey)
-      if (!set || set.size === 0) return
-      const data = toRecord(order)
-      for (const [ws, channel] of set) if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ channel, data }))
+      if (subs.get(order.walletKey)?.size) deliver(order.walletKey, toRecord(order))
     },
+    follows: (walletKey) => (subs.get(walletKey)?.size ?? 0) > 0,
+    deliver,
     close() {
       server.off('upgrade', onUpgrade)
       for (const ws of wss.clients) ws.terminate()

@@ -1,4 +1,5 @@
 /** The nonce and agent stores auth depends on, directly: keys are addresses compared case-insensitively. */
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createAgentStore, createNonceStore } from '../../src/server/stores.ts'
 
@@ -24,6 +25,29 @@ describe('nonce store', () => {
     expect(s.has(W, 5n)).toBe(true)
     expect(s.has(W, 6n)).toBe(true)
     expect(s.has(W, 7n)).toBe(false)
+  })
+})
+
+describe('nonce store, compact sets', () => {
+  it('answers as a Set<bigint> would, for any order of consumption over the whole uint64 range', () => {
+    const nonce = fc.oneof(
+      fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+      fc.bigInt({ min: 0n, max: 40n }),
+      fc.constantFrom(0n, 2n ** 64n - 1n, 2n ** 53n + 1n),
+    )
+    fc.assert(
+      fc.property(fc.array(nonce, { maxLength: 200 }), fc.array(nonce, { maxLength: 50 }), (consumed, probes) => {
+        const s = createNonceStore()
+        const model = new Set<bigint>()
+        for (const n of consumed) {
+          expect(s.has(W, n)).toBe(model.has(n))
+          s.consume(W, n)
+          model.add(n)
+        }
+        for (const n of [...consumed, ...probes]) expect(s.has(W, n)).toBe(model.has(n))
+        expect(s.has(OTHER, consumed[0] ?? 0n)).toBe(false)
+      }),
+    )
   })
 })
 

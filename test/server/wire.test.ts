@@ -241,7 +241,10 @@ describe('read endpoints', () => {
     expect((await call(s, 'GET', `/orders?wallet=${w}&wallet=${w}`)).status).toBe(400)
     expect((await call(s, 'GET', `/orders?wallet=${w}&status=open`)).status).toBe(400)
     expect((await call(s, 'GET', '/orderbook')).json.code).toBe('invalid_field')
-    expect((await call(s, 'GET', `/orders?wallet=${w}`)).json).toEqual({ orders: [] })
+    expect((await call(s, 'GET', `/orders?wallet=${w}`)).json).toEqual({
+      orders: [],
+      history: { complete: true, retain: 10_000, forgotten_through: null },
+    })
   })
 
   it('GET /orders compares wallets as bytes (any case)', async () => {

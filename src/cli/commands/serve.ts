@@ -16,6 +16,12 @@ interface ServeOptions extends ContractFlags {
   testnet?: boolean
   log?: boolean
   explain?: boolean
+  data?: string
+  dataSync?: boolean
+  retain?: number
+  maxConnections?: number
+  headerTimeout?: number
+  requestTimeout?: number
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value]
@@ -40,12 +46,33 @@ export const serveCommand: CommandModule = {
       .option('--testnet', 'perp Agent source "b" instead of mainnet "a"')
       .option('--log', 'one JSON line per request on stderr')
       .option(
+        '--data <dir>',
+        'keep the state (nonces, orders, agents, positions, rate windows) in an LMDB database in DIR; without it a restart forgets',
+      )
+      .option('--data-sync', 'with --data: fsync every commit (survives power loss, not only a crash), slower')
+      .option('--retain <n>', 'memory mode: finished orders kept for GET /orders (default 10000)', intOption('--retain', 0))
+      .option(
+        '--max-connections <n>',
+        'open connections served normally (default 512); past it: 503, GET /health still served',
+        intOption('--max-connections', 1),
+      )
+      .option(
+        '--header-timeout <ms>',
+        'a request header section must arrive within this (default 5000), else 408',
+        intOption('--header-timeout', 1),
+      )
+      .option(
+        '--request-timeout <ms>',
+        'a whole request must arrive within this (default 10000), else 408',
+        intOption('--request-timeout', 1),
+      )
+      .option(
         '--explain',
         'development: add the diagnosis of a refused signature to the refusal body (field "explain"); never on by default',
       )
       .addHelpText(
         'after',
-        '\nPrints "oec serve: listening on URL" once ready; stops cleanly on SIGINT/SIGTERM.\nExit codes: 0 stopped by a signal, 2 bad flag or config, port in use.',
+        '\nPrints "oec serve: listening on URL" once ready; stops cleanly on SIGINT/SIGTERM (answers every request received, then closes).\nWithout --data the state lives in memory: a restart forgets it and old signatures replay.\nExit codes: 0 stopped by a signal, 2 bad flag or config, port in use.',
       )
       .action(async (opts: ServeOptions) => {
         // Loaded on use, so other commands do not pay for ajv, ws and the server at start-up.
@@ -70,6 +97,10 @@ export const serveCommand: CommandModule = {
           perpChainId: opts.perpChainId,
           isMainnet: opts.testnet ? false : undefined,
           log: opts.log,
+          retain: opts.retain,
+          maxConnections: opts.maxConnections,
+          headerTimeoutMs: opts.headerTimeout,
+          requestTimeoutMs: opts.requestTimeout,
         }
         config = checkConfig(mergeConfig(config, flags, 'flags'), spec, 'flags')
         const explain = opts.explain
@@ -82,10 +113,16 @@ export const serveCommand: CommandModule = {
           config,
           host: opts.host,
           port: opts.port,
+          ...(opts.data ? { data: opts.data, dataSync: opts.dataSync === true } : {}),
           ...(explain ? { deps: { explainRefusal: explain } } : {}),
         })
         // The signal handlers first: a script may send Ctrl-C the moment it reads the line.
         const stopped = runUntilSignal(() => server.close())
+        io.stderr.write(
+          opts.data
+            ? `oec serve: state in ${opts.data} (LMDB): a restart keeps nonces, orders, agents and rate windows\n`
+            : `oec serve: state in memory only: a restart forgets it (old signatures replay); --data DIR keeps it\n`,
+        )
         io.stdout.write(`oec serve: listening on ${server.url}\n`)
         // A date the contract set has passed: say so once, and what this server does about it.
         for (const p of passedOptionalUntil(spec.doc))

@@ -42,7 +42,8 @@ export const listOrders: HandlerFactory = (ctx, op) => {
     const q = checkQuery(ctx, params, req.query)
     if (!q.ok) return q.reply
     const orders = ctx.exchange.list(q.values.wallet!, q.values.status).map(toRecord)
-    return json(200, { orders })
+    const h = ctx.exchange.archive.horizon()
+    return json(200, { orders, history: { complete: h.complete, retain: h.retain, forgotten_through: h.forgottenThrough } })
   }
 }
 

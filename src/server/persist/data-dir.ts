@@ -1,0 +1,210 @@
+/**
+ * `oec serve --data DIR`: the server's state in an LMDB database, so that a restart (or a
+ * `kill -9`) forgets nothing that was answered. The in-memory structures stay the working state
+ * of the order path (one synchronous turn, which is why races hold); this module journals every
+ * change into the database and hands back, at start, what must live in memory again.
+ *
+ * | key                        | value                         | memory after a restart          |
+ * |----------------------------|-------------------------------|---------------------------------|
+ * | `n:<wallet>:<nonce>`       | 1                             | none: read from the map on use  |
+ * | `o:<seq>`                  | the order record              | open orders only                |
+ * | `w:<wallet>:<seq>`         | 1 (a wallet's orders)         | none                            |
+ * | `open:<seq>`               | 1 (while the order is open)   | rebuilt books                   |
+ * | `p:<wallet>:<symbol>`      | position (decimal text)       | positions                       |
+ * | `k:<wallet>`               | 1 (had an accepted order)     | known wallets                   |
+ * | `ag:<owner>:<agent>`       | approval                      | agent approvals                 |
+ * | `ak:<address>`             | 1 (took part in an approval)  | none: read on use               |
+ * | `r:<wallet>`               | the current rate window       | this window's counters          |
+ *
+ * Addresses are lower-case; `<seq>` is zero-padded so that keys sort in order.
+ */
+import { mkdirSync } from 'node:fs'
+import { InputError } from '../../errors.ts'
+import type { Horizon, OrderArchive } from '../archive.ts'
+import { formatDec, isZero, parseDec, type Dec } from '../decimal.ts'
+import type { Exchange, ExchangeObserver, Order, OrderInput, OrderStatus } from '../exchange.ts'
+import type { Window, WindowJournal } from '../limits.ts'
+import { createAgentStore, type AgentStore, type NonceStore } from '../stores.ts'
+import { Kv, type KvOptions } from './kv.ts'
+
+const SEQ_DIGITS = 15
+const pad = (seq: number) => String(seq).padStart(SEQ_DIGITS, '0')
+const ORDER_ID = /^[1-9][0-9]{0,14}$/
+
+/** An order as stored: its input as sent, the decimals as text. */
+interface StoredOrder {
+  id: string
+  seq: number
+  input: OrderInput
+  filled: string
+  notional: string
+  status: OrderStatus
+  createdAt: number
+}
+
+function toStored(o: Order): StoredOrder {
+  return {
+    id: o.id,
+    seq: o.seq,
+    input: o.input,
+    filled: formatDec(o.filled),
+    notional: formatDec(o.notional),
+    status: o.status,
+    createdAt: o.createdAt,
+  }
+}
+
+function fromStored(s: StoredOrder): Order {
+  return {
+    id: s.id,
+    seq: s.seq,
+    input: s.input,
+    walletKey: s.input.wallet.toLowerCase(),
+    size: parseDec(s.input.size),
+    price: parseDec(s.input.price),
+    filled: parseDec(s.filled),
+    notional: parseDec(s.notional),
+    status: s.status,
+    createdAt: s.createdAt,
+  }
+}
+
+export interface DataDir {
+  readonly path: string
+  readonly nonces: NonceStore
+  readonly agents: AgentStore
+  /** For `createRateLimiter`: every charge saved, this window's counters handed back. */
+  readonly windows: WindowJournal
+  /** Finished orders: on disk only. */
+  readonly archive: OrderArchive
+  /** Journals every change of the exchange. */
+  readonly observer: ExchangeObserver
+  /** Puts the saved orders, positions and known wallets back into a new exchange. */
+  restore(exchange: Exchange): void
+  /** Undefined when everything written is committed, else a promise that settles when it is. */
+  settled(): Promise<void> | undefined
+  close(): Promise<void>
+}
+
+export function openDataDir(path: string, options: KvOptions = {}): DataDir {
+  let kv: Kv
+  try {
+    mkdirSync(path, { recursive: true })
+    kv = new Kv(path, options)
+  } catch (err) {
+    throw new InputError(`--data ${path}: cannot open the database (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`)
+  }
+
+  const nonces: NonceStore = {
+    has: (wallet, nonce) => kv.has(`n:${wallet.toLowerCase()}:${nonce}`),
+    consume: (wallet, nonce) => kv.put(`n:${wallet.toLowerCase()}:${nonce}`, 1),
+  }
+
+  const approvals = createAgentStore()
+  for (const [, v] of kv.range('ag:')) {
+    const a = v as { owner: string; agent: string; at: number }
+    approvals.approve(a.owner, a.agent, a.at)
+  }
+  const agents: AgentStore = {
+    approve(owner, agent, atMs) {
+      approvals.approve(owner, agent, atMs)
+      kv.put(`ag:${owner.toLowerCase()}:${agent.toLowerCase()}`, { owner, agent, at: atMs })
+      kv.put(`ak:${owner.toLowerCase()}`, 1)
+      kv.put(`ak:${agent.toLowerCase()}`, 1)
+    },
+    revoke(owner, agent) {
+      const removed = approvals.revoke(owner, agent)
+      if (removed) kv.remove(`ag:${owner.toLowerCase()}:${agent.toLowerCase()}`)
+      return removed
+    },
+    isApproved: (owner, agent) => approvals.isApproved(owner, agent),
+    list: (owner) => approvals.list(owner),
+    owners: (agent) => approvals.owners(agent),
+    knows: (address) => approvals.knows(address) || kv.has(`ak:${address.toLowerCase()}`),
+  }
+
+  const windows: WindowJournal = {
+    charged: (wallet, w) => kv.put(`r:${wallet}`, [w.start, w.used.orders, w.used.cancels, w.used.api]),
+    get saved() {
+      return kv.range('r:').map(([key, v]): [string, Window] => {
+        const [start, orders, cancels, api] = v as number[]
+        return [key.slice(2), { start: start!, used: { orders: orders!, cancels: cancels!, api: api! } }]
+      })
+    },
+  }
+
+  const horizon: Horizon = { complete: true, retain: null, forgottenThrough: null }
+  const stored = (id: string): Order | undefined => {
+    if (!ORDER_ID.test(id)) return undefined
+    const s = kv.get(`o:${pad(Number(id))}`) as StoredOrder | undefined
+    return s ? fromStored(s) : undefined
+  }
+  const archive: OrderArchive = {
+    // The observer has written it already; nothing stays in memory.
+    add() {},
+    get: (id) => {
+      const o = stored(id)
+      return o && o.status !== 'OPEN' ? o : undefined
+    },
+    list: (walletKey) => {
+      const out: Order[] = []
+      for (const [key] of kv.range(`w:${walletKey}:`)) {
+        const s = kv.get(`o:${key.slice(-SEQ_DIGITS)}`) as StoredOrder | undefined
+        if (s && s.status !== 'OPEN') out.push(fromStored(s))
+      }
+      return out
+    },
+    horizon: () => horizon,
+  }
+
+  // Orders whose index entries are written: one write per order, not one per fill.
+  const indexed = new WeakSet<Order>()
+  const observer: ExchangeObserver = {
+    order(o) {
+      const seq = pad(o.seq)
+      kv.put(`o:${seq}`, toStored(o))
+      if (!indexed.has(o)) {
+        indexed.add(o)
+        kv.put(`w:${o.walletKey}:${seq}`, 1)
+        if (o.status === 'OPEN') kv.put(`open:${seq}`, 1)
+      } else if (o.status !== 'OPEN') kv.remove(`open:${seq}`)
+    },
+    position(walletKey, symbol, size: Dec) {
+      if (isZero(size)) kv.remove(`p:${walletKey}:${symbol}`)
+      else kv.put(`p:${walletKey}:${symbol}`, formatDec(size))
+    },
+    known: (walletKey) => kv.put(`k:${walletKey}`, 1),
+  }
+
+  return {
+    path,
+    nonces,
+    agents,
+    windows,
+    archive,
+    observer,
+    restore(exchange) {
+      const last = kv.lastKey('o:')
+      const open: Order[] = []
+      for (const [key] of kv.range('open:')) {
+        const s = kv.get(`o:${key.slice(5)}`) as StoredOrder | undefined
+        if (!s) continue
+        const o = fromStored(s)
+        indexed.add(o)
+        open.push(o)
+      }
+      exchange.restore({
+        seq: last ? Number(last.slice(2)) : 0,
+        known: kv.range('k:').map(([key]) => key.slice(2)),
+        positions: kv.range('p:').map(([key, v]): [string, string, Dec] => {
+          const rest = key.slice(2)
+          const colon = rest.indexOf(':')
+          return [rest.slice(0, colon), rest.slice(colon + 1), parseDec(String(v))]
+        }),
+        open,
+      })
+    },
+    settled: () => kv.settled(),
+    close: () => kv.close(),
+  }
+}
