@@ -93,7 +93,7 @@ export const checkServerCommand: CommandModule = {
       )
       .option('--explore-out <file>', 'with --explore: save the shrunk sequences it finds (JSON), to rerun with --replay')
       .option('--replay <file>', 'rerun the sequences saved by --explore-out, one case each')
-        .option(
+      .option(
         '--no-preflight',
         'with --target: skip the set-up check (operations answer, symbols listed, one order accepted under the domain)',
       )

@@ -103,7 +103,8 @@ export async function freshWindow(ctx: CheckContext): Promise<void> {
  */
 export function capRefusalProblems(refusal: Readonly<Record<string, unknown>>, cap: number, what = 'cap refusal'): string[] {
   const problems: string[] = []
-  if (!isCode(refusal.error, 'limit_exceeded')) problems.push(`the ${what} has error ${JSON.stringify(refusal.error)}, not "limit_exceeded"`)
+  if (!isCode(refusal.error, 'limit_exceeded'))
+    problems.push(`the ${what} has error ${JSON.stringify(refusal.error)}, not "limit_exceeded"`)
   if (typeof refusal.message !== 'string' || !new RegExp(`(^|\\D)${cap}(\\D|$)`).test(refusal.message))
     problems.push(`the ${what} message ${JSON.stringify(refusal.message)} does not state the cap ${cap}`)
   return problems
