@@ -107,7 +107,6 @@ export const FAULTS: readonly Fault[] = [
     name: 'rate-limit race',
     how: 'the order counter is written 3 ms after the check (after an await): orders arriving together all see the old count',
     rules: ['RL-1'],
-    namedMiss: true,
     start: () => {
       const real = createRateLimiter(60)
       const pending = new Map<string, number>()
@@ -270,6 +269,7 @@ export const FAULTS: readonly Fault[] = [
     name: 'unknown instrument answered 500',
     how: 'an order in a well-formed unlisted symbol is answered 500 internal_error',
     rules: ['PO-9'],
+    namedMiss: true,
     start: () =>
       serve(
         {},
@@ -305,7 +305,6 @@ export const FAULTS: readonly Fault[] = [
     name: 'bulk slots all ACKED',
     how: 'POST /bulk_order reports every slot ACKED, rejected items included',
     rules: ['EP-3', 'AUTH-2', 'PO-12', 'ROUTE-4', 'ROUTE-5'],
-    namedMiss: true,
     start: () =>
       serve(
         {},
@@ -372,7 +371,6 @@ export const FAULTS: readonly Fault[] = [
     name: 'bulk orders not counted toward the open-order cap',
     how: 'the open-order cap is enforced on POST /order only: orders placed through POST /bulk_order go past it',
     rules: ['CAP-1'],
-    namedMiss: true,
     start: async () => {
       let bulk = false
       const t = await serve(

@@ -192,4 +192,18 @@ export const SERVER_BEHAVIOURS: readonly Behaviour[] = [
     checks: [],
     reference: 'how the reference server is built and configured, not behaviour on the wire',
   },
+  {
+    what: 'state kept across restarts with --data (LMDB), finished orders archived, --retain in memory',
+    modules: ['archive.ts', 'persist/data-dir.ts', 'persist/kv.ts'],
+    checks: [],
+    reference:
+      'persistence and retention are how this server runs as a sandbox, not behaviour the seed states; held to them by test/server/persistence.test.ts and retain.test.ts',
+  },
+  {
+    what: 'connection cap, header and body timeouts (408), oversized headers (431), graceful SIGTERM',
+    modules: ['connections.ts'],
+    checks: [],
+    reference:
+      "transport limits are the operator's choice, not the contract; held to them by test/server/connections.test.ts and shutdown.test.ts",
+  },
 ]
