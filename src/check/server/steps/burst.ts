@@ -7,12 +7,12 @@
  */
 import type { OperationId } from '../../../contract/generated/types.ts'
 import { brief } from '../context.ts'
-import { bulkBody, jsonOf, orderBody, rateHeaders, statusOf, succeeded } from '../helpers.ts'
+import { bulkBody, jsonOf, orderBody, placeOrder, rateHeaders, statusOf, succeeded } from '../helpers.ts'
 import type { Exchange } from '../http.ts'
 import { pathOf, route } from '../operations.ts'
 import type { CheckContext } from '../types.ts'
 import type { Wallet } from '../wallets.ts'
-import { capRefusalProblems, rateLimitRefusalProblems, STATED_429 } from './rate-limits.ts'
+import { capRefusalProblems, defaultTier, rateLimitRefusalProblems, STATED_429 } from './rate-limits.ts'
 
 export interface BurstRequest {
   readonly op: OperationId
@@ -208,6 +208,22 @@ export async function restThenFreshWindow(
 export function capBurstPlan(limit: number, cap: number): { size: number; room: number } {
   const size = Math.max(50, Math.min(limit, cap))
   return { size, room: Math.min(cap, Math.floor((size * 3) / 4)) }
+}
+
+/**
+ * The open-order cap under a burst: a fresh wallet rests all but `room` orders of the default
+ * tier's cap, then `requests` (`size` orders for it) go at once; every request answered, never
+ * more resting than the cap.
+ */
+export async function capBurst(ctx: CheckContext, requests: (w: Wallet, size: number) => Promise<readonly BurstRequest[]>): Promise<void> {
+  const w = ctx.wallet()
+  const tier = defaultTier(ctx)
+  const cap = tier.maxOpenOrders
+  const { size, room } = capBurstPlan(tier.ordersPerMinute, cap)
+  await restThenFreshWindow(ctx, w, cap - room, async (x) => (await placeOrder(ctx, { wallet: x })).e)
+  const answers = await sendAtOnce(ctx, await requests(w, size))
+  expectAnswered(ctx, answers)
+  expectCapHeld(ctx, answers, cap, room)
 }
 
 /**

@@ -2,9 +2,7 @@
  * `cap.bulk-race`: with a wallet a little under the open-order cap, batches and single orders
  * sent at once: one cap for both, never more resting than the cap.
  */
-import { placeOrder } from '../../helpers.ts'
-import { bulkRaceRequests, capBurstPlan, expectAnswered, expectCapHeld, restThenFreshWindow, sendAtOnce } from '../../steps/burst.ts'
-import { defaultTier } from '../../steps/rate-limits.ts'
+import { bulkRaceRequests, capBurst } from '../../steps/burst.ts'
 import type { Check } from '../../types.ts'
 
 export const CAP_BULK_RACE = 'cap.bulk-race'
@@ -15,14 +13,5 @@ export const capBulkRace: Check<typeof CAP_BULK_RACE> = {
   rules: ['CAP-1', 'CAP-3', 'ERR-8', 'EP-3'],
   level: 'stated',
   slow: true,
-  async run(ctx) {
-    const w = ctx.wallet()
-    const tier = defaultTier(ctx)
-    const cap = tier.maxOpenOrders
-    const { size, room } = capBurstPlan(tier.ordersPerMinute, cap)
-    await restThenFreshWindow(ctx, w, cap - room, async (x) => (await placeOrder(ctx, { wallet: x })).e)
-    const answers = await sendAtOnce(ctx, await bulkRaceRequests(ctx, w, size))
-    expectAnswered(ctx, answers)
-    expectCapHeld(ctx, answers, cap, room)
-  },
+  run: (ctx) => capBurst(ctx, (w, size) => bulkRaceRequests(ctx, w, size)),
 }
