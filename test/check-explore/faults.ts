@@ -20,7 +20,7 @@ import {
 import { parseBody } from '../../src/signing/index.ts'
 import type { Reply } from '../../src/server/reply.ts'
 import type { RuleId } from '../../src/contract/generated/rules.ts'
-import { jsonResponse, proxied, rewriteObjects, type Target } from '../check-server/broken-servers.ts'
+import { jsonResponse, nonceConsumedOnFailure, proxied, rewriteObjects, type Target } from '../check-server/broken-servers.ts'
 
 export interface Fault {
   readonly name: string
@@ -483,22 +483,7 @@ export const FAULTS: readonly Fault[] = [
     name: 'nonce consumed by a refused order',
     how: 'a proxy refuses any (wallet, nonce) it has forwarded before, whatever the outcome (no retry after a failure)',
     rules: ['NONCE-4', 'NONCE-5', 'RL-12', 'PO-12'],
-    start: () => {
-      const seen = new Set<string>()
-      return proxied({
-        request: (r) => {
-          if (r.method !== 'POST' || r.path !== '/order') return r
-          let key: string | undefined
-          rewriteObjects(r.body, (o) => {
-            if (typeof o.wallet === 'string' && o.nonce !== undefined) key = `${o.wallet.toLowerCase()}:${String(o.nonce)}`
-          })
-          if (key === undefined) return r
-          if (seen.has(key)) return jsonResponse(409, { code: 'nonce_reused', message: 'nonce already used' })
-          seen.add(key)
-          return r
-        },
-      })
-    },
+    start: nonceConsumedOnFailure,
   },
   {
     name: 'price not covered by the signature',

@@ -64,6 +64,24 @@ function isResponse(x: ProxyRequest | ProxyResponse): x is ProxyResponse {
   return 'status' in x
 }
 
+/** A proxy that answers 409 nonce_reused to any (wallet, nonce) it has already forwarded, whatever the outcome. */
+export function nonceConsumedOnFailure(): Promise<Target> {
+  const seen = new Set<string>()
+  return proxied({
+    request: (r) => {
+      if (r.method !== 'POST' || r.path !== '/order') return r
+      let key: string | undefined
+      rewriteObjects(r.body, (o) => {
+        if (typeof o.wallet === 'string' && o.nonce !== undefined) key = `${o.wallet.toLowerCase()}:${String(o.nonce)}`
+      })
+      if (key === undefined) return r
+      if (seen.has(key)) return jsonResponse(409, { code: 'nonce_reused', message: 'nonce already used' })
+      seen.add(key)
+      return r
+    },
+  })
+}
+
 /** An HTTP proxy in front of a correct reference server that rewrites requests and responses. */
 export async function proxied(rewrite: Rewrite, config: Partial<ServerConfig> = {}): Promise<Target> {
   const upstream = await reference(config)
@@ -282,22 +300,7 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     how: 'a proxy answers 409 nonce_reused to any (wallet, nonce) it has already forwarded, whatever the outcome',
     caughtBy: 'nonce.retry-after-failure',
     only: ['nonce.retry-after-failure'],
-    start: () => {
-      const seen = new Set<string>()
-      return proxied({
-        request: (r) => {
-          if (r.method !== 'POST' || r.path !== '/order') return r
-          let key: string | undefined
-          rewriteObjects(r.body, (o) => {
-            if (typeof o.wallet === 'string' && o.nonce !== undefined) key = `${o.wallet.toLowerCase()}:${String(o.nonce)}`
-          })
-          if (key === undefined) return r
-          if (seen.has(key)) return jsonResponse(409, { code: 'nonce_reused', message: 'nonce already used' })
-          seen.add(key)
-          return r
-        },
-      })
-    },
+    start: nonceConsumedOnFailure,
   },
   {
     name: 'agent not checked',
