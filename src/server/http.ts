@@ -16,7 +16,7 @@ export const MAX_BODY_BYTES = 64 * 1024
 /** Past this much we stop reading and close the connection after the 413. */
 const ABORT_BYTES = 1024 * 1024
 
-type BodyRead = { kind: 'ok'; bytes: Buffer } | { kind: 'too_large'; aborted: boolean } | { kind: 'gone' }
+export type BodyRead = { kind: 'ok'; bytes: Buffer } | { kind: 'too_large'; aborted: boolean } | { kind: 'gone' }
 
 function readBody(req: IncomingMessage): Promise<BodyRead> {
   return new Promise((resolve) => {
@@ -85,31 +85,56 @@ function target(raw: string | undefined): { path: string; query: URLSearchParams
 /** The one operation answered as usual on a connection over the cap: a health probe must see the server. */
 const ANSWERED_OVER_CAP = 'getHealth'
 
-export function createListener(
+/** A request as the edge sees it, whatever carried it: a socket, or a caller in the same process. */
+export interface EdgeRequest {
+  readonly method: string
+  /** The request target as sent: path and query. */
+  readonly url: string
+  readonly contentType: string | undefined
+  /** Read the body (only for operations that take one). */
+  readBody(): Promise<BodyRead>
+  /** Drop an unread body. */
+  discard(): void
+  /** Whether the connection is over the server's connection cap (always false in process). */
+  overCap(): boolean
+}
+
+/** The edge's answer: what goes on the wire, and what to do with the connection. */
+export interface EdgeAnswer {
+  readonly status: number
+  /** One flat [name, value, ...] list, in the order it is written. */
+  readonly headers: string[]
+  readonly text: string
+  /** HEAD: the headers of the GET answer, no body. */
+  readonly head: boolean
+  /** Close the connection after the answer. */
+  readonly close: boolean
+  /** The client went away mid-body (nobody to answer), or the body ran past the abort size. */
+  readonly drop?: 'gone' | 'after'
+}
+
+export type Edge = (req: EdgeRequest) => Promise<EdgeAnswer>
+
+/**
+ * The whole request path without a socket: routing, body limits and media type, lossless
+ * parsing, the handler, the rate-limit headers, the commit wait and the reply's wire form. The
+ * node listener and the in-process `dispatch` both call it, so they answer alike.
+ */
+export function createEdge(
   ctx: ServerContext,
   router: Router,
-  guard: ConnectionGuard,
   /** With a data directory: the commit of every write so far, awaited before any reply is sent. */
   committed?: () => Promise<void> | undefined,
-): (req: IncomingMessage, res: ServerResponse) => void {
+): Edge {
   const { deps, catalog } = ctx
 
-  const send = (
-    res: ServerResponse,
-    reply: Reply,
-    rc: ReplyContext,
-    head: boolean,
-    started: number,
-    state: RequestState,
-    close = false,
-  ) => {
+  const answer = (reply: Reply, rc: ReplyContext, head: boolean, started: number, state: RequestState, close = false): EdgeAnswer => {
     const final = deps.transformReply(reply, rc)
     const text = final.body === undefined ? '' : JSON.stringify(final.body)
-    // One flat [name, value, ...] list, which node writes as given. The edge's own headers replace
-    // a reply's header of the same name in place, as assigning them into a copy of the object did.
+    // The edge's own headers replace a reply's header of the same name in place, as assigning
+    // them into a copy of the object did.
     const own: string[] = []
     if (text !== '') own.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(text)))
-    if (close || guard.mustClose(res.socket as Socket)) own.push('Connection', 'close')
     const headers: string[] = []
     for (const k in final.headers) {
       const at = own.indexOf(k)
@@ -119,34 +144,33 @@ export function createListener(
       } else headers.push(k, final.headers[k]!)
     }
     headers.push(...own)
-    res.writeHead(final.status, headers)
-    res.end(head ? undefined : text)
     // Logging off (the default): no entry, no clock read, no date string per request.
-    if (deps.logger === noRequestLog) return
-    const code =
-      final.body && typeof final.body === 'object' && typeof (final.body as { code?: unknown }).code === 'string'
-        ? (final.body as { code: string }).code
-        : undefined
-    deps.logger({
-      time: new Date().toISOString(),
-      method: rc.method,
-      path: rc.path,
-      status: final.status,
-      ms: Math.round((performance.now() - started) * 100) / 100,
-      ...(code ? { code } : {}),
-      ...(state.wallet ? { wallet: state.wallet } : {}),
-    })
+    if (deps.logger !== noRequestLog) {
+      const code =
+        final.body && typeof final.body === 'object' && typeof (final.body as { code?: unknown }).code === 'string'
+          ? (final.body as { code: string }).code
+          : undefined
+      deps.logger({
+        time: new Date().toISOString(),
+        method: rc.method,
+        path: rc.path,
+        status: final.status,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        ...(code ? { code } : {}),
+        ...(state.wallet ? { wallet: state.wallet } : {}),
+      })
+    }
+    return { status: final.status, headers, text, head, close }
   }
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  return async (req) => {
     const started = performance.now()
-    const method = (req.method ?? 'GET').toUpperCase()
+    const method = req.method.toUpperCase()
     const { path, query } = target(req.url)
     const state: RequestState = {}
     const match = router.match(method, path)
     if (match.kind !== 'route') {
-      req.resume()
-      const head = method === 'HEAD'
+      req.discard()
       const reply =
         match.kind === 'none'
           ? catalog.reply('not_found', `no such path: ${path.slice(0, 100)}`)
@@ -156,8 +180,7 @@ export function createListener(
               {},
               { Allow: match.allow.join(', ') },
             )
-      send(res, reply, { method, path }, head, started, state)
-      return
+      return answer(reply, { method, path }, method === 'HEAD', started, state)
     }
     const { op, handler } = match.route
     const rc: ReplyContext = { method, path, operationId: op.operationId }
@@ -171,27 +194,24 @@ export function createListener(
         headers: { ...reply.headers, ...(state.wallet ? ctx.rateHeaders(state.wallet, category) : ctx.anonymousRateHeaders(category)) },
       }
     }
-    if (op.operationId !== ANSWERED_OVER_CAP && guard.overCap(req.socket)) {
-      req.resume()
+    const refuse = (reply: Reply) => answer(withRate(reply), rc, false, started, state)
+    if (op.operationId !== ANSWERED_OVER_CAP && req.overCap()) {
+      req.discard()
       const busy = catalog.reply(
         'too_many_connections',
         `the server is at its connection cap (${ctx.config.maxConnections}); retry shortly`,
         {},
         { 'Retry-After': '1' },
       )
-      return send(res, withRate(busy), rc, match.head, started, state, true)
+      return answer(withRate(busy), rc, match.head, started, state, true)
     }
     let body: ParsedBodyOk | undefined
     if (op.requestSchema) {
-      const media = mediaProblem(req.headers['content-type'])
-      const read = await readBody(req)
-      if (read.kind === 'gone') {
-        res.destroy()
-        return
-      }
+      const media = mediaProblem(req.contentType)
+      const read = await req.readBody()
+      if (read.kind === 'gone') return { status: 0, headers: [], text: '', head: false, close: true, drop: 'gone' }
       if (read.kind === 'too_large') {
-        send(
-          res,
+        const a = answer(
           withRate(catalog.reply('payload_too_large', `body is over ${MAX_BODY_BYTES} bytes (64 KiB)`)),
           rc,
           false,
@@ -199,56 +219,138 @@ export function createListener(
           state,
           read.aborted,
         )
-        if (read.aborted) req.destroy()
-        return
+        return read.aborted ? { ...a, drop: 'after' } : a
       }
-      if (media) return send(res, withRate(catalog.reply('unsupported_media_type', media)), rc, false, started, state)
+      if (media) return refuse(catalog.reply('unsupported_media_type', media))
       let text: string
       try {
         text = utf8.decode(read.bytes)
       } catch {
-        return send(res, withRate(catalog.reply('invalid_json', 'body is not valid UTF-8')), rc, false, started, state)
+        return refuse(catalog.reply('invalid_json', 'body is not valid UTF-8'))
       }
-      if (text.trim() === '')
-        return send(res, withRate(catalog.reply('invalid_json', 'body is empty; send a JSON object')), rc, false, started, state)
+      if (text.trim() === '') return refuse(catalog.reply('invalid_json', 'body is empty; send a JSON object'))
       const parsed = deps.parseBody(text)
       if (!parsed.ok) {
         const message =
           parsed.field !== null && parsed.code === 'invalid_field' && !parsed.message.includes(parsed.field)
             ? `invalid field "${parsed.field}": ${parsed.message}`
             : parsed.message
-        if (parsed.code === 'invalid_field' && handler.refuseBody)
-          return send(res, withRate(handler.refuseBody(message)), rc, false, started, state)
-        return send(res, withRate(catalog.reply(parsed.code, message)), rc, false, started, state)
+        if (parsed.code === 'invalid_field' && handler.refuseBody) return refuse(handler.refuseBody(message))
+        return refuse(catalog.reply(parsed.code, message))
       }
       body = parsed
-    } else req.resume()
+    } else req.discard()
 
     const out = handler({ method, path, query, ...(body ? { body } : {}), state })
     const reply = withRate(out instanceof Promise ? await out : out)
     // Nothing is answered before the state it reports is on disk (a commit failure is a 500 below).
     const pending = committed?.()
     if (pending) await pending
-    send(res, reply, rc, match.head, started, state)
+    return answer(reply, rc, match.head, started, state)
   }
+}
 
+/** The answer to a fault of the server's own: a 500, with a rate-limited endpoint's window headers still on it. */
+export function faultAnswer(ctx: ServerContext, router: Router, method: string, url: string): EdgeAnswer {
+  const r = ctx.catalog.reply('internal_error', 'internal error')
+  const text = JSON.stringify(r.body)
+  const match = router.match(method.toUpperCase(), target(url).path)
+  const category = match.kind === 'route' ? match.route.op.rateLimit?.category : undefined
+  const headers: string[] = []
+  for (const [k, v] of Object.entries(category ? ctx.anonymousRateHeaders(category) : {})) headers.push(k, v)
+  headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(text)))
+  return { status: r.status, headers, text, head: method.toUpperCase() === 'HEAD', close: false }
+}
+
+function reportFault(err: unknown, method: string | undefined, url: string | undefined): void {
+  const message = err instanceof Error ? err.message : String(err)
+  process.stderr.write(`oec serve: internal error on ${method} ${url}: ${message.split('\n')[0]}\n`)
+}
+
+/** The node `request` listener: the edge over a socket, with the connection guard's say on closing. */
+export function createListener(
+  ctx: ServerContext,
+  router: Router,
+  edge: Edge,
+  guard: ConnectionGuard,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const write = (res: ServerResponse, a: EdgeAnswer) => {
+    const headers = a.close || guard.mustClose(res.socket as Socket) ? [...a.headers, 'Connection', 'close'] : a.headers
+    res.writeHead(a.status, headers)
+    res.end(a.head ? undefined : a.text)
+  }
   return (req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      const message = err instanceof Error ? err.message : String(err)
-      process.stderr.write(`oec serve: internal error on ${req.method} ${req.url}: ${message.split('\n')[0]}\n`)
-      if (!res.headersSent) {
-        const r = catalog.reply('internal_error', 'internal error')
-        const text = JSON.stringify(r.body)
-        // A fault is an error response too: a rate-limited endpoint still carries its window headers.
-        const match = router.match((req.method ?? 'GET').toUpperCase(), target(req.url).path)
-        const category = match.kind === 'route' ? match.route.op.rateLimit?.category : undefined
-        res.writeHead(r.status, {
-          ...(category ? ctx.anonymousRateHeaders(category) : {}),
-          'Content-Type': 'application/json; charset=utf-8',
-          'Content-Length': Buffer.byteLength(text),
-        })
-        res.end(req.method === 'HEAD' ? undefined : text)
-      } else res.end()
-    })
+    const edgeReq: EdgeRequest = {
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      contentType: req.headers['content-type'],
+      readBody: () => readBody(req),
+      discard: () => void req.resume(),
+      overCap: () => guard.overCap(req.socket),
+    }
+    edge(edgeReq).then(
+      (a) => {
+        if (a.drop === 'gone') return void res.destroy()
+        write(res, a)
+        if (a.drop === 'after') req.destroy()
+      },
+      (err: unknown) => {
+        reportFault(err, req.method, req.url)
+        if (!res.headersSent) write(res, faultAnswer(ctx, router, req.method ?? 'GET', req.url ?? '/'))
+        else res.end()
+      },
+    )
+  }
+}
+
+/** A request made in the same process, without a socket. */
+export interface InProcessRequest {
+  readonly method: string
+  /** Path and query. */
+  readonly url: string
+  readonly headers?: Readonly<Record<string, string>>
+  readonly body?: string | Uint8Array
+}
+
+export interface InProcessResponse {
+  readonly status: number
+  /** Header names lowercased, as a client reads them off the wire. */
+  readonly headers: Record<string, string>
+  readonly body: string
+}
+
+/**
+ * The in-process door: the same edge as over HTTP, minus the socket (no connection cap, no
+ * header limits, no timeouts). The explorer's oracle is called this way: an exchange costs the
+ * handler's work, not two HTTP stacks.
+ */
+export function createDispatch(ctx: ServerContext, router: Router, edge: Edge): (req: InProcessRequest) => Promise<InProcessResponse> {
+  const lower = (a: EdgeAnswer): InProcessResponse => {
+    const headers: Record<string, string> = {}
+    for (let i = 0; i < a.headers.length; i += 2) {
+      const k = a.headers[i]!.toLowerCase()
+      headers[k] = headers[k] === undefined ? a.headers[i + 1]! : `${headers[k]}, ${a.headers[i + 1]!}`
+    }
+    return { status: a.status, headers, body: a.head ? '' : a.text }
+  }
+  return async (r) => {
+    const bytes = r.body === undefined ? Buffer.alloc(0) : typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : Buffer.from(r.body)
+    const contentType = Object.entries(r.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1]
+    try {
+      return lower(
+        await edge({
+          method: r.method,
+          url: r.url,
+          contentType,
+          readBody: async () =>
+            bytes.length > MAX_BODY_BYTES ? { kind: 'too_large', aborted: bytes.length > ABORT_BYTES } : { kind: 'ok', bytes },
+          discard: () => {},
+          overCap: () => false,
+        }),
+      )
+    } catch (err) {
+      reportFault(err, r.method, r.url)
+      return lower(faultAnswer(ctx, router, r.method, r.url))
+    }
   }
 }

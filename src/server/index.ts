@@ -7,4 +7,4 @@ export { createRateLimiter, type RateLimiter, type ChargeResult, type WindowStat
 export { createNonceStore, createAgentStore, type NonceStore, type AgentStore, type AgentRecord } from './stores.ts'
 export type { Reply } from './reply.ts'
 export type { OrderRecord } from './exchange.ts'
-export { MAX_BODY_BYTES } from './http.ts'
+export { MAX_BODY_BYTES, type InProcessRequest, type InProcessResponse } from './http.ts'

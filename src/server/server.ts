@@ -15,7 +15,7 @@ import { Exchange, toRecord, type Order } from './exchange.ts'
 import { createRateLimiter } from './limits.ts'
 import { handlers } from './handlers/index.ts'
 import { guardConnections } from './connections.ts'
-import { createListener } from './http.ts'
+import { createDispatch, createEdge, createListener, type InProcessRequest, type InProcessResponse } from './http.ts'
 import { buildRouter } from './router.ts'
 import { attachWebSocket, type OrderFeed } from './ws.ts'
 
@@ -45,6 +45,8 @@ export interface RunningServer {
   port: number
   config: ServerConfig
   clock: Clock
+  /** Answer a request in this process, without a socket: the same answer as over HTTP, minus connection limits. */
+  dispatch(req: InProcessRequest): Promise<InProcessResponse>
   close(): Promise<void>
 }
 
@@ -94,7 +96,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.headerTimeoutMs / 4))),
   })
   const guard = guardConnections(server, ctx.catalog, config.maxConnections)
-  server.on('request', createListener(ctx, router, guard, data ? () => data.settled() : undefined))
+  const edge = createEdge(ctx, router, data ? () => data.settled() : undefined)
+  server.on('request', createListener(ctx, router, edge, guard))
   const ws = attachWebSocket(server, ctx)
   feed = ws
   const host = opts.host ?? '127.0.0.1'
@@ -127,6 +130,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     port: actualPort,
     config,
     clock: deps.clock,
+    dispatch: createDispatch(ctx, router, edge),
     close() {
       // Every request already received is answered; a request cannot outlast the request timeout.
       closing ??= (async () => {

@@ -115,6 +115,32 @@ function computeChecksum(lower: string): Hex {
 
 const recoverOut = new Uint8Array(65)
 
+// The same signed bytes are verified more than once: a replay, a retry with the same nonce, or
+// the explorer's target and oracle in one process. Recovery is a pure function of digest and
+// signature and the server's dominant cost, so its result is memoised, bounded.
+type Recovered = { ok: true; signer: Hex } | { ok: false; message: string }
+let recoverCache = new Map<string, Recovered>()
+onCryptoBackendChange(() => {
+  recoverCache = new Map()
+})
+
+function recoverMemo(digest: Buffer, digestHex: string, r: string, s: string, recid: number): Recovered {
+  const key = digestHex + r + s + recid
+  let out = recoverCache.get(key)
+  if (out === undefined) {
+    try {
+      const pub = cryptoBackend().secp.ecdsaRecover(Buffer.from(r + s, 'hex'), recid, digest, false, recoverOut)
+      out = { ok: true, signer: addressOfPublicKey(pub) }
+    } catch (err) {
+      out = { ok: false, message: err instanceof Error ? err.message : String(err) }
+    }
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: the memo bound; the signer is the same whether or when the memo is cleared
+    if (recoverCache.size >= 8192) recoverCache = new Map()
+    recoverCache.set(key, out)
+  }
+  return out
+}
+
 /**
  * Recovers the signer of a digest from r/s (64 hex digits each, lowercase or not) and v.
  * Synchronous and total: every failure is a typed result.
@@ -139,18 +165,9 @@ export function recoverDigest(digest: Buffer, rHex: string, sHex: string, v: num
       message: 'signature s is in the upper half of the curve order (malleable high-s form)',
     }
   }
-  try {
-    const sig = Buffer.from(r + s, 'hex')
-    const pub = cryptoBackend().secp.ecdsaRecover(sig, recid, digest, false, recoverOut)
-    return { ok: true, signer: addressOfPublicKey(pub), digest: digestHex }
-  } catch (err) {
-    return {
-      ok: false,
-      digest: digestHex,
-      reason: 'unrecoverable',
-      message: `no public key recovers from this signature (${err instanceof Error ? err.message : String(err)})`,
-    }
-  }
+  const got = recoverMemo(digest, digestHex, r, s, recid)
+  if (got.ok) return { ok: true, signer: got.signer, digest: digestHex }
+  return { ok: false, digest: digestHex, reason: 'unrecoverable', message: `no public key recovers from this signature (${got.message})` }
 }
 
 /** Recovers from a 65-byte `0x` signature string; a malformed string is a typed failure. */

@@ -3,24 +3,23 @@
  * target and an in-process reference server (the oracle), with fast-check's model-based testing
  * drawing the sequences (`fc.commands`) and shrinking a failing one (`fc.asyncModelRun`).
  *
- * The budget is split into shards, each with its own seed and its own oracle (and, on the
- * embedded target, its own target), so a run with a sequence budget is the same whatever the
- * number of workers running the shards. A divergence ends its shard's fast-check run; the shard
- * then goes on with a new run that no longer stops at that divergence (same rule, same step kind),
- * until its budget is spent.
+ * The budget is split into shards, each with its own seed, its own oracle (and, on the embedded
+ * target, its own target) and its own record of findings (see shard.ts), so a run with a sequence
+ * budget is the same whatever the number of workers running the shards, and whether they run in
+ * worker threads (the compiled package: one shard per thread, every core busy) or in this one.
  */
-import { createHash } from 'node:crypto'
-import fc from 'fast-check'
-import { contractFor, type Contract, type FullContract } from '../../contract/index.ts'
+import { availableParallelism } from 'node:os'
+import { Worker } from 'node:worker_threads'
+import { contractFor, shippedContract, type Contract, type FullContract } from '../../contract/index.ts'
 import type { CaseResult, RunSummary } from '../../report/model.ts'
-import { SimulatedClock, startServer, type RunningServer, type ServerConfig } from '../../server/index.ts'
+import type { SimulatedClock, ServerConfig } from '../../server/index.ts'
 import { HttpClient, probe, UnreachableError } from '../server/http.ts'
-import { missingSymbolFor } from '../server/runner.ts'
-import { walletDeriver, runSalt } from '../server/wallets.ts'
-import type { Divergence } from './compare.ts'
+import { runSalt } from '../server/wallets.ts'
 import { foundCase, foundId, type Found } from './report.ts'
-import { Session, type Pair } from './session.ts'
-import { describeStep, stepArbitrary, type Step } from './steps.ts'
+import { findingKey, runShard, type SavedSequence, type ShardPlan, type ShardResult } from './shard.ts'
+import type { ThreadInput, ThreadMessage, ThreadSpec } from './shard-thread.ts'
+
+export type { SavedSequence } from './shard.ts'
 
 export type ExploreBudget = { readonly sequences: number } | { readonly ms: number }
 
@@ -57,13 +56,6 @@ export interface ExploreProgress {
   readonly elapsedMs: number
 }
 
-export interface SavedSequence {
-  readonly id: string
-  readonly rule: string
-  readonly what: string
-  readonly steps: readonly Step[]
-}
-
 export interface ExploreResult {
   readonly summary: RunSummary
   readonly found: readonly Found[]
@@ -73,38 +65,52 @@ export interface ExploreResult {
 
 /** The shards of an embedded run: fixed, so that the report does not depend on --workers. */
 export const EMBEDDED_SHARDS = 8
-/** The embedded servers' clocks start here: a fixed time, so that the report is the same run after run. */
-const EMBEDDED_EPOCH = Date.UTC(2026, 0, 5, 12, 0, 0)
 
-class StopSequence extends Error {}
+/** Worker threads need the compiled package: from TypeScript sources (the tests) shards share this thread. */
+const THREADS_AVAILABLE = import.meta.url.endsWith('.js')
 
-interface Model {
-  readonly session: Session
-  stopped: boolean
+/** What a thread needs to rebuild the contract: nothing for the shipped spec, else its text. */
+function threadSpec(spec: FullContract): ThreadSpec {
+  return spec === shippedContract() ? undefined : { text: spec.text, file: spec.file, service: spec.service }
 }
 
-/** A shard's fast-check seed for its n-th run. */
-function shardSeed(seed: number, shard: number, attempt: number): number {
-  return createHash('sha256').update(`${seed}:${shard}:${attempt}`).digest().readInt32BE(0)
-}
-
-const keyOf = (d: Divergence, s: Step) => `${d.rule}|${s.op === 'burst' ? `burst:${s.step.op}` : s.op}`
-
-interface Counters {
-  sequences: number
-  steps: number
-  found: Found[]
-  readonly seen: Set<string>
-}
-
-async function oracleFor(
-  spec: FullContract,
-  config: Partial<ServerConfig>,
-  start: number,
-): Promise<{ server: RunningServer; clock: SimulatedClock }> {
-  const clock = new SimulatedClock(start)
-  const server = await startServer({ spec, config: { ...config, log: false }, deps: { clock } })
-  return { server, clock }
+/**
+ * Runs `plans` in one worker thread, `concurrency` at a time; resolves with each shard's result
+ * (by shard number) once the thread has run them all.
+ */
+function inThread(
+  input: ThreadInput,
+  onCount: (shard: number, sequences: number, steps: number) => void,
+  onFound: (shard: number, f: Found) => void,
+  running: Worker[],
+): Promise<Map<number, ShardResult>> {
+  return new Promise((resolve, reject) => {
+    const found = new Map<number, Found[]>()
+    const results = new Map<number, ShardResult>()
+    const worker = new Worker(new URL('./shard-thread.js', import.meta.url), { workerData: input })
+    running.push(worker)
+    let failed = false
+    worker.on('message', (m: ThreadMessage) => {
+      if (m.kind === 'count') onCount(m.shard, m.sequences, m.steps)
+      else if (m.kind === 'found') {
+        found.set(m.shard, [...(found.get(m.shard) ?? []), m.found])
+        onFound(m.shard, m.found)
+      } else if (m.kind === 'done') results.set(m.shard, { found: found.get(m.shard) ?? [], sequences: m.sequences, steps: m.steps })
+      else {
+        failed = true
+        reject(new Error(m.message))
+      }
+    })
+    worker.on('error', (err) => {
+      failed = true
+      reject(err)
+    })
+    worker.on('exit', (code) => {
+      if (failed) return
+      if (results.size === input.plans.length) resolve(results)
+      else reject(new Error(`an explore thread stopped before its shards were done (exit ${code})`))
+    })
+  })
 }
 
 export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
@@ -112,7 +118,6 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   const t0 = performance.now()
   const startedAt = new Date()
   const seed = opts.seed ?? 1
-  const perps = spec.typedData.domains.perps
   const embedded = opts.target === undefined
   const symbols = opts.symbols ?? []
   const config: Partial<ServerConfig> = {
@@ -125,11 +130,11 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   const workers = Math.max(1, opts.workers ?? 4)
   // Shards share a live target; with the caller's clock they would also share its time, so one shard then.
   const shards = opts.replay || opts.clock ? 1 : embedded ? EMBEDDED_SHARDS : workers
-  const counters: Counters = { sequences: 0, steps: 0, found: [], seen: new Set() }
-  const walletKey = walletDeriver(seed, embedded ? undefined : runSalt())
+  const salt = embedded ? undefined : runSalt()
   const deadline = 'ms' in opts.budget ? Date.now() + opts.budget.ms : undefined
   const maxFound = opts.maxFound ?? 30
-  const defaultTier = spec.rateLimits.tiers[spec.rateLimits.defaultTier]!
+  // One thread per core at most: a thread costs a module load and a spec compile.
+  const threads = THREADS_AVAILABLE ? Math.min(workers, shards, availableParallelism()) : 1
 
   if (!embedded) {
     const http = new HttpClient(opts.target!, opts.timeoutMs ?? 10_000)
@@ -141,152 +146,88 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     }
   }
 
-  const progress = () =>
-    opts.onProgress?.({
-      sequences: counters.sequences,
-      steps: counters.steps,
-      divergences: counters.found.length,
-      elapsedMs: performance.now() - t0,
-    })
-
-  const runShard = async (shard: number): Promise<Found[]> => {
-    const found: Found[] = []
-    const oracle = await oracleFor(spec, config, EMBEDDED_EPOCH)
-    const own = embedded ? await oracleFor(spec, config, EMBEDDED_EPOCH) : undefined
-    const targetUrl = own ? own.server.url : opts.target!
-    const target = new HttpClient(targetUrl, opts.timeoutMs ?? 10_000)
-    const oracleHttp = new HttpClient(oracle.server.url, opts.timeoutMs ?? 10_000)
-    const targetClock = own?.clock ?? opts.clock
-    const listed = symbols.length ? symbols : oracle.server.config.instruments
-    const pair: Pair = {
-      spec,
-      target,
-      oracle: oracleHttp,
-      domainName: oracle.server.config.domainName,
-      chainId: oracle.server.config.chainId,
-      perpChainId: oracle.server.config.perpChainId ?? perps?.chainId ?? 1337,
-      isMainnet: oracle.server.config.isMainnet ?? true,
-      symbols: listed,
-      missingSymbol: opts.missingSymbol ?? missingSymbolFor(listed),
-      openCap: defaultTier.maxOpenOrders,
-      ...(targetClock
-        ? {
-            advance: (ms: number) => {
-              targetClock.advance(ms)
-              oracle.clock.advance(ms)
-            },
-          }
-        : {}),
-    }
-    let run = 0
-    const newSession = () => new Session(pair, (label) => walletKey(`explore/${shard}/${run}/${label}`))
-    try {
-      if (opts.replay) {
-        for (const saved of opts.replay) {
-          run++
-          const session = newSession()
-          let hit: Divergence | undefined
-          for (const step of saved.steps) {
-            counters.steps++
-            const v = await session.run(step)
-            if (v === 'rolled') break
-            if (v.length) {
-              hit = v[0]
-              break
-            }
-          }
-          counters.sequences++
-          if (hit) found.push({ divergence: hit, steps: [...session.steps], trace: session.trace })
-          else
-            found.push({ divergence: { rule: saved.rule as Divergence['rule'], level: 'stated', what: '' }, steps: saved.steps, trace: [] })
-        }
-        return found
-      }
-      const total =
-        'sequences' in opts.budget
-          ? Math.floor(opts.budget.sequences / shards) + (shard < opts.budget.sequences % shards ? 1 : 0)
-          : Number.POSITIVE_INFINITY
-      let left = total
-      const arb = stepArbitrary({ listed: listed.length, canWait: targetClock !== undefined })
-      for (let attempt = 0; left > 0 && counters.found.length < maxFound; attempt++) {
-        const msLeft = deadline === undefined ? undefined : deadline - Date.now()
-        if (msLeft !== undefined && msLeft <= 0) break
-        let last: Found | undefined
-        const command = (step: Step): fc.AsyncCommand<Model, object> => ({
-          check: (m) => !m.stopped,
-          async run(m) {
-            counters.steps++
-            const v = await m.session.run(step)
-            if (v === 'rolled') {
-              m.stopped = true
-              return
-            }
-            const fresh = v.filter((d) => !counters.seen.has(keyOf(d, step)))
-            if (fresh.length) {
-              m.stopped = true
-              last = { divergence: fresh[0]!, steps: [...m.session.steps], trace: [...m.session.trace] }
-              throw new StopSequence(fresh[0]!.what)
-            }
-            // Only divergences already reported: the rest of the sequence is not comparable.
-            if (v.length) m.stopped = true
-          },
-          toString: () => describeStep(step),
-        })
-        const details = await fc.check(
-          fc.asyncProperty(fc.commands([arb.map(command)], { maxCommands: opts.maxSteps ?? 10 }), async (cmds) => {
-            run++
-            counters.sequences++
-            if (counters.sequences % 25 === 0) progress()
-            const model: Model = { session: newSession(), stopped: false }
-            try {
-              await fc.asyncModelRun(() => ({ model, real: {} }), cmds)
-            } finally {
-              if (model.stopped) await model.session.cleanup()
-            }
-          }),
-          {
-            seed: shardSeed(seed, shard, attempt),
-            numRuns: Number.isFinite(left) ? left : 2 ** 31 - 1,
-            ...(msLeft !== undefined ? { interruptAfterTimeLimit: msLeft, markInterruptAsFailure: false } : {}),
-          },
-        )
-        if (!details.failed || !last) break
-        const f: Found = last
-        counters.seen.add(keyOf(f.divergence, f.steps.at(-1)!))
-        found.push(f)
-        counters.found.push(f)
-        progress()
-        left -= details.numRuns
-      }
-      return found
-    } finally {
-      target.close()
-      oracleHttp.close()
-      await Promise.all([oracle.server.close(), own?.server.close()])
-    }
+  // Running totals per shard, summed for progress: a shard reports its own totals.
+  const counts = Array.from({ length: shards }, () => ({ sequences: 0, steps: 0 }))
+  let divergences = 0
+  let lastProgress = 0
+  const progress = (force = false) => {
+    const sequences = counts.reduce((n, c) => n + c.sequences, 0)
+    if (!force && sequences - lastProgress < 25) return
+    lastProgress = sequences
+    opts.onProgress?.({ sequences, steps: counts.reduce((n, c) => n + c.steps, 0), divergences, elapsedMs: performance.now() - t0 })
+  }
+  const planFor = (shard: number): ShardPlan => ({
+    shard,
+    seed,
+    ...(opts.target !== undefined ? { target: opts.target } : {}),
+    config,
+    symbols,
+    ...(opts.missingSymbol ? { missingSymbol: opts.missingSymbol } : {}),
+    timeoutMs: opts.timeoutMs ?? 10_000,
+    maxSteps: opts.maxSteps ?? 10,
+    maxFound,
+    ...(salt !== undefined ? { salt } : {}),
+    ...('sequences' in opts.budget
+      ? { sequences: Math.floor(opts.budget.sequences / shards) + (shard < opts.budget.sequences % shards ? 1 : 0) }
+      : {}),
+    ...(deadline !== undefined ? { deadline } : {}),
+  })
+  const onCount = (shard: number, sequences: number, steps: number) => {
+    counts[shard] = { sequences, steps }
+    progress()
+  }
+  const onFound = () => {
+    divergences++
+    progress(true)
   }
 
-  const perShard: Found[][] = new Array(shards)
-  let next = 0
-  await Promise.all(
-    Array.from({ length: Math.min(workers, shards) }, async () => {
-      while (next < shards) {
-        const i = next++
-        perShard[i] = await runShard(i)
-      }
-    }),
-  )
-  progress()
-  // One case per id, in shard order: the same run gives the same report.
-  const byId = new Map<string, Found>()
-  for (const f of perShard.flat()) if (!byId.has(foundId(f))) byId.set(foundId(f), f)
-  const found = [...byId.values()]
+  const perShard: ShardResult[] = new Array(shards)
+  if (threads > 1 && !opts.clock && !opts.replay) {
+    // Thread k runs shards k, k + threads, ...; the shards a run has are the same either way.
+    const input = (k: number): ThreadInput => {
+      const plans = Array.from({ length: shards }, (_, i) => i)
+        .filter((i) => i % threads === k)
+        .map(planFor)
+      return { spec: threadSpec(spec), plans, concurrency: Math.ceil(Math.min(workers, shards) / threads) }
+    }
+    const running: Worker[] = []
+    const done = await Promise.all(Array.from({ length: threads }, (_, k) => inThread(input(k), onCount, onFound, running))).catch(
+      async (err: unknown) => {
+        // One thread failed: the run is over; the others are stopped, not left running.
+        await Promise.all(running.map((w) => w.terminate()))
+        throw err
+      },
+    )
+    for (const results of done) for (const [i, r] of results) perShard[i] = r
+  } else {
+    let next = 0
+    await Promise.all(
+      Array.from({ length: Math.min(workers, shards) }, async () => {
+        while (next < shards) {
+          const i = next++
+          perShard[i] = await runShard(spec, planFor(i), {
+            onCount: (sequences, steps) => onCount(i, sequences, steps),
+            onFound,
+            ...(opts.clock ? { clock: opts.clock } : {}),
+            ...(opts.replay ? { replay: opts.replay } : {}),
+          })
+        }
+      }),
+    )
+  }
+  const sequences = perShard.reduce((n, r) => n + r.sequences, 0)
+  const steps = perShard.reduce((n, r) => n + r.steps, 0)
+  const all = perShard.flatMap((r) => r.found)
+  // A replay reports each saved sequence; an exploration one case per finding (rule and step
+  // kind) and per id, in shard order, at most maxFound: the same run gives the same report.
+  const found = opts.replay ? all.filter((f) => f.trace.length > 0) : distinct(all).slice(0, maxFound)
+  opts.onProgress?.({ sequences, steps, divergences: found.length, elapsedMs: performance.now() - t0 })
   const results: CaseResult[] = opts.replay
-    ? opts.replay.map((saved, i) => replayCase(saved, perShard[0]![i]!))
+    ? opts.replay.map((saved, i) => replayCase(saved, perShard[0]!.found[i]!))
     : [
         {
           id: 'explore',
-          title: `explored ${counters.sequences} sequences (${counters.steps} steps) against the reference server`,
+          title: `explored ${sequences} sequences (${steps} steps) against the reference server`,
           rules: [],
           level: 'stated',
           outcome: 'pass',
@@ -302,7 +243,20 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - t0),
   }
-  return { summary, found, sequences: counters.sequences, steps: counters.steps }
+  return { summary, found, sequences, steps }
+}
+
+function distinct(all: readonly Found[]): Found[] {
+  const keys = new Set<string>()
+  const ids = new Set<string>()
+  return all.filter((f) => {
+    const key = findingKey(f.divergence, f.steps.at(-1)!)
+    const id = foundId(f)
+    if (keys.has(key) || ids.has(id)) return false
+    keys.add(key)
+    ids.add(id)
+    return true
+  })
 }
 
 /** A replayed sequence: a case under the saved id, passing when no step diverges any more. */

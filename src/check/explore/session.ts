@@ -28,11 +28,14 @@ import {
   type SymbolPick,
 } from './steps.ts'
 
+/** What sends a step's requests: the HTTP client for the target, the in-process door for the oracle. */
+export type Sender = Pick<HttpClient, 'send'>
+
 /** What a sequence runs against: the target, the oracle, and what both were configured with. */
 export interface Pair {
   readonly spec: FullContract
-  readonly target: HttpClient
-  readonly oracle: HttpClient
+  readonly target: Sender
+  readonly oracle: Sender
   readonly domainName: string
   readonly chainId: number
   readonly perpChainId: number

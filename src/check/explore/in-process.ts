@@ -1,0 +1,36 @@
+/**
+ * The oracle's client: requests go to the reference server's in-process door (`dispatch`), not
+ * over loopback HTTP. The exchange it records has the shape the HTTP client's has, so the
+ * comparison and the report read both sides alike.
+ */
+import type { RunningServer } from '../../server/index.ts'
+import type { Exchange, SendOptions, SentRequest } from '../server/http.ts'
+
+export class InProcessClient {
+  constructor(private readonly server: Pick<RunningServer, 'url' | 'dispatch'>) {}
+
+  async send(method: string, path: string, options: Pick<SendOptions, 'body' | 'headers'> = {}): Promise<Exchange> {
+    const headers: Record<string, string> = { accept: 'application/json' }
+    if (options.body !== undefined) headers['content-type'] = 'application/json'
+    Object.assign(headers, options.headers ?? {})
+    const request: SentRequest = {
+      method,
+      url: `${this.server.url}${path}`,
+      headers,
+      ...(options.body !== undefined ? { body: options.body } : {}),
+    }
+    const started = performance.now()
+    const res = await this.server.dispatch({ method, url: path, headers, ...(options.body !== undefined ? { body: options.body } : {}) })
+    let json: unknown
+    try {
+      json = res.body.length > 0 ? JSON.parse(res.body) : undefined
+    } catch {
+      json = undefined
+    }
+    return {
+      request,
+      response: { status: res.status, headers: res.headers, body: res.body, ...(json !== undefined ? { json } : {}) },
+      durationMs: performance.now() - started,
+    }
+  }
+}
