@@ -267,6 +267,23 @@ describe('the generated perp builder signs what the reference server verifies', 
   })
 })
 
+describe('createClient covers the spec', () => {
+  it('has one method per operation of the spec, with the method and path the spec gives it', () => {
+    const client = gen.createClient({ baseUrl: 'http://127.0.0.1:1', signer: privateKeyToAccount(KEY) })
+    const ids = contract.operations.map((op) => op.operationId).sort()
+    expect(Object.keys(client).sort()).toEqual(ids)
+    for (const op of contract.operations) {
+      expect(typeof client[op.operationId]).toBe('function')
+      expect(gen.operationPlans[op.operationId]).toMatchObject({ method: op.method, path: op.path })
+    }
+    // Every signed body schema the spec marks (field by field) is reachable from some method's plan.
+    const signedSchemas = Object.entries((contract.doc as any).components.schemas)
+      .filter(([, s]: [string, any]) => s['x-eip712-signed'] && !s['x-eip712-signed'].derived)
+      .map(([name]) => name)
+    expect(Object.keys(gen.signedBodies).sort()).toEqual(signedSchemas.sort())
+  })
+})
+
 describe('createClient against the reference server (127.0.0.1)', () => {
   let server: RunningServer
   const owner = privateKeyToAccount(generatePrivateKey())
