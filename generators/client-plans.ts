@@ -107,6 +107,11 @@ export function keyOrder(doc: unknown, schema: unknown, depth = 0): KeyOrder | u
   return { keys: Object.keys(s.properties), ...(Object.keys(props).length > 0 ? { props } : {}) }
 }
 
+/** Where an operation's request body schema is written (its first media type, as op.requestSchema is read). */
+function bodySchemaPointer(op: Operation): string {
+  return `${op.pointer}/requestBody/content/application~1json/schema`
+}
+
 export function clientPlans(spec: Contract<'typedData'>, ctx: SchemaContext): ClientPlans {
   const doc = spec.doc
   const bodies: Record<string, SignedBody> = {}
@@ -126,6 +131,8 @@ export function clientPlans(spec: Contract<'typedData'>, ctx: SchemaContext): Cl
     if (own) return { signed: [own] }
     const s = deref(doc, node)
     if (!isObject(s)) return PLAIN
+    // Messages name the schema where it is written: the target of a local $ref.
+    if (isObject(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#/')) pointer = node.$ref.slice(1)
     if (Array.isArray(s.oneOf)) {
       const names = s.oneOf.map(signedName)
       if (names.every((n) => n !== undefined)) return { signed: names as string[] }
@@ -179,7 +186,7 @@ export function clientPlans(spec: Contract<'typedData'>, ctx: SchemaContext): Cl
         ? null
         : rootSigned?.derived !== undefined
           ? perpPlan(op, rootSigned)
-          : planOf(op.requestSchema, `${op.pointer}/requestBody`, 0)
+          : planOf(op.requestSchema, bodySchemaPointer(op), 0)
     operations[op.operationId] = {
       method: op.method,
       path: op.path,
