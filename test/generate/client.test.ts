@@ -8,6 +8,7 @@ import fc from 'fast-check'
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { createL1ActionHash } from '@nktkas/hyperliquid/signing'
 import { keccak256 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -190,6 +191,18 @@ function serverReadsPerp(text: string) {
   }
 }
 
+/** Integers as the venue SDK takes them: numbers below 2^32 (it writes bigints as uint64, numbers in their smallest form). */
+const forSdk = (v: unknown): unknown =>
+  typeof v === 'bigint'
+    ? v < 2n ** 32n
+      ? Number(v)
+      : v
+    : Array.isArray(v)
+      ? v.map(forSdk)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, forSdk(x)]))
+        : v
+
 const u64 = fc.bigInt({ min: 0n, max: 2n ** 64n - 1n })
 /** An integer field: a number while exact, else a bigint (up to 2^64-1). */
 const wideInt = fc.oneof(
@@ -250,6 +263,10 @@ describe('the generated perp builder signs what the reference server verifies', 
         // The digits of every integer survive into the body, and the hash is the reference implementation's.
         expect(read.input.nonce).toBe(nonce)
         expect(built.connectionId).toBe(perpActionHash(read.input as any))
+        // And the venue SDK's, an independent msgpack and keccak (it takes integers past 32 bits as bigints).
+        const sdkAction = forSdk(read.input.action)
+        const sdkArgs = { action: sdkAction, nonce, vaultAddress, ...(expiresAfter !== undefined ? { expiresAfter } : {}) }
+        expect(built.connectionId).toBe(createL1ActionHash(sdkArgs as never))
         const verdict = signing.recoverPerpSigner(read.input as any, read.signature)
         expect(verdict.ok && verdict.signer.toLowerCase()).toBe(account.address.toLowerCase())
       }),
