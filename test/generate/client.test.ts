@@ -393,6 +393,11 @@ describe('createClient against the reference server (127.0.0.1)', () => {
       vaultAddress: owner.address,
     })
     expect(asAgent.data.response.data.statuses[0].resting.oid).toEqual(expect.any(Number))
+    // Without vaultAddress an agent of exactly one wallet trades for that wallet.
+    const implicit = await agentClient.perpExchange({ action: { type: 'order', orders: [{ ...order, p: '80' }], grouping: 'na' } })
+    expect(implicit.data.response.data.statuses[0].resting.oid).toEqual(expect.any(Number))
+    const owned = await client.listOrders({ wallet: owner.address, status: 'OPEN' })
+    expect(owned.data.orders.map((o: any) => o.price)).toContain('80')
     const agents = await client.listAuthorizedAgents({ wallet: owner.address })
     expect(agents.data.agents.map((x: any) => x.agent.toLowerCase())).toEqual([agent.address.toLowerCase()])
     const cancel = await agentClient.perpExchange({
