@@ -70,7 +70,7 @@ export function openapiFetchInterfaces(
   schemaNames: readonly (readonly [string, string])[],
   names: NameRegistry,
 ): WriterFunction[] {
-  const n = { paths: names.claim('paths'), operations: names.claim('operations'), components: names.claim('components') }
+  const n = { paths: names.claimAs('fetchPaths', 'paths'), operations: names.claim('operations'), components: names.claim('components') }
   const byPath = new Map<string, FetchOperation[]>()
   for (const op of ops) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op])
   const pathProps: Prop[] = [...byPath].map(([path, list]) => ({

@@ -90,9 +90,17 @@ try {
     [tsc, '-p', 'client'],
     { cwd: app },
   )
+  run(
+    'tsc strict nodenext, lib ES2022 alone (no DOM, no @types/node): the generated client compiles',
+    process.execPath,
+    [tsc, '-p', 'client-es2022'],
+    {
+      cwd: app,
+    },
+  )
   run('tsc emit of the client app', process.execPath, [tsc, '-p', 'client', '--noEmit', 'false', '--outDir', 'client-out'], { cwd: app })
   const clientRun = run(
-    'generated client: place, cancel by id and client id, approve agent, place as agent',
+    'generated client: place, cancel by id and client id, approve agent, place as agent, bulk place, GET /orders, perp order',
     process.execPath,
     [join('client-out', 'client', 'app.js')],
     { cwd: app },

@@ -250,6 +250,26 @@ describe('refusals: one line naming the JSON pointer', () => {
       [['        - { name: source, type: string }', '        - { name: source, type: Source }']],
       /unsupported EIP-712 field type "Source" .* at #\/x-eip712\/messages\/Agent\/fields\/0\/type$/,
     ],
+    [
+      'a perp Agent the client cannot fill',
+      [
+        [
+          '        - { name: connectionId, type: bytes32 }',
+          '        - { name: connectionId, type: bytes32 }\n        - { name: extra, type: string }',
+        ],
+      ],
+      /Agent must hold source and a bytes32 connectionId .* at #\/paths\/~1exchange\/post\/requestBody$/,
+    ],
+    [
+      'a batch item that is signed or not',
+      [
+        [
+          '          items:\n            $ref: "#/components/schemas/CancelOrderRequest"',
+          '          items:\n            oneOf:\n              - $ref: "#/components/schemas/CancelOrderRequest"\n              - type: object',
+        ],
+      ],
+      /a oneOf mixes signed and unsigned bodies.* at #\/components\/schemas\/BulkCancelRequest\/properties\/cancels\/items$/,
+    ],
   ]
   for (const [name, edits, pattern] of cases) {
     it(name, async () => {

@@ -1,6 +1,8 @@
 // A consumer project's use of the client `oec generate` wrote into ../gen: against `oec serve`, it
-// places, cancels by id and by client id, approves an agent and places as the agent.
+// places, cancels by id and by client id, approves an agent and places as the agent, places a
+// batch, reads GET /orders and places a perp order through POST /exchange.
 import { startServer } from 'order-entry-conformance/server'
+import { keccak256 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createClient, placeOrder } from '../gen/index.js'
 
@@ -18,7 +20,7 @@ const order = {
 
 const server = await startServer({ port: 0 })
 try {
-  const client = createClient({ baseUrl: server.url, signer: owner })
+  const client = createClient({ baseUrl: server.url, signer: owner, keccak256 })
   const placed = await client.placeOrder(order)
   if (placed.error || placed.data.status !== 'ACKED' || placed.data.order_id === undefined)
     throw new Error(`place: ${placed.response.status}`)
@@ -35,7 +37,28 @@ try {
     wallet: owner.address,
   })
   if (asAgent.data?.status !== 'ACKED') throw new Error(`place as agent: ${asAgent.response.status}`)
-  console.log(`client: placed, canceled by id and client id, approved an agent and placed as it (remaining ${asAgent.rateLimit.remaining})`)
+  const batch = await client.placeOrders({
+    orders: [
+      { ...order, client_id: 'b1' },
+      { ...order, client_id: 'b2', size: '0' },
+    ],
+  })
+  const statuses = batch.data?.results.map((r) => r.status).join()
+  if (statuses !== 'ACKED,REJECTED') throw new Error(`bulk place: ${batch.response.status} ${statuses}`)
+  const listed = await client.listOrders({ wallet: owner.address, status: 'OPEN' })
+  const open = listed.data?.orders
+    .map((o) => o.client_id)
+    .sort()
+    .join()
+  if (open !== 'a1,b1') throw new Error(`GET /orders: ${listed.response.status} ${open}`)
+  const perp = await client.perpExchange({
+    action: { type: 'order', orders: [{ a: 0, b: true, p: '90', s: '1', r: false, t: { limit: { tif: 'Gtc' } } }], grouping: 'na' },
+  })
+  const perpStatus = perp.data?.response
+  if (perp.data?.status !== 'ok' || typeof perpStatus !== 'object') throw new Error(`perp order: ${JSON.stringify(perpStatus)}`)
+  console.log(
+    `client: placed, canceled by id and client id, approved an agent and placed as it, placed a batch, listed orders, placed a perp order (remaining ${perp.rateLimit.remaining})`,
+  )
 } finally {
   await server.close()
 }
