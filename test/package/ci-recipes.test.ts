@@ -74,24 +74,58 @@ describe('CI recipes', () => {
     expect(oec.run).not.toMatch(/\$OEC_ARGS/)
   })
 
-  it('there is an example for each job: check server, diff, generate --check', () => {
-    expect(examples.sort()).toEqual(['check-server.yml', 'diff.yml', 'generate-check.yml'])
+  it('there is an example for each job: check server, check client --http, diff, generate --check', () => {
+    expect(examples.sort()).toEqual(['check-client-http.yml', 'check-server.yml', 'diff.yml', 'generate-check.yml'])
   })
 
   it.each(examples)('%s: every oec command and flag exists', async (file) => {
     const wf = parse(readFileSync(join(ROOT, 'docs', 'ci', file), 'utf8')) as Workflow
-    const calls = Object.values(wf.jobs).flatMap((j) => j.steps.map((s) => s.with?.args).filter((a): a is string => a !== undefined))
+    const calls = actionArgs(wf)
     expect(calls.length).toBeGreaterThan(0)
-    for (const args of calls) {
-      const words = parseActionArgs(args)
+    for (const words of calls) {
       const command = words[0] === 'check' ? words.slice(0, 2) : words.slice(0, 1)
       const help = await runMain([...command, '--help'])
       expect(help.code, `${file}: oec ${command.join(' ')} --help`).toBe(0)
-      for (const flag of words.filter((w) => w.startsWith('--')))
+      // After a bare `--` come the testee's own arguments, not oec's.
+      const end = words.indexOf('--')
+      for (const flag of words.slice(0, end < 0 ? undefined : end).filter((w) => w.startsWith('--')))
         expect(help.stdout, `${file}: ${flag}`).toContain(flag.replace(/=.*$/, ''))
     }
   })
+
+  it('check-client-http.yml: its arguments, with a reference client as the driver, pass and write the JUnit report', async () => {
+    const wf = parse(readFileSync(join(ROOT, 'docs', 'ci', 'check-client-http.yml'), 'utf8')) as Workflow
+    const [words] = actionArgs(wf)
+    const end = words!.indexOf('--')
+    expect(words!.slice(0, 3)).toEqual(['check', 'client', '--http'])
+    expect(end).toBeGreaterThan(0)
+    const out = words!.find((w) => w.startsWith('--out='))!.slice('--out='.length)
+    const dir = mkdtempSync(join(tmpdir(), 'oec-ci-client-'))
+    try {
+      // The team's driver (after `--`) is stood in for by the Python reference client.
+      const args = [
+        ...words!.slice(0, end).map((w) => (w === `--out=${out}` ? `--out=${join(dir, out)}` : w)),
+        '--',
+        '/usr/bin/python3',
+        join(ROOT, 'examples', 'python', 'client.py'),
+      ]
+      const r = await runMain(args)
+      expect(r.code, r.stderr).toBe(0)
+      const xml = readFileSync(join(dir, out), 'utf8')
+      expect(xml).toMatch(/<testsuites[^>]* failures="0"/)
+      expect(xml).toMatch(/<testcase classname="rate-limited"/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })
+
+/** The argument vectors the workflow's steps hand to the action. */
+function actionArgs(wf: Workflow): string[][] {
+  return Object.values(wf.jobs).flatMap((j) =>
+    j.steps.map((s) => s.with?.args).flatMap((a) => (a === undefined ? [] : [parseActionArgs(a)])),
+  )
+}
 
 /** Runs the action's `run:` steps with bash as a runner does: inputs, env and step outputs substituted, GITHUB_ENV applied. */
 function runAction(
