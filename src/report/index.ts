@@ -28,6 +28,11 @@ export const REPORTER_NAMES: readonly ReporterName[] = ['pretty', 'json', 'junit
 
 export interface Reporter {
   onResult(r: CaseResult): void
+  /**
+   * Work done out of a total known up front, when cases are not (`oec check server` knows its
+   * checks, not how many cases each emits): the progress line shows it and estimates from it.
+   */
+  onProgress?(done: number, total: number, unit: string): void
   finish(s: RunSummary): void
 }
 
@@ -82,15 +87,18 @@ function prettyReporter(out: NodeJS.WritableStream, opts: ReporterOptions): Repo
     if (progressShown) out.write('\r\x1b[2K')
     progressShown = false
   }
-  // With a known total, the time left at the pace so far.
+  let work: { done: number; total: number; unit: string } | undefined
+  // With a known total (of work units, else of cases), the time left at the pace so far.
   const timeLeft = () => {
-    if (!opts.total || seen.length === 0 || seen.length >= opts.total) return ''
-    return `, ~${Math.round((((performance.now() - startedAt) / seen.length) * (opts.total - seen.length)) / 1000)} s left`
+    const [done, total] = work ? [work.done, work.total] : [seen.length, opts.total ?? 0]
+    if (!total || done === 0 || done >= total) return ''
+    return `, ~${Math.round((((performance.now() - startedAt) / done) * (total - done)) / 1000)} s left`
   }
+  const counted = () =>
+    `${seen.length}${opts.total ? `/${opts.total}` : ''} cases${work ? ` (${work.done}/${work.total} ${work.unit})` : ''}`
   const progress = () => {
     const c = countOutcomes(seen)
-    const total = opts.total ? `/${opts.total}` : ''
-    const line = `  ${seen.length}${total} cases  ${c.pass} passed  ${c.fail} failed  ${c.warn} warnings${timeLeft()}`
+    const line = `  ${counted()}  ${c.pass} passed  ${c.fail} failed  ${c.warn} warnings${timeLeft()}`
     if (tty) {
       out.write(`\r\x1b[2K${line}`)
       progressShown = true
@@ -108,8 +116,12 @@ function prettyReporter(out: NodeJS.WritableStream, opts: ReporterOptions): Repo
       } else if (!tty && seen.length % 50 === 0) {
         // Non-interactive output (CI logs): a plain progress line every 50 cases.
         const c = countOutcomes(seen)
-        out.write(`  ... ${seen.length}${opts.total ? `/${opts.total}` : ''} cases, ${c.fail} failed so far${timeLeft()}\n`)
+        out.write(`  ... ${counted()}, ${c.fail} failed so far${timeLeft()}\n`)
       }
+      progress()
+    },
+    onProgress(done, total, unit) {
+      work = { done, total, unit }
       progress()
     },
     finish(s) {

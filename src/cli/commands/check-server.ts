@@ -180,6 +180,9 @@ export const checkServerCommand: CommandModule = {
             onResult: (r) => {
               if (!expected) reporter.onResult(r)
             },
+            onProgress: ({ done, total }) => {
+              if (!expected) reporter.onProgress?.(done, total, 'checks')
+            },
           })
           summary = run.summary
         } catch (err) {
