@@ -7,9 +7,9 @@
  * (setup-node; actions/cache is played by "the folder exists").
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { parseActionArgs } from '../../src/cli/action-args.ts'
@@ -192,7 +192,8 @@ function runAction(
 
 describe('the action, run locally', () => {
   const work = mkdtempSync(join(tmpdir(), 'oec-action-'))
-  afterAll(() => rmSync(work, { recursive: true, force: true }))
+  // The action's own checkout copy holds a whole node_modules: removing it takes a while on a busy box.
+  afterAll(() => rmSync(work, { recursive: true, force: true }), 180_000)
 
   it('installs the packed tarball once, then runs from the cache; an argument with spaces stays whole', () => {
     // The tarball of the current build (the test setup keeps dist/ fresh; --ignore-scripts: prepack would delete dist/ under other tests).
@@ -219,4 +220,45 @@ describe('the action, run locally', () => {
     expect(second.exitCode, second.stderr).toBe('2')
     expect(second.stderr).toMatch(/my specs\/no such\.yaml/)
   }, 240_000)
+
+  it('without a package input, packs its own checkout once (dev dependencies build dist/), then runs from the cache', () => {
+    // A copy of the checkout stands for the action's own: npm ci there must leave this one's node_modules alone.
+    const actionPath = join(work, 'action')
+    const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\0')
+      .filter((f) => f !== '' && !f.startsWith('test/') && existsSync(join(ROOT, f)))
+    for (const f of files) {
+      mkdirSync(dirname(join(actionPath, f)), { recursive: true })
+      cpSync(join(ROOT, f), join(actionPath, f))
+    }
+    const workspace = join(work, 'repo-without-package')
+    mkdirSync(workspace, { recursive: true })
+    const toolCache = join(work, 'tool-cache-without-package')
+    const env = {
+      GITHUB_WORKSPACE: workspace,
+      GITHUB_ACTION_PATH: actionPath,
+      RUNNER_OS: 'Linux',
+      RUNNER_TOOL_CACHE: toolCache,
+      // npm's own cache first when it holds the lockfile's packages (the registry otherwise); the steps are the action's.
+      npm_config_prefer_offline: 'true',
+    }
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version
+
+    const first = runAction({ package: '', args: '["--version"]' }, env)
+    expect(first.ran).toContain('Install oec (cache miss)')
+    expect(first.exitCode, first.stderr).toBe('0')
+    expect(first.stdout.trim()).toBe(version)
+    // The cached install is the packed checkout with its runtime dependencies only.
+    const [home, ...others] = readdirSync(join(toolCache, 'order-entry-conformance'))
+    expect(others).toEqual([])
+    const installed = join(toolCache, 'order-entry-conformance', home!)
+    expect(readdirSync(installed).filter((f) => f.endsWith('.tgz'))).toEqual([`order-entry-conformance-${version}.tgz`])
+    expect(existsSync(join(installed, 'node_modules', 'order-entry-conformance', 'dist', 'src', 'cli', 'main.js'))).toBe(true)
+    expect(existsSync(join(installed, 'node_modules', 'typescript'))).toBe(false)
+
+    const second = runAction({ package: '', args: JSON.stringify(['lint', 'no such.yaml']) }, env)
+    expect(second.ran).not.toContain('Install oec (cache miss)')
+    expect(second.exitCode, second.stderr).toBe('2')
+    expect(second.stderr).toMatch(/no such\.yaml/)
+  }, 600_000)
 })
