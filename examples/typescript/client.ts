@@ -213,6 +213,7 @@ async function answer(req: Record<string, unknown>): Promise<Record<string, unkn
   if (req.op !== 'verify') throw new Error(`unknown op ${String(req.op)}`)
   return verifyTyped(typedData(kind, message, domain), req.signature)
 }
+
 /**
  * A request line, integers read exactly: JSON.parse would round nonces and action integers past
  * 2^53. Integers past 32 bits become bigints, which is also what msgpack needs to write them in

@@ -26,7 +26,7 @@ export interface PerpMessage {
 /**
  * The venue's msgpack writes every integer in its smallest form. @msgpack/msgpack does so for
  * numbers up to 32 bits; with useBigInt64 a larger *number* would become a float64, so the JSON
- * reader (`readJson` in client.ts) hands integers past 32 bits over as bigints (uint64 / int64).
+ * reader (`parseRequest` in client.ts) hands integers past 32 bits over as bigints (uint64 / int64).
  */
 function msgpack(action: unknown): Uint8Array {
   return encode(action, { useBigInt64: true })
