@@ -9,6 +9,8 @@ import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_SPEC_PATH } from '../../src/contract/load.ts'
+import { main } from '../../src/cli/main.ts'
+import { terminalProgress } from '../../src/cli/terminal-progress.ts'
 import { createReporter } from '../../src/report/index.ts'
 import { startServer } from '../../src/server/index.ts'
 import { runMain } from '../helpers/main.ts'
@@ -46,6 +48,58 @@ describe('check server progress: cases, checks done of the total, time left', ()
     reporter.onResult({ id: 'a/1', title: 't', rules: [], level: 'stated', outcome: 'pass', durationMs: 0 })
     reporter.onProgress?.(1, 40, 'checks')
     expect(text.split('\r\x1b[2K').at(-1)).toMatch(/^ {2}1 cases \(1\/40 checks\) {2}1 passed {2}0 failed {2}0 warnings, ~\d+ s left$/)
+  })
+})
+
+/** Runs `oec ARGS` in process with stderr (and stdout) looking like a terminal or not. */
+async function runWith(args: string[], tty: { stdout: boolean; stderr: boolean }) {
+  const streams = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough() }
+  const text = { stdout: '', stderr: '' }
+  streams.stdout.on('data', (d) => (text.stdout += d))
+  streams.stderr.on('data', (d) => (text.stderr += d))
+  Object.assign(streams.stdout, { isTTY: tty.stdout })
+  Object.assign(streams.stderr, { isTTY: tty.stderr })
+  streams.stdin.end('')
+  const code = await main(args, streams)
+  return { code, ...text }
+}
+
+describe('check server progress on stderr when the report goes elsewhere', () => {
+  it("a json report: a terminal's stderr keeps a progress line in place and clears it at the end; stdout is the report alone", async () => {
+    const r = await runWith(['check', 'server', '--only', 'auth', '--reporter', 'json'], { stdout: false, stderr: true })
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout).counts.fail).toBe(0)
+    const frames = r.stderr.split('\r\x1b[2K')
+    expect(frames.some((f) => /^ {2}\d+ cases \(\d+\/(\d+) checks\) {2}\d+ passed {2}0 failed {2}0 warnings, ~\d+ s left$/.test(f))).toBe(
+      true,
+    )
+    // Cleared at the end: the terminal is left as it was.
+    expect(frames.at(-1)).toBe('')
+  })
+
+  it('stderr that is not a terminal (a CI log, a script) gets no progress line', async () => {
+    const r = await runWith(['check', 'server', '--only', 'auth', '--reporter', 'json'], { stdout: false, stderr: false })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toBe('')
+  })
+
+  it('a note (a rate-limit wait) goes above the line, which is drawn again under it', () => {
+    const err = new PassThrough()
+    let text = ''
+    err.on('data', (d) => (text += d))
+    Object.assign(err, { isTTY: true })
+    const p = terminalProgress(err)!
+    p.onProgress(1, 4, 'checks')
+    p.note('oec check server: waiting for the rate-limit window until 12:00:00, 38 s\n')
+    p.end()
+    const line = expect.stringMatching(/^ {2}0 cases \(1\/4 checks\) {2}0 passed {2}0 failed {2}0 warnings, ~\d+ s left$/)
+    expect(text.split('\r\x1b[2K')).toEqual([
+      '',
+      line,
+      'oec check server: waiting for the rate-limit window until 12:00:00, 38 s\n',
+      line,
+      '',
+    ])
   })
 })
 
