@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """A reference order-entry client in Python 3, from Debian packages only.
 
-python3-pycryptodome gives keccak-256 and python3-ecdsa the secp256k1 curve; EIP-712 encoding,
-signing with RFC 6979 and low-s, public-key recovery, HTTP and JSON are written here with the
-standard library, with exact integers throughout (nonces up to 2^64-1 never pass through a float).
+python3-pycryptodome gives keccak-256, python3-ecdsa the secp256k1 curve and python3-msgpack the
+MessagePack of perp actions; EIP-712 encoding, signing with RFC 6979 and low-s, public-key
+recovery, HTTP and JSON are written here with the standard library, with exact integers throughout
+(nonces up to 2^64-1 never pass through a float).
 
     /usr/bin/python3 examples/python/client.py           the HTTP driver (oec check client --http)
     /usr/bin/python3 examples/python/client.py --jsonl   the signing protocol (oec check client)
@@ -19,6 +20,7 @@ import time
 import urllib.error
 import urllib.request
 
+import msgpack
 from Cryptodome.Hash import keccak
 from ecdsa import SECP256k1, SigningKey
 from ecdsa.ellipticcurve import Point
@@ -49,6 +51,13 @@ TYPES = {
 DOMAIN_FIELDS = [("name", "string"), ("version", "string"), ("chainId", "uint256"),
                  ("verifyingContract", "address"), ("salt", "bytes32")]
 BODY_NAME = {"clientId": "client_id", "orderId": "order_id"}
+OPTIONS_DOMAIN = {"name": "Service", "version": "1", "chainId": 999, "verifyingContract": ZERO_ADDRESS}
+
+# Perp actions are signed the way the perpetuals venue signs its L1 actions: an Agent struct under
+# its own domain, whose connectionId is the hash of the msgpack-encoded action.
+PERP_DOMAIN = {"name": "Exchange", "version": "1", "chainId": 1337, "verifyingContract": ZERO_ADDRESS}
+AGENT = [("source", "string"), ("connectionId", "bytes32")]
+AGENT_FIELDS = ("action", "nonce", "vaultAddress", "expiresAfter", "isMainnet")
 
 
 def fields_for(kind, message):
@@ -78,10 +87,32 @@ def hash_struct(name, fields, values) -> bytes:
     return keccak256(data)
 
 
-def digest_of(kind, message, domain) -> bytes:
+def typed_digest(domain, struct_hash: bytes) -> bytes:
     domain_fields = [f for f in DOMAIN_FIELDS if f[0] in domain]
-    separator = hash_struct("EIP712Domain", domain_fields, domain)
-    return keccak256(b"\x19\x01" + separator + hash_struct(kind, fields_for(kind, message), message))
+    return keccak256(b"\x19\x01" + hash_struct("EIP712Domain", domain_fields, domain) + struct_hash)
+
+
+def digest_of(kind, message, domain) -> bytes:
+    return typed_digest(domain, hash_struct(kind, fields_for(kind, message), message))
+
+
+def action_hash(action, nonce, vault, expires_after) -> bytes:
+    """keccak256(msgpack(action) || nonce u64 BE || 0x00 | 0x01 vault [|| 0x00 expiresAfter u64 BE]).
+
+    msgpack.packb writes integers in their smallest form and keeps the keys in the order given;
+    json.loads keeps both, so the action hashes exactly as it was written."""
+    data = msgpack.packb(action, use_bin_type=True) + nonce.to_bytes(8, "big")
+    data += b"\x00" if vault is None else b"\x01" + bytes.fromhex(vault[2:])
+    if expires_after is not None:
+        data += b"\x00" + expires_after.to_bytes(8, "big")
+    return keccak256(data)
+
+
+def agent_digest(message, domain):
+    """(connectionId, digest) of a perp action: Agent{source: a mainnet | b testnet, connectionId}."""
+    connection_id = action_hash(message["action"], message["nonce"], message.get("vaultAddress"), message.get("expiresAfter"))
+    agent = {"source": "a" if message["isMainnet"] else "b", "connectionId": "0x" + connection_id.hex()}
+    return connection_id, typed_digest(domain, hash_struct("Agent", AGENT, agent))
 
 
 # ---------------------------------------------------------------- secp256k1
@@ -165,8 +196,7 @@ def with_retry(method, url, body, attempts=6, base_s=0.25):
 def driver():
     base_url = os.environ["OEC_BASE_URL"]
     key = os.environ["OEC_PRIVATE_KEY"]
-    domain = {"name": os.environ.get("OEC_DOMAIN_NAME", "Service"), "version": "1",
-              "chainId": int(os.environ.get("OEC_CHAIN_ID", "999")), "verifyingContract": ZERO_ADDRESS}
+    domain = {**OPTIONS_DOMAIN, "name": os.environ.get("OEC_DOMAIN_NAME", "Service"), "chainId": int(os.environ.get("OEC_CHAIN_ID", "999"))}
     wallet = address_of_point(SigningKey.from_string(bytes.fromhex(key[2:]), curve=SECP256k1).get_verifying_key().pubkey.point)
     nonce = time.time_ns() // 1000  # increasing: microseconds since the epoch, then +1 per request
 
@@ -209,19 +239,46 @@ def driver():
 
 # ---------------------------------------------------------------- the signing protocol
 
+def read_uint64(name, v):
+    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < 2 ** 64:
+        raise ValueError(name + " must be an integer in 0..2^64-1")
+    return v
+
+
+def is_address(v):
+    return isinstance(v, str) and len(v) == 42 and v.startswith("0x") and all(c in "0123456789abcdefABCDEF" for c in v[2:])
+
+
+def read_agent_message(raw):
+    extra = set(raw) - set(AGENT_FIELDS)
+    if extra:
+        raise ValueError("unknown field " + sorted(extra)[0])
+    if "action" not in raw:
+        raise ValueError("action is missing")
+    if not isinstance(raw.get("isMainnet"), bool):
+        raise ValueError("isMainnet must be a boolean")
+    vault = raw.get("vaultAddress")
+    if vault is not None and not is_address(vault):
+        raise ValueError("vaultAddress must be an address or null")
+    expires = raw.get("expiresAfter")
+    return {"action": raw["action"], "nonce": read_uint64("nonce", raw.get("nonce")), "vaultAddress": vault,
+            "expiresAfter": None if expires is None else read_uint64("expiresAfter", expires), "isMainnet": raw["isMainnet"]}
+
+
 def read_message(kind, raw):
     if not isinstance(raw, dict):
         raise ValueError("message must be an object")
+    if kind == "Agent":
+        return read_agent_message(raw)
     fields = fields_for(kind, raw)
     out = {}
     for name, typ in fields:
         v = raw.get(name)
         if typ == "uint64":
-            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < 2 ** 64:
-                raise ValueError(name + " must be an integer in 0..2^64-1")
+            read_uint64(name, v)
         elif not isinstance(v, str):
             raise ValueError(name + " must be a string")
-        elif typ == "address" and (len(v) != 42 or not v.startswith("0x") or not all(c in "0123456789abcdefABCDEF" for c in v[2:])):
+        elif typ == "address" and not is_address(v):
             raise ValueError(name + " must be an address")
         out[name] = v
     extra = set(raw) - {n for n, _ in fields}
@@ -253,16 +310,21 @@ def verify(digest, signature):
 
 def answer_request(req):
     kind = req.get("kind")
-    if kind not in TYPES:
+    if kind not in TYPES and kind != "Agent":
         raise ValueError("unsupported kind " + str(kind))
-    domain = req.get("domain") or {"name": "Service", "version": "1", "chainId": 999, "verifyingContract": ZERO_ADDRESS}
+    # A domain in the request replaces the default whole.
+    domain = req.get("domain") or (PERP_DOMAIN if kind == "Agent" else OPTIONS_DOMAIN)
     message = read_message(kind, req.get("message"))
-    digest = digest_of(kind, message, domain)
+    connection_id, digest = agent_digest(message, domain) if kind == "Agent" else (None, digest_of(kind, message, domain))
     if req.get("op") == "sign":
         key = req.get("privateKey")
         if not isinstance(key, str) or len(key) != 66 or not key.startswith("0x"):
             raise ValueError("privateKey must be 32 bytes of hex")
         signature = sign_digest(digest, key)
+        if kind == "Agent":
+            # The venue's request carries the signature as {r, s, v}; the protocol asks for both forms.
+            return {"connectionId": "0x" + connection_id.hex(), "digest": "0x" + digest.hex(), "signature": signature,
+                    "r": signature[:66], "s": "0x" + signature[66:130], "v": int(signature[130:], 16)}
         return {"digest": "0x" + digest.hex(), "signature": signature, "body": body_text(kind, message, signature)}
     if req.get("op") == "verify":
         try:

@@ -8,8 +8,10 @@
  * See docs/testee-protocol.md for both protocols.
  */
 import { createInterface } from 'node:readline'
-import { hashTypedData, recoverTypedDataAddress, type Hex } from 'viem'
+import { parse as parseJson } from 'lossless-json'
+import { hashTypedData, recoverTypedDataAddress, serializeSignature, type Hex, type TypedDataDomain } from 'viem'
 import { privateKeyToAccount, sign } from 'viem/accounts'
+import { agentTypedData, PERP_DOMAIN, type PerpMessage } from './perp.ts'
 import { DEFAULT_POLICY, withRetry } from './retry.ts'
 import { BODY_NAME, fieldsFor, optionsDomain, type Kind } from './typed-data.ts'
 
@@ -111,6 +113,14 @@ async function driver(): Promise<void> {
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
 const KINDS = new Set(['PlaceOrder', 'CancelOrder', 'CancelOrderByClientId', 'ApproveAgent', 'RevokeAgent'])
+const AGENT_FIELDS = new Set(['action', 'nonce', 'vaultAddress', 'expiresAfter', 'isMainnet'])
+
+/** A uint64 of the protocol (a JSON integer, read exactly). */
+function uint64(v: unknown, name: string): bigint {
+  const b = typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : v
+  if (typeof b !== 'bigint' || b < 0n || b >= 2n ** 64n) throw new Error(`${name} must be an integer in 0..2^64-1`)
+  return b
+}
 
 /** Reads a message of the protocol: nonce integers as bigints (they may pass 2^53), strings as strings. */
 function readMessage(kind: Kind, raw: Record<string, unknown>): Message {
@@ -118,8 +128,7 @@ function readMessage(kind: Kind, raw: Record<string, unknown>): Message {
   for (const f of fieldsFor(kind, raw)) {
     const v = raw[f.name]
     if (f.type === 'uint64') {
-      if (typeof v !== 'bigint' || v < 0n || v >= 2n ** 64n) throw new Error(`${f.name} must be an integer in 0..2^64-1`)
-      out[f.name] = v
+      out[f.name] = uint64(v, f.name)
     } else {
       if (typeof v !== 'string') throw new Error(`${f.name} must be a string`)
       if (f.type === 'address' && !/^0x[0-9a-fA-F]{40}$/.test(v)) throw new Error(`${f.name} must be an address`)
@@ -128,6 +137,23 @@ function readMessage(kind: Kind, raw: Record<string, unknown>): Message {
   }
   for (const k of Object.keys(raw)) if (!(k in out)) throw new Error(`unknown field ${k}`)
   return out
+}
+
+/** A perp action to sign: the action is signed as given (any msgpack value, keys in their order). */
+function readPerpMessage(raw: Record<string, unknown>): PerpMessage {
+  for (const k of Object.keys(raw)) if (!AGENT_FIELDS.has(k)) throw new Error(`unknown field ${k}`)
+  if (raw.action === undefined) throw new Error('action is missing')
+  if (typeof raw.isMainnet !== 'boolean') throw new Error('isMainnet must be a boolean')
+  const vault = raw.vaultAddress ?? null
+  if (vault !== null && (typeof vault !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(vault)))
+    throw new Error('vaultAddress must be an address or null')
+  return {
+    action: raw.action,
+    nonce: uint64(raw.nonce, 'nonce'),
+    vaultAddress: vault === null ? null : (vault.toLowerCase() as Hex),
+    expiresAfter: raw.expiresAfter === undefined || raw.expiresAfter === null ? null : uint64(raw.expiresAfter, 'expiresAfter'),
+    isMainnet: raw.isMainnet,
+  }
 }
 
 /** r, s and v of a 65-byte signature, refusing what a strict verifier refuses (high-s, odd v, bad lengths). */
@@ -143,32 +169,62 @@ function strictSignature(sig: unknown): Hex {
   return `0x${sig.slice(2, 130)}${v.toString(16)}` as Hex
 }
 
-async function answer(req: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const kind = req.kind as Kind
-  if (!KINDS.has(String(req.kind))) throw new Error(`unsupported kind ${String(req.kind)}`)
-  const domain = (req.domain as Record<string, unknown> | undefined) ?? optionsDomain('Service', 999)
-  const message = readMessage(kind, req.message as Record<string, unknown>)
-  if (req.op === 'sign') {
-    if (typeof req.privateKey !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(req.privateKey))
-      throw new Error('privateKey must be 32 bytes of hex')
-    return signRequest(kind, message, domain, req.privateKey as Hex)
-  }
-  if (req.op !== 'verify') throw new Error(`unknown op ${String(req.op)}`)
-  const td = typedData(kind, message, domain)
+function privateKeyOf(req: Record<string, unknown>): Hex {
+  if (typeof req.privateKey !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(req.privateKey))
+    throw new Error('privateKey must be 32 bytes of hex')
+  return req.privateKey as Hex
+}
+
+async function verifyTyped(td: Parameters<typeof hashTypedData>[0], signature: unknown): Promise<Record<string, unknown>> {
   const digest = hashTypedData(td)
   try {
-    const signature = strictSignature(req.signature)
-    return { digest, signer: await recoverTypedDataAddress({ ...td, signature }) }
+    return { digest, signer: await recoverTypedDataAddress({ ...td, signature: strictSignature(signature) }) }
   } catch (err) {
     return { digest, signer: null, error: err instanceof Error ? err.message : String(err) }
   }
 }
 
-/** Integers of a request line that are nonces become bigints (JSON.parse would round past 2^53). */
+/** A perp action: the Agent struct under the perp domain (a domain in the request replaces it whole). */
+async function answerAgent(req: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const domain = (req.domain as TypedDataDomain | undefined) ?? PERP_DOMAIN
+  const td = agentTypedData(readPerpMessage(req.message as Record<string, unknown>), domain)
+  if (req.op === 'verify') return verifyTyped(td, req.signature)
+  if (req.op !== 'sign') throw new Error(`unknown op ${String(req.op)}`)
+  const digest = hashTypedData(td)
+  const sig = await sign({ hash: digest, privateKey: privateKeyOf(req) })
+  // The venue's request carries {r, s, v}; the protocol asks for that and the 65-byte form.
+  return {
+    connectionId: td.message.connectionId,
+    digest,
+    signature: serializeSignature(sig),
+    r: sig.r,
+    s: sig.s,
+    v: sig.v === undefined ? 27 + (sig.yParity ?? 0) : Number(sig.v),
+  }
+}
+
+async function answer(req: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (req.kind === 'Agent') return answerAgent(req)
+  const kind = req.kind as Kind
+  if (!KINDS.has(String(req.kind))) throw new Error(`unsupported kind ${String(req.kind)}`)
+  const domain = (req.domain as Record<string, unknown> | undefined) ?? optionsDomain('Service', 999)
+  const message = readMessage(kind, req.message as Record<string, unknown>)
+  if (req.op === 'sign') return signRequest(kind, message, domain, privateKeyOf(req))
+  if (req.op !== 'verify') throw new Error(`unknown op ${String(req.op)}`)
+  return verifyTyped(typedData(kind, message, domain), req.signature)
+}
+
+/**
+ * A request line, integers read exactly: JSON.parse would round nonces and action integers past
+ * 2^53. Integers past 32 bits become bigints, which is also what msgpack needs to write them in
+ * the venue's smallest form (perp.ts).
+ */
 function parseRequest(line: string): Record<string, unknown> {
-  return JSON.parse(line.replace(/"nonce"\s*:\s*(-?[0-9][0-9.eE+-]*)/g, '"nonce":"#int:$1"'), (k, v) =>
-    k === 'nonce' && typeof v === 'string' && v.startsWith('#int:') ? (/^#int:[0-9]+$/.test(v) ? BigInt(v.slice(5)) : Number.NaN) : v,
-  )
+  return parseJson(line, null, (text) => {
+    if (!/^-?[0-9]+$/.test(text)) return Number(text)
+    const n = BigInt(text)
+    return n >= -(2n ** 31n) && n < 2n ** 32n ? Number(n) : n
+  }) as Record<string, unknown>
 }
 
 async function signingProtocol(): Promise<void> {

@@ -28,6 +28,11 @@ export const REPORTER_NAMES: readonly ReporterName[] = ['pretty', 'json', 'junit
 
 export interface Reporter {
   onResult(r: CaseResult): void
+  /**
+   * Work done out of a total known up front, when cases are not (`oec check server` knows its
+   * checks, not how many cases each emits): the progress line shows it and estimates from it.
+   */
+  onProgress?(done: number, total: number, unit: string): void
   finish(s: RunSummary): void
 }
 
@@ -72,34 +77,61 @@ const ANSI = { red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', dim: '\x1
 
 const LABEL: Record<Outcome, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', skip: 'SKIP', xfail: 'XFAIL' }
 
+/**
+ * What a progress line says: cases so far (of a total when one is known), work units done of a
+ * known total (`oec check server`'s checks), and the time left at the pace so far.
+ */
+export function createProgressCounter(totalCases?: number) {
+  const seen: CaseResult[] = []
+  const startedAt = performance.now()
+  let work: { done: number; total: number; unit: string } | undefined
+  const timeLeft = () => {
+    const [done, total] = work ? [work.done, work.total] : [seen.length, totalCases ?? 0]
+    if (!total || done === 0 || done >= total) return ''
+    return `, ~${Math.round((((performance.now() - startedAt) / done) * (total - done)) / 1000)} s left`
+  }
+  const counted = () =>
+    `${seen.length}${totalCases ? `/${totalCases}` : ''} cases${work ? ` (${work.done}/${work.total} ${work.unit})` : ''}`
+  return {
+    seen,
+    add(r: CaseResult) {
+      seen.push(r)
+    },
+    setWork(done: number, total: number, unit: string) {
+      work = { done, total, unit }
+    },
+    /** The line kept in place on a terminal. */
+    live(): string {
+      const c = countOutcomes(seen)
+      return `  ${counted()}  ${c.pass} passed  ${c.fail} failed  ${c.warn} warnings${timeLeft()}`
+    },
+    /** The line a log gets every so many cases. */
+    logged(): string {
+      return `  ... ${counted()}, ${countOutcomes(seen).fail} failed so far${timeLeft()}`
+    },
+  }
+}
+
 function prettyReporter(out: NodeJS.WritableStream, opts: ReporterOptions): Reporter {
   const tty = opts.color ?? Boolean((out as NodeJS.WriteStream).isTTY)
   const paint = (color: keyof typeof ANSI, s: string) => (tty ? `${ANSI[color]}${s}${ANSI.reset}` : s)
-  const seen: CaseResult[] = []
-  const startedAt = performance.now()
+  const counter = createProgressCounter(opts.total)
+  const seen = counter.seen
   let progressShown = false
   const clearProgress = () => {
     if (progressShown) out.write('\r\x1b[2K')
     progressShown = false
   }
-  // With a known total, the time left at the pace so far.
-  const timeLeft = () => {
-    if (!opts.total || seen.length === 0 || seen.length >= opts.total) return ''
-    return `, ~${Math.round((((performance.now() - startedAt) / seen.length) * (opts.total - seen.length)) / 1000)} s left`
-  }
   const progress = () => {
-    const c = countOutcomes(seen)
-    const total = opts.total ? `/${opts.total}` : ''
-    const line = `  ${seen.length}${total} cases  ${c.pass} passed  ${c.fail} failed  ${c.warn} warnings${timeLeft()}`
     if (tty) {
-      out.write(`\r\x1b[2K${line}`)
+      out.write(`\r\x1b[2K${counter.live()}`)
       progressShown = true
     }
   }
   return {
     onResult(raw) {
       const r = redactResult(raw)
-      seen.push(r)
+      counter.add(r)
       // Failures are printed the moment they happen, so a long run shows them early.
       if (r.outcome === 'fail') {
         clearProgress()
@@ -107,9 +139,12 @@ function prettyReporter(out: NodeJS.WritableStream, opts: ReporterOptions): Repo
         if (r.message) out.write(`     ${r.message}\n`)
       } else if (!tty && seen.length % 50 === 0) {
         // Non-interactive output (CI logs): a plain progress line every 50 cases.
-        const c = countOutcomes(seen)
-        out.write(`  ... ${seen.length}${opts.total ? `/${opts.total}` : ''} cases, ${c.fail} failed so far${timeLeft()}\n`)
+        out.write(`${counter.logged()}\n`)
       }
+      progress()
+    },
+    onProgress(done, total, unit) {
+      counter.setWork(done, total, unit)
       progress()
     },
     finish(s) {

@@ -7,9 +7,9 @@
  * (setup-node; actions/cache is played by "the folder exists").
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { parseActionArgs } from '../../src/cli/action-args.ts'
@@ -74,24 +74,58 @@ describe('CI recipes', () => {
     expect(oec.run).not.toMatch(/\$OEC_ARGS/)
   })
 
-  it('there is an example for each job: check server, diff, generate --check', () => {
-    expect(examples.sort()).toEqual(['check-server.yml', 'diff.yml', 'generate-check.yml'])
+  it('there is an example for each job: check server, check client --http, diff, generate --check', () => {
+    expect(examples.sort()).toEqual(['check-client-http.yml', 'check-server.yml', 'diff.yml', 'generate-check.yml'])
   })
 
   it.each(examples)('%s: every oec command and flag exists', async (file) => {
     const wf = parse(readFileSync(join(ROOT, 'docs', 'ci', file), 'utf8')) as Workflow
-    const calls = Object.values(wf.jobs).flatMap((j) => j.steps.map((s) => s.with?.args).filter((a): a is string => a !== undefined))
+    const calls = actionArgs(wf)
     expect(calls.length).toBeGreaterThan(0)
-    for (const args of calls) {
-      const words = parseActionArgs(args)
+    for (const words of calls) {
       const command = words[0] === 'check' ? words.slice(0, 2) : words.slice(0, 1)
       const help = await runMain([...command, '--help'])
       expect(help.code, `${file}: oec ${command.join(' ')} --help`).toBe(0)
-      for (const flag of words.filter((w) => w.startsWith('--')))
+      // After a bare `--` come the testee's own arguments, not oec's.
+      const end = words.indexOf('--')
+      for (const flag of words.slice(0, end < 0 ? undefined : end).filter((w) => w.startsWith('--')))
         expect(help.stdout, `${file}: ${flag}`).toContain(flag.replace(/=.*$/, ''))
     }
   })
+
+  it('check-client-http.yml: its arguments, with a reference client as the driver, pass and write the JUnit report', async () => {
+    const wf = parse(readFileSync(join(ROOT, 'docs', 'ci', 'check-client-http.yml'), 'utf8')) as Workflow
+    const [words] = actionArgs(wf)
+    const end = words!.indexOf('--')
+    expect(words!.slice(0, 3)).toEqual(['check', 'client', '--http'])
+    expect(end).toBeGreaterThan(0)
+    const out = words!.find((w) => w.startsWith('--out='))!.slice('--out='.length)
+    const dir = mkdtempSync(join(tmpdir(), 'oec-ci-client-'))
+    try {
+      // The team's driver (after `--`) is stood in for by the Python reference client.
+      const args = [
+        ...words!.slice(0, end).map((w) => (w === `--out=${out}` ? `--out=${join(dir, out)}` : w)),
+        '--',
+        '/usr/bin/python3',
+        join(ROOT, 'examples', 'python', 'client.py'),
+      ]
+      const r = await runMain(args)
+      expect(r.code, r.stderr).toBe(0)
+      const xml = readFileSync(join(dir, out), 'utf8')
+      expect(xml).toMatch(/<testsuites[^>]* failures="0"/)
+      expect(xml).toMatch(/<testcase classname="rate-limited"/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })
+
+/** The argument vectors the workflow's steps hand to the action. */
+function actionArgs(wf: Workflow): string[][] {
+  return Object.values(wf.jobs).flatMap((j) =>
+    j.steps.map((s) => s.with?.args).flatMap((a) => (a === undefined ? [] : [parseActionArgs(a)])),
+  )
+}
 
 /** Runs the action's `run:` steps with bash as a runner does: inputs, env and step outputs substituted, GITHUB_ENV applied. */
 function runAction(
@@ -158,7 +192,8 @@ function runAction(
 
 describe('the action, run locally', () => {
   const work = mkdtempSync(join(tmpdir(), 'oec-action-'))
-  afterAll(() => rmSync(work, { recursive: true, force: true }))
+  // The action's own checkout copy holds a whole node_modules: removing it takes a while on a busy box.
+  afterAll(() => rmSync(work, { recursive: true, force: true }), 180_000)
 
   it('installs the packed tarball once, then runs from the cache; an argument with spaces stays whole', () => {
     // The tarball of the current build (the test setup keeps dist/ fresh; --ignore-scripts: prepack would delete dist/ under other tests).
@@ -185,4 +220,45 @@ describe('the action, run locally', () => {
     expect(second.exitCode, second.stderr).toBe('2')
     expect(second.stderr).toMatch(/my specs\/no such\.yaml/)
   }, 240_000)
+
+  it('without a package input, packs its own checkout once (dev dependencies build dist/), then runs from the cache', () => {
+    // A copy of the checkout stands for the action's own: npm ci there must leave this one's node_modules alone.
+    const actionPath = join(work, 'action')
+    const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\0')
+      .filter((f) => f !== '' && !f.startsWith('test/') && existsSync(join(ROOT, f)))
+    for (const f of files) {
+      mkdirSync(dirname(join(actionPath, f)), { recursive: true })
+      cpSync(join(ROOT, f), join(actionPath, f))
+    }
+    const workspace = join(work, 'repo-without-package')
+    mkdirSync(workspace, { recursive: true })
+    const toolCache = join(work, 'tool-cache-without-package')
+    const env = {
+      GITHUB_WORKSPACE: workspace,
+      GITHUB_ACTION_PATH: actionPath,
+      RUNNER_OS: 'Linux',
+      RUNNER_TOOL_CACHE: toolCache,
+      // npm's own cache first when it holds the lockfile's packages (the registry otherwise); the steps are the action's.
+      npm_config_prefer_offline: 'true',
+    }
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version
+
+    const first = runAction({ package: '', args: '["--version"]' }, env)
+    expect(first.ran).toContain('Install oec (cache miss)')
+    expect(first.exitCode, first.stderr).toBe('0')
+    expect(first.stdout.trim()).toBe(version)
+    // The cached install is the packed checkout with its runtime dependencies only.
+    const [home, ...others] = readdirSync(join(toolCache, 'order-entry-conformance'))
+    expect(others).toEqual([])
+    const installed = join(toolCache, 'order-entry-conformance', home!)
+    expect(readdirSync(installed).filter((f) => f.endsWith('.tgz'))).toEqual([`order-entry-conformance-${version}.tgz`])
+    expect(existsSync(join(installed, 'node_modules', 'order-entry-conformance', 'dist', 'src', 'cli', 'main.js'))).toBe(true)
+    expect(existsSync(join(installed, 'node_modules', 'typescript'))).toBe(false)
+
+    const second = runAction({ package: '', args: JSON.stringify(['lint', 'no such.yaml']) }, env)
+    expect(second.ran).not.toContain('Install oec (cache miss)')
+    expect(second.exitCode, second.stderr).toBe('2')
+    expect(second.stderr).toMatch(/no such\.yaml/)
+  }, 600_000)
 })

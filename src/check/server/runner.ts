@@ -80,6 +80,11 @@ export interface ServerRunOptions {
   readonly onWait?: (wait: { readonly until: Date; readonly seconds: number }) => void
   /** Called with the number of checks selected, before the first result. */
   readonly onStart?: (info: { checks: number; target: string }) => void
+  /**
+   * Called after each check's results were reported, with the checks reported so far and in all:
+   * the run's known total (a check's number of cases is known only once it ran).
+   */
+  readonly onProgress?: (p: { readonly done: number; readonly total: number }) => void
 }
 
 export interface ServerRunResult {
@@ -274,6 +279,7 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
           results.push(r)
           opts.onResult?.(r)
         }
+        opts.onProgress?.({ done: reported + 1, total: checks.length })
       }
     }
     const sharedFor = (i: number): RunShared => ({

@@ -1,4 +1,5 @@
 /** `oec check server`: the conformance runner for any server implementation. */
+import { terminalProgress } from '../terminal-progress.ts'
 import { reportOut, wroteLines } from '../report-out.ts'
 import { HEADER_HELP, headerOption, resolveTarget, TARGET_HELP } from '../target.ts'
 import { InputError } from '../../errors.ts'
@@ -152,6 +153,8 @@ export const checkServerCommand: CommandModule = {
           color: opts.out ? false : undefined,
           html: { seed: opts.seed, specVersion: spec.version, ...(spec.rules ? { rules: spec.rules } : {}) },
         })
+        // The pretty report on stdout has its own progress line; any other report gets one on a terminal's stderr.
+        const terminal = opts.out || opts.reporter !== 'pretty' ? terminalProgress(io.stderr) : undefined
         let summary: RunSummary
         try {
           const run = await runServerChecks({
@@ -172,19 +175,27 @@ export const checkServerCommand: CommandModule = {
             ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
             timeoutMs: opts.timeout,
             preflight: opts.preflight,
-            onWait: ({ until, seconds }) =>
-              io.stderr.write(
-                `oec check server: waiting for the rate-limit window until ${until.toTimeString().slice(0, 8)}, ${seconds} s\n`,
-              ),
+            onWait: ({ until, seconds }) => {
+              const line = `oec check server: waiting for the rate-limit window until ${until.toTimeString().slice(0, 8)}, ${seconds} s\n`
+              if (terminal) terminal.note(line)
+              else io.stderr.write(line)
+            },
             // Expected-failure bookkeeping rewrites outcomes, so results are reported at the end then.
             onResult: (r) => {
+              terminal?.onResult(r)
               if (!expected) reporter.onResult(r)
+            },
+            onProgress: ({ done, total }) => {
+              terminal?.onProgress(done, total, 'checks')
+              if (!expected) reporter.onProgress?.(done, total, 'checks')
             },
           })
           summary = run.summary
         } catch (err) {
           if (err instanceof UnreachableError) throw new InputError(err.message)
           throw err
+        } finally {
+          terminal?.end()
         }
         let results = summary.results
         if (expected) {
