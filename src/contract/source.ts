@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import type * as Yaml from 'yaml'
 import { InputError } from '../errors.ts'
 import { loadCoreYaml } from './js-yaml.ts'
+import { lineIndex } from './line-index.ts'
 
 // Loaded on first use: a spec without findings never needs positions, and the module costs start-up.
 let yamlModule: typeof Yaml | undefined
@@ -81,10 +82,12 @@ function linesOf(yamlDoc: Yaml.Document, lineCounter: Yaml.LineCounter): (pointe
 
 /**
  * Line lookup for text another parser already read (so it is valid and has no duplicate key):
- * the YAML tree without the duplicate-key check (quadratic in a mapping's size: seconds on a
- * 4 MB spec) and without building values.
+ * js-yaml's one-pass index (line-index.ts), else the YAML tree without the duplicate-key check
+ * (quadratic in a mapping's size) and without building values, seconds on a 4 MB spec.
  */
 export function lineLocator(text: string): (pointer: string) => number {
+  const index = lineIndex(text)
+  if (index !== undefined) return (pointer) => index(pointerTokens(pointer))
   const { LineCounter, parseDocument } = yaml()
   const lineCounter = new LineCounter()
   const yamlDoc = parseDocument(text, { lineCounter, uniqueKeys: false })
