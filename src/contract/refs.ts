@@ -47,7 +47,8 @@ function walkKeywords(node: unknown, tokens: (string | number)[], visit: Visit, 
     return
   }
   if (!isObject(node)) return
-  for (const [k, v] of Object.entries(node)) {
+  for (const k in node) {
+    const v = node[k]
     if (k === '$ref') {
       if (typeof v === 'string') visit({ pointer: toPointer(tokens), ref: v })
       continue
@@ -79,7 +80,8 @@ function walkKeywords(node: unknown, tokens: (string | number)[], visit: Visit, 
  */
 function walkNames(node: unknown, tokens: (string | number)[], visit: Visit, links: boolean, schemaNames: boolean): void {
   if (!isObject(node)) return
-  for (const [name, v] of Object.entries(node)) {
+  for (const name in node) {
+    const v = node[name]
     if (!schemaNames && name.startsWith('x-')) continue
     if (!schemaNames && name === '$ref' && typeof v === 'string') {
       // A Path Item or a Callback may itself be a reference.
