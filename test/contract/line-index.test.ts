@@ -81,6 +81,15 @@ describe('line index', () => {
     expect(lineLocator(text)('/d/2/e')).toBe(4)
   })
 
+  it('spells a pointer that reads back as its tokens (`~` and `/` escaped, RFC 6901)', () => {
+    expect(toPointer(['paths', '/pets/{id}', 'a~b', 0])).toBe('/paths/~1pets~1{id}/a~0b/0')
+    fc.assert(
+      fc.property(fc.array(fc.oneof(key, fc.string())), (tokens) => {
+        expect(pointerTokens(toPointer(tokens))).toEqual(tokens)
+      }),
+    )
+  })
+
   it('declines text js-yaml refuses', () => {
     expect(lineIndex('a: [1,\n')).toBeUndefined()
   })
