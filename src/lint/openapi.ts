@@ -84,6 +84,7 @@ async function referenceFindings(doc: Record<string, unknown>, options: Validate
   const findings: LintFinding[] = []
   const base = options.file !== undefined ? dirname(resolvePath(options.file)) : process.cwd()
   const remote: { pointer: string; ref: string }[] = []
+  const local = new Map<string, boolean>()
   const fail = (pointer: string, message: string) =>
     findings.push({ rule: 'openapi-valid', severity: 'error', pointer: `${pointer}/$ref`, message })
   forEachReference(doc, ({ pointer, ref }) => {
@@ -91,7 +92,10 @@ async function referenceFindings(doc: Record<string, unknown>, options: Validate
     const hash = ref.indexOf('#')
     const fragment = hash < 0 ? '' : ref.slice(hash + 1)
     if (kind === 'local') {
-      if (!fragmentResolves(doc, fragment)) fail(pointer, `$ref "${ref}" does not resolve in this document`)
+      // A large spec names the same few targets tens of thousands of times: each is looked up once.
+      let ok = local.get(fragment)
+      if (ok === undefined) local.set(fragment, (ok = fragmentResolves(doc, fragment)))
+      if (!ok) fail(pointer, `$ref "${ref}" does not resolve in this document`)
     } else if (kind === 'file') {
       const file = resolvePath(base, decodeURI(hash < 0 ? ref : ref.slice(0, hash)))
       const target = readReferenced(file)
