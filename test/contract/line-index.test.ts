@@ -1,8 +1,8 @@
 /**
  * The js-yaml line index (src/contract/line-index.ts) against the `yaml` package's tree, the
  * locator it replaces: the same line for every pointer of generated documents in block, flow and
- * JSON layouts, and of a public spec; text it cannot match (an empty sequence item) gets no index and the
- * locator still answers through the tree.
+ * JSON layouts, and of a public spec; a path it cannot match (through an empty sequence item) has no
+ * answer and the locator still answers through the tree.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -75,10 +75,11 @@ describe('line index', () => {
     expectSameLines(text)
   })
 
-  it('declines a sequence item left empty (js-yaml reads no node for it); the locator then answers from the yaml tree', () => {
-    const text = 'd:\n  - x\n  -\n  - e: f\n'
-    expect(lineIndex(text)).toBeUndefined()
-    expect(lineLocator(text)('/d/2/e')).toBe(4)
+  it('has no answer through a sequence with an item left empty (js-yaml reads no node for it); the locator then answers from the yaml tree', () => {
+    const text = 'a: 1\nd:\n  - x\n  -\n  - e: f\n'
+    const index = lineIndex(text)!
+    expect([index(['a']), index(['d']), index(['d', '2', 'e'])]).toEqual([1, 2, undefined])
+    expect(lineLocator(text)('/d/2/e')).toBe(5)
   })
 
   it('spells a pointer that reads back as its tokens (`~` and `/` escaped, RFC 6901)', () => {
