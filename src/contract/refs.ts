@@ -39,11 +39,16 @@ type Visit = (site: ReferenceSite) => void
 /** The keys of an object whose keys are keywords (an OpenAPI object or a schema). */
 function walkKeywords(node: unknown, tokens: (string | number)[], visit: Visit, inLink: boolean): void {
   if (Array.isArray(node)) {
-    node.forEach((v, i) => walkKeywords(v, [...tokens, i], visit, false))
+    for (let i = 0; i < node.length; i++) {
+      tokens.push(i)
+      walkKeywords(node[i], tokens, visit, false)
+      tokens.pop()
+    }
     return
   }
   if (!isObject(node)) return
-  for (const [k, v] of Object.entries(node)) {
+  for (const k in node) {
+    const v = node[k]
     if (k === '$ref') {
       if (typeof v === 'string') visit({ pointer: toPointer(tokens), ref: v })
       continue
@@ -53,28 +58,39 @@ function walkKeywords(node: unknown, tokens: (string | number)[], visit: Visit, 
     // `examples` is data in a schema (an array) and a map of Example objects elsewhere.
     if (k === 'examples' && Array.isArray(v)) continue
     if (k === 'discriminator' || k === 'xml' || k === 'externalDocs') continue
-    if (k === 'components' && tokens.length === 0 && isObject(v)) {
+    tokens.push(k)
+    if (k === 'components' && tokens.length === 1 && isObject(v)) {
       // Each section is a map of names (a schema may be called `default`).
       for (const [section, map] of Object.entries(v)) {
-        if (!section.startsWith('x-')) walkNames(map, [k, section], visit, section === 'links', false)
+        if (section.startsWith('x-')) continue
+        tokens.push(section)
+        walkNames(map, tokens, visit, section === 'links', false)
+        tokens.pop()
       }
-    } else if (k === 'examples' || NAME_MAPS.has(k)) walkNames(v, [...tokens, k], visit, k === 'links', false)
-    else if (SCHEMA_NAME_MAPS.has(k)) walkNames(v, [...tokens, k], visit, false, true)
-    else walkKeywords(v, [...tokens, k], visit, false)
+    } else if (k === 'examples' || NAME_MAPS.has(k)) walkNames(v, tokens, visit, k === 'links', false)
+    else if (SCHEMA_NAME_MAPS.has(k)) walkNames(v, tokens, visit, false, true)
+    else walkKeywords(v, tokens, visit, false)
+    tokens.pop()
   }
 }
 
-/** A map of names to objects; `x-` names are extensions except among a schema's property names. */
+/**
+ * A map of names to objects; `x-` names are extensions except among a schema's property names.
+ * `tokens` is the path, grown and shrunk in place (a copy per node cost a large spec tens of ms).
+ */
 function walkNames(node: unknown, tokens: (string | number)[], visit: Visit, links: boolean, schemaNames: boolean): void {
   if (!isObject(node)) return
-  for (const [name, v] of Object.entries(node)) {
+  for (const name in node) {
+    const v = node[name]
     if (!schemaNames && name.startsWith('x-')) continue
     if (!schemaNames && name === '$ref' && typeof v === 'string') {
       // A Path Item or a Callback may itself be a reference.
       visit({ pointer: toPointer(tokens), ref: v })
       continue
     }
-    walkKeywords(v, [...tokens, name], visit, links)
+    tokens.push(name)
+    walkKeywords(v, tokens, visit, links)
+    tokens.pop()
   }
 }
 

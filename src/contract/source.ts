@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import type * as Yaml from 'yaml'
 import { InputError } from '../errors.ts'
 import { loadCoreYaml } from './js-yaml.ts'
+import { type LineLookup, lineIndex, loadIndexed } from './line-index.ts'
 
 // Loaded on first use: a spec without findings never needs positions, and the module costs start-up.
 let yamlModule: typeof Yaml | undefined
@@ -29,7 +30,13 @@ export function pointerTokens(pointer: string): string[] {
 }
 
 export function toPointer(tokens: readonly (string | number)[]): string {
-  return tokens.map((t) => '/' + String(t).replace(/~/g, '~0').replace(/\//g, '~1')).join('')
+  // Called for every reference of a large spec (tens of thousands on Stripe's): most tokens need no escape.
+  let pointer = ''
+  for (const t of tokens) {
+    const s = String(t)
+    pointer += s.includes('~') || s.includes('/') ? `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}` : `/${s}`
+  }
+  return pointer
 }
 
 /** Parses spec text. Throws InputError naming the line of the first YAML error. */
@@ -81,10 +88,24 @@ function linesOf(yamlDoc: Yaml.Document, lineCounter: Yaml.LineCounter): (pointe
 
 /**
  * Line lookup for text another parser already read (so it is valid and has no duplicate key):
- * the YAML tree without the duplicate-key check (quadratic in a mapping's size: seconds on a
- * 4 MB spec) and without building values.
+ * js-yaml's one-pass index (line-index.ts), and where it has no answer the YAML tree.
  */
 export function lineLocator(text: string): (pointer: string) => number {
+  return withTree(text, lineIndex(text))
+}
+
+/** The index's answer, else the YAML tree's (built once, only when asked). */
+function withTree(text: string, index: LineLookup | undefined): (pointer: string) => number {
+  let tree: ((pointer: string) => number) | undefined
+  const fromTree = (pointer: string) => (tree ??= treeLocator(text))(pointer)
+  return index === undefined ? fromTree : (pointer) => index(pointerTokens(pointer)) ?? fromTree(pointer)
+}
+
+/**
+ * The YAML tree without the duplicate-key check (quadratic in a mapping's size) and without
+ * building values: seconds on a 4 MB spec.
+ */
+function treeLocator(text: string): (pointer: string) => number {
   const { LineCounter, parseDocument } = yaml()
   const lineCounter = new LineCounter()
   const yamlDoc = parseDocument(text, { lineCounter, uniqueKeys: false })
@@ -94,25 +115,39 @@ export function lineLocator(text: string): (pointer: string) => number {
 /** A YAML alias (`*name`) could expand exponentially when walked: such text keeps the guarded parser. */
 const ALIAS = /(^|[\s[{,:-])\*[A-Za-z0-9_-]+\s*($|[,\]}\n])/m
 
+export interface ReadOptions {
+  /**
+   * Record every node's line while parsing (line-index.ts): for a caller that will likely ask for
+   * lines (lint), one pass instead of a second parse at the first finding; a parse that then asks
+   * for none pays the recording.
+   */
+  readonly indexLines?: boolean
+}
+
 /**
  * The same SpecSource as parseSpecText, parsed by js-yaml (about 100 ms less for the shipped
- * spec); `yaml` runs only when a finding asks for a line, or when js-yaml refuses the text (then
- * `yaml` names the line of the error as before).
+ * spec); lines come from js-yaml's index (built now with `indexLines`, else at the first line
+ * asked for), or from `yaml` where the index cannot be had; `yaml` also names the line of an
+ * error when js-yaml refuses the text.
  */
-export function parseSpecTextFast(text: string, file: string): SpecSource {
+export function parseSpecTextFast(text: string, file: string, options: ReadOptions = {}): SpecSource {
   if (ALIAS.test(text)) return parseSpecText(text, file)
   let doc: unknown
+  let located: ((pointer: string) => number) | undefined
   try {
-    doc = loadCoreYaml(text, file)
+    if (options.indexLines) {
+      const read = loadIndexed(text, file)
+      doc = read.doc
+      located = withTree(text, read.index)
+    } else doc = loadCoreYaml(text, file)
   } catch {
     return parseSpecText(text, file)
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return parseSpecText(text, file)
-  let located: ((pointer: string) => number) | undefined
   return { file, text, doc: doc as Record<string, unknown>, lineOf: (pointer) => (located ??= lineLocator(text))(pointer) }
 }
 
-export function readSpecFile(path: string): SpecSource {
+export function readSpecFile(path: string, options: ReadOptions = {}): SpecSource {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
@@ -121,5 +156,5 @@ export function readSpecFile(path: string): SpecSource {
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? 'unreadable')
     throw new InputError(`cannot read spec ${path}: ${why}`)
   }
-  return parseSpecTextFast(text, path)
+  return parseSpecTextFast(text, path, options)
 }

@@ -31,23 +31,23 @@ interface Source {
   readonly text: string
   /** Where each line starts in `text` (one more entry: past the end), so an entry is one slice. */
   readonly starts: Int32Array
+  /**
+   * Spaces before each line's content, or BLANK for a line of nothing but spaces or a comment:
+   * measured once, where the nested mappings used to measure a line again at each depth.
+   */
+  readonly indents: Int32Array
   readonly visit: Visit
 }
 
-/** Spaces before line `i`'s content. */
-function indentAt(src: Source, i: number): number {
-  const { text, starts } = src
-  let p = starts[i]!
-  while (text.charCodeAt(p) === 32) p++
-  return p - starts[i]!
-}
+const BLANK = -1
 
-/** Nothing but a comment or spaces at `indent` on line `i`. */
-function blankAt(src: Source, i: number, indent: number): boolean {
-  const p = src.starts[i]! + indent
-  if (p >= src.starts[i + 1]! - 1) return true
-  const ch = src.text.charCodeAt(p)
-  return ch === 35 /* # */ || ch === 13 /* \r */
+/** Spaces before line `i`'s content (BLANK: nothing but a comment or spaces). */
+function measureIndent(text: string, from: number, end: number): number {
+  let p = from
+  while (text.charCodeAt(p) === 32) p++
+  if (p >= end) return BLANK
+  const ch = text.charCodeAt(p)
+  return ch === 35 /* # */ || ch === 13 /* \r */ ? BLANK : p - from
 }
 
 const lineAt = (src: Source, i: number, indent: number) => src.text.slice(src.starts[i]! + indent, src.starts[i + 1]! - 1)
@@ -59,13 +59,15 @@ function cut(text: string, visit: Visit): boolean {
   for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) offsets.push(at + 1)
   offsets.push(text.length + 1)
   const starts = Int32Array.from(offsets)
+  const indents = new Int32Array(starts.length - 1)
   for (let i = 0; i < starts.length - 1; i++) {
     const ch = text.charCodeAt(starts[i]!)
     // Document markers and directives: more than one document, or one the cut cannot read.
     if (ch === 37 /* % */ || ((ch === 45 || ch === 46) && UNSAFE.test(text.slice(starts[i]!, starts[i]! + 3)))) return false
+    indents[i] = measureIndent(text, starts[i]!, starts[i + 1]! - 1)
   }
   try {
-    mapping({ text, starts, visit }, [], 0, starts.length - 1, 0)
+    mapping({ text, starts, indents, visit }, [], 0, starts.length - 1, 0)
     return true
   } catch (err) {
     if (err instanceof GiveUp) return false
@@ -76,12 +78,11 @@ function cut(text: string, visit: Visit): boolean {
 /** Lines [from, to) are the entries of a block mapping at `indent`. */
 function mapping(src: Source, path: readonly string[], from: number, to: number, indent: number): void {
   let start = -1
-  const deeper = ' '.repeat(indent + 1)
+  const { indents } = src
   for (let i = from; i < to; i++) {
+    const n = indents[i]!
     // Most lines are inside an entry: one comparison skips them.
-    if (start >= 0 && src.text.startsWith(deeper, src.starts[i]!)) continue
-    const n = indentAt(src, i)
-    if (blankAt(src, i, n)) continue
+    if ((start >= 0 && n > indent) || n === BLANK) continue
     if (n < indent) throw new GiveUp()
     if (n > indent) {
       if (start < 0) throw new GiveUp()
@@ -99,8 +100,8 @@ function entry(src: Source, path: readonly string[], from: number, to: number, i
   const head = lineAt(src, from, indent).trimEnd()
   if (to - from > CUT_LINES && head.endsWith(':')) {
     let first = from + 1
-    while (first < to && blankAt(src, first, indentAt(src, first))) first++
-    const child = first < to ? indentAt(src, first) : 0
+    while (first < to && src.indents[first] === BLANK) first++
+    const child = first < to ? src.indents[first]! : 0
     if (child > indent && KEY.test(lineAt(src, first, child))) return mapping(src, [...path, keyOf(head.slice(0, -1))], from + 1, to, child)
   }
   const raw = KEY.exec(head)![1]!

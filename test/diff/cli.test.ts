@@ -192,6 +192,18 @@ describe('oec diff CLI (in-process main)', () => {
     expect(refused.stderr).toBe(`oec: ${swagger}: a Swagger 2.0 document; oec reads OpenAPI 3.0 and 3.1 (convert it first)\n`)
   })
 
+  it('a $ref inside an example is data: it is never refused as a reference that does not resolve', async () => {
+    const doc = (ref: string) =>
+      `openapi: 3.0.3\ninfo: {title: plain, version: '1.0'}\npaths:\n  /pets:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {type: object}\n              example: {$ref: '#/not/a/target'}\n        '404': {$ref: '${ref}'}\ncomponents:\n  responses:\n    missing: {description: gone}\n`
+    const a = write('example-ref-a.yaml', doc('#/components/responses/missing'))
+    const r = await oec(['diff', a, a, '--format', 'json'])
+    expect([r.code, r.stderr, r.stdout.trim()]).toEqual([0, '', '[]'])
+    // The same document with a real reference that points nowhere is refused, at that reference.
+    const broken = write('example-ref-b.yaml', doc('#/components/responses/gone'))
+    const refused = await oec(['diff', a, broken])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toBe(`oec: ${broken}:13: $ref #/components/responses/gone does not resolve\n`)
+  })
   it('--list-rules prints the registry; <head> defaults to --spec, else the shipped spec; no spec is a usage error', async () => {
     const r = await oec(['diff', '--list-rules'])
     expect(r.code).toBe(0)
