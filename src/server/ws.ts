@@ -4,11 +4,11 @@
  * rejected). The subscribe message is validated against the spec's schema.
  *
  * What a subscriber costs the order path: an update is serialised, encoded and framed once,
- * whatever the number of subscribers, and each subscriber adds one socket write per event-loop
- * turn of the frames of that turn, shared by all (ws-broadcast.ts). A
- * subscriber that does not read is never buffered without bound: past `wsSendBufferBytes` of
- * unsent data it is closed with SLOW_CONSUMER_CLOSE and dropped a moment later if it does not
- * complete the close.
+ * whatever the number of subscribers, and each subscriber adds one socket write of a buffer
+ * shared by all per turn, at most one per 20 ms under a steady stream (ws-broadcast.ts). A
+ * subscriber that does not read is never buffered without bound: once it holds unsent data, a
+ * write that would take it past `wsSendBufferBytes` closes it with SLOW_CONSUMER_CLOSE instead,
+ * and it is dropped a moment later if it does not complete the close.
  */
 import type { KnownErrorCode } from '../contract/codes.ts'
 import type { IncomingMessage, Server } from 'node:http'
