@@ -2,7 +2,9 @@
  * WebSocket fan-out: signed orders/s of one wallet while 1, then 200 reading WebSocket clients
  * follow it (each order is one update to every subscriber). The subscribers run in a process of
  * their own, the server in another; rounds alternate 1 and 200 subscribers on the same server
- * and the ratio is the median of per-round ratios.
+ * and the ratio is the median of per-round ratios. Beside orders/s, the server process's CPU time
+ * (from /proc) per order: on a shared box the orders/s ratio also measures whoever else runs, the
+ * CPU ratio only what a subscriber costs the server.
  *
  * Target: orders/s with 200 subscribers ≥ 0.5× with one.
  */
@@ -12,7 +14,7 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { addressOf } from '../src/signing/index.ts'
-import { median } from './measure.ts'
+import { median, processCpuMicros } from './measure.ts'
 import { benchKey, iocOrders, sendAll, startServerProcess } from './serve-process.ts'
 import type { BenchSection } from './types.ts'
 
@@ -70,19 +72,25 @@ export default async function main(): Promise<BenchSection[]> {
     let at = 0
     const slice = (n: number) => bodies.slice(at, (at += n))
     await sendAll(server.url, slice(1_000)) // warm-up
-    const rows: { one: number; many: number }[] = []
+    const rows: { one: number; many: number; cpuOne: number; cpuMany: number }[] = []
+    const pid = server.child.pid ?? 0
     for (let r = 0; r < ROUNDS; r++) {
-      const round = { one: 0, many: 0 }
+      const round = { one: 0, many: 0, cpuOne: 0, cpuMany: 0 }
       for (const k of [1, MANY]) {
         const subs = await subscribers(server.url, wallet, k)
+        const cpu = processCpuMicros(pid)
         const run = await sendAll(server.url, slice(ORDERS_PER_ROUND))
+        // µs of server CPU per order: the updates are written by the end of the run's last turn.
+        const perOrder = (processCpuMicros(pid) - cpu) / ORDERS_PER_ROUND
         await stop(subs)
-        if (k === 1) round.one = run.rps
-        else round.many = run.rps
+        if (k === 1) Object.assign(round, { one: run.rps, cpuOne: perOrder })
+        else Object.assign(round, { many: run.rps, cpuMany: perOrder })
       }
       rows.push(round)
     }
     const ratio = median(rows.map((x) => x.many / x.one))
+    const cpuRatio = median(rows.map((x) => x.cpuOne / x.cpuMany))
+    const us = (n: number) => `${Math.round(n)} µs`
     const fmt = (n: number) => `${Math.round(n).toLocaleString('en-US')} orders/s`
     return [
       {
@@ -93,6 +101,12 @@ export default async function main(): Promise<BenchSection[]> {
             name: `${MANY} reading subscribers`,
             value: fmt(median(rows.map((x) => x.many))),
             ratio: `${ratio.toFixed(2)}× one subscriber`,
+          },
+          { name: 'server CPU per order, 1 subscriber', value: us(median(rows.map((x) => x.cpuOne))) },
+          {
+            name: `server CPU per order, ${MANY} subscribers`,
+            value: us(median(rows.map((x) => x.cpuMany))),
+            ratio: `orders/s a server with a core of its own could keep: ${cpuRatio.toFixed(2)}× one subscriber`,
           },
         ],
         notes: [

@@ -3,7 +3,8 @@
  * 10,000 wallets (10 each), each accepted and finished at once (ioc against an empty book). After
  * the run, the server's live heap (after full collections) minus its live heap before the run,
  * per accepted order: what a long-running sandbox keeps per order. And the signed orders/s of the
- * two modes on the same bodies' kind (every answer with --data waits for its commit).
+ * two modes on the same bodies' kind (every answer with --data waits for its commit), and of
+ * --data --data-sync (every answer waits for the fsync of its commit).
  *
  * Target: ≤ 100 bytes of live heap per accepted order in both modes, and --data ≥ 0.5× the
  * in-memory throughput. OEC_SOAK_WALLETS scales the run down for a quick look.
@@ -24,8 +25,8 @@ interface ModeRun {
   heapAfter: number
 }
 
-async function soak(mode: 'memory' | 'data', warm: string[], bodies: string[], dir: string): Promise<ModeRun> {
-  const options = mode === 'data' ? { port: 0, data: join(dir, 'db') } : { port: 0 }
+async function soak(mode: 'memory' | 'data' | 'data-sync', warm: string[], bodies: string[], dir: string): Promise<ModeRun> {
+  const options = mode === 'memory' ? { port: 0 } : { port: 0, data: join(dir, `db-${mode}`), dataSync: mode === 'data-sync' }
   const server = await startServerProcess(options, join(dir, `child-${mode}.mjs`))
   try {
     await sendAll(server.url, warm)
@@ -47,6 +48,7 @@ export default async function main(): Promise<BenchSection[]> {
   try {
     const memory = await soak('memory', warm, bodies, dir)
     const data = await soak('data', warm, bodies, dir)
+    const synced = await soak('data-sync', warm, bodies, dir)
     const perOrder = (m: ModeRun) => (m.heapAfter - m.heapBefore) / m.run.ok
     const fmtRps = (r: LoadRun) => `${Math.round(r.rps).toLocaleString('en-US')} orders/s`
     const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`
@@ -59,6 +61,11 @@ export default async function main(): Promise<BenchSection[]> {
         rows: [
           { name: 'in memory (--retain 10000): throughput', value: fmtRps(memory.run) },
           { name: '--data (LMDB): throughput', value: fmtRps(data.run), ratio: `${ratio.toFixed(2)}× in memory` },
+          {
+            name: '--data --data-sync: throughput',
+            value: fmtRps(synced.run),
+            ratio: `${(synced.run.rps / memory.run.rps).toFixed(2)}× in memory, ${(synced.run.rps / data.run.rps).toFixed(2)}× --data`,
+          },
           {
             name: 'in memory: live heap per accepted order',
             value: `${mem.toFixed(1)} B`,
@@ -73,7 +80,7 @@ export default async function main(): Promise<BenchSection[]> {
         notes: [
           `target --data ≥ 0.5× in-memory throughput: ${ratio >= 0.5 ? 'met' : 'MISSED'} (${ratio.toFixed(2)}×)`,
           `target ≤ 100 B live heap per accepted order: in memory ${mem <= 100 ? 'met' : 'MISSED'}, --data ${disk <= 100 ? 'met' : 'MISSED'}`,
-          `answers: in memory ${memory.run.ok} × 2xx, ${memory.run.other} other, ${memory.run.errors} errors; --data ${data.run.ok} × 2xx, ${data.run.other} other, ${data.run.errors} errors`,
+          `answers: in memory ${memory.run.ok} × 2xx, ${memory.run.other} other, ${memory.run.errors} errors; --data ${data.run.ok} × 2xx, ${data.run.other} other, ${data.run.errors} errors; --data-sync ${synced.run.ok} × 2xx, ${synced.run.other} other, ${synced.run.errors} errors`,
           `in memory the heap includes the newest 10,000 finished orders (--retain); per order it is their cost spread over the run`,
           `${(bodies.length + warm.length).toLocaleString('en-US')} bodies signed in ${signSecs.toFixed(1)} s; ${warm.length.toLocaleString('en-US')} warm-up orders from other wallets before the first heap reading`,
         ],

@@ -3,11 +3,12 @@
  * channel and gets one message per order change of that wallet (placed, filled, canceled,
  * rejected). The subscribe message is validated against the spec's schema.
  *
- * What a subscriber costs the order path: an update is serialised and encoded once, whatever the
- * number of subscribers, and each subscriber adds one frame write of that shared buffer. A
- * subscriber that does not read is never buffered without bound: past `wsSendBufferBytes` of
- * unsent data it is closed with SLOW_CONSUMER_CLOSE and dropped a moment later if it does not
- * complete the close.
+ * What a subscriber costs the order path: an update is serialised, encoded and framed once,
+ * whatever the number of subscribers, and each subscriber adds one socket write of a buffer
+ * shared by all per turn, at most one per 20 ms under a steady stream (ws-broadcast.ts). A
+ * subscriber that does not read is never buffered without bound: once it holds unsent data, a
+ * write that would take it past `wsSendBufferBytes` closes it with SLOW_CONSUMER_CLOSE instead,
+ * and it is dropped a moment later if it does not complete the close.
  */
 import type { KnownErrorCode } from '../contract/codes.ts'
 import type { IncomingMessage, Server } from 'node:http'
@@ -16,6 +17,7 @@ import { WebSocketServer, type WebSocket } from 'ws'
 import { deref, getPointer, isObject } from '../contract/index.ts'
 import type { ServerContext } from './context.ts'
 import { toRecord, type Order, type OrderRecord } from './exchange.ts'
+import { createBroadcaster } from './ws-broadcast.ts'
 
 /** Close code for a subscriber whose unsent data passed the cap (1008: policy violation). */
 export const SLOW_CONSUMER_CLOSE = 1008
@@ -23,6 +25,8 @@ export const SLOW_CONSUMER_CLOSE = 1008
 const CLOSE_GRACE_MS = 1000
 /** Wallets one socket may follow: subscriptions are memory too. */
 export const MAX_SUBSCRIPTIONS_PER_SOCKET = 1000
+
+const batchKey = (walletKey: string, channel: string) => `${walletKey} ${channel}`
 
 export interface OrderFeed {
   publish(order: Order): void
@@ -46,7 +50,7 @@ export function attachWebSocket(server: Server, ctx: ServerContext): OrderFeed {
       checks.set(name, ctx.validators.schema(ref))
   }
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
-  const subs = new Map<string, Map<WebSocket, string>>() // wallet → socket → channel
+  const subs = new Map<string, Map<string, Set<WebSocket>>>() // wallet → channel → sockets
 
   const error = (ws: WebSocket, code: KnownErrorCode, message: string) => ws.send(JSON.stringify({ code, message }))
   const cap = ctx.config.wsSendBufferBytes
@@ -54,9 +58,20 @@ export function attachWebSocket(server: Server, ctx: ServerContext): OrderFeed {
     ws.close(SLOW_CONSUMER_CLOSE, `slow consumer: over ${cap} bytes unsent`)
     setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref()
   }
+  const raw = new WeakMap<WebSocket, Duplex>()
+  const broadcast = createBroadcaster({ socketOf: (ws) => raw.get(ws), cap, slow: slowConsumer })
+  const unfollow = (ws: WebSocket, wallet: string, channel: string) => {
+    const byChannel = subs.get(wallet)
+    const sockets = byChannel?.get(channel)
+    if (!byChannel || !sockets) return
+    broadcast.seal(batchKey(wallet, channel))
+    sockets.delete(ws)
+    if (sockets.size === 0) byChannel.delete(channel)
+    if (byChannel.size === 0) subs.delete(wallet)
+  }
 
   wss.on('connection', (ws) => {
-    const mine = new Set<string>()
+    const mine = new Map<string, string>() // wallet → channel
     ws.on('message', (data, isBinary) => {
       let msg: unknown
       try {
@@ -73,17 +88,20 @@ export function attachWebSocket(server: Server, ctx: ServerContext): OrderFeed {
       const wallet = String(params.wallet).toLowerCase()
       if (!mine.has(wallet) && mine.size >= MAX_SUBSCRIPTIONS_PER_SOCKET)
         return error(ws, 'invalid_field', `a connection follows at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} wallets; open another`)
-      let set = subs.get(wallet)
-      if (!set) subs.set(wallet, (set = new Map()))
-      set.set(ws, channel)
-      mine.add(wallet)
+      const before = mine.get(wallet)
+      if (before === channel) return
+      if (before) unfollow(ws, wallet, before)
+      let byChannel = subs.get(wallet)
+      if (!byChannel) subs.set(wallet, (byChannel = new Map()))
+      let sockets = byChannel.get(channel)
+      if (!sockets) byChannel.set(channel, (sockets = new Set()))
+      // A batch of this turn was addressed before this subscriber came: it waits for the next.
+      broadcast.seal(batchKey(wallet, channel))
+      sockets.add(ws)
+      mine.set(wallet, channel)
     })
     ws.on('close', () => {
-      for (const w of mine) {
-        const set = subs.get(w)
-        set?.delete(ws)
-        if (set?.size === 0) subs.delete(w)
-      }
+      for (const [w, c] of mine) unfollow(ws, w, c)
     })
     ws.on('error', () => ws.terminate())
   })
@@ -101,38 +119,12 @@ export function attachWebSocket(server: Server, ctx: ServerContext): OrderFeed {
   }
   server.on('upgrade', onUpgrade)
 
-  // A subscriber's frames of one event-loop turn leave in one write: its socket is corked at the
-  // first frame and uncorked once the turn's updates are out (a syscall per frame was most of a
-  // subscriber's cost when one update followed another).
-  const raw = new WeakMap<WebSocket, Duplex>()
-  const corked = new Set<Duplex>()
-  const uncorkAll = () => {
-    for (const s of corked) s.uncork()
-    corked.clear()
-  }
-  const cork = (ws: WebSocket) => {
-    const socket = raw.get(ws)
-    if (!socket || corked.has(socket)) return
-    if (corked.size === 0) setImmediate(uncorkAll)
-    socket.cork()
-    corked.add(socket)
-  }
-
   function deliver(walletKey: string, data: OrderRecord): void {
-    const set = subs.get(walletKey)
-    if (!set) return
-    // One encoded frame payload per channel name, shared by every subscriber of that channel.
-    const encoded = new Map<string, Buffer>()
-    for (const [ws, channel] of set) {
-      if (ws.readyState !== ws.OPEN) continue
-      let payload = encoded.get(channel)
-      if (!payload) encoded.set(channel, (payload = Buffer.from(JSON.stringify({ channel, data }))))
-      if (ws.bufferedAmount + payload.length > cap) slowConsumer(ws)
-      else {
-        cork(ws)
-        ws.send(payload, { binary: false })
-      }
-    }
+    const byChannel = subs.get(walletKey)
+    if (!byChannel) return
+    // One payload per channel name: the encoding is shared by every subscriber of that channel.
+    for (const [channel, sockets] of byChannel)
+      broadcast.send(batchKey(walletKey, channel), () => [...sockets], Buffer.from(JSON.stringify({ channel, data })))
   }
 
   return {

@@ -141,7 +141,7 @@ export const SERVER_BEHAVIOURS: readonly Behaviour[] = [
     checks: ['perp.agent-account', 'auth.agent-order'],
   },
   { what: 'GET /health', modules: ['handlers/read.ts'], checks: ['ops.health'] },
-  { what: 'WebSocket order updates', modules: ['ws.ts'], checks: ['ws.order-updates'] },
+  { what: 'WebSocket order updates', modules: ['ws.ts', 'ws-broadcast.ts'], checks: ['ws.order-updates'] },
   {
     what: 'perp Agent signatures under Exchange/1/1337, source a/b, vault flag, expiresAfter',
     modules: ['perp/exchange.ts'],

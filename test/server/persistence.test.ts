@@ -12,8 +12,10 @@ import { startServe } from '../helpers/cli.ts'
 import { SimulatedClock, startServer } from '../../src/server/index.ts'
 import { call, nonce, signed, signedOrder, T0, wallet, type Wallet } from './helpers.ts'
 
-const dir = mkdtempSync(join(tmpdir(), 'oec-data-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const dirs: string[] = []
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true })
+})
 
 interface Sent {
   wallet: Wallet
@@ -21,93 +23,99 @@ interface Sent {
 }
 
 describe('kill -9 under load, then restart on the same --data directory', () => {
-  it('keeps every answered order, refuses every consumed nonce, keeps agents and rate windows', async () => {
-    const first = startServe(['--port', '0', '--data', dir])
-    const a = await first.ready
-    expect(a.stderr()).toContain(`state in ${dir}`)
+  // --data-sync too: its answers wait for the flush, and what they answered survives the same way.
+  it.each([{ flags: [] as string[] }, { flags: ['--data-sync'] }])(
+    'keeps every answered order, refuses every consumed nonce, keeps agents and rate windows ($flags)',
+    async ({ flags }) => {
+      const dir = mkdtempSync(join(tmpdir(), 'oec-data-'))
+      dirs.push(dir)
+      const first = startServe(['--port', '0', '--data', dir, ...flags])
+      const a = await first.ready
+      expect(a.stderr()).toContain(`state in ${dir}`)
 
-    const owner = wallet()
-    const agent = wallet()
-    const approved = await call(
-      a,
-      'POST',
-      '/approve-agent',
-      await signed('ApproveAgent', { agent: agent.address, nonce: nonce() }, owner.key),
-    )
-    expect(approved.status).toBe(200)
+      const owner = wallet()
+      const agent = wallet()
+      const approved = await call(
+        a,
+        'POST',
+        '/approve-agent',
+        await signed('ApproveAgent', { agent: agent.address, nonce: nonce() }, owner.key),
+      )
+      expect(approved.status).toBe(200)
 
-    // The owner's orders are signed by its agent; the rest come from many wallets (no rate limit bites).
-    const work: Sent[] = []
-    for (let i = 0; i < 30; i++)
-      work.push({ wallet: owner, body: await signedOrder(owner, { clientId: `ag${i}`, price: `${10 + i}` }, {}, agent.key) })
-    for (let i = 0; i < 330; i++) {
-      const w = wallet()
-      work.push({ wallet: w, body: await signedOrder(w, { clientId: `w${i}`, side: i % 2 ? 'Sell' : 'Buy', price: `${1 + (i % 9)}` }) })
-    }
-    work.sort(() => Math.random() - 0.5)
+      // The owner's orders are signed by its agent; the rest come from many wallets (no rate limit bites).
+      const work: Sent[] = []
+      for (let i = 0; i < 30; i++)
+        work.push({ wallet: owner, body: await signedOrder(owner, { clientId: `ag${i}`, price: `${10 + i}` }, {}, agent.key) })
+      for (let i = 0; i < 330; i++) {
+        const w = wallet()
+        work.push({ wallet: w, body: await signedOrder(w, { clientId: `w${i}`, side: i % 2 ? 'Sell' : 'Buy', price: `${1 + (i % 9)}` }) })
+      }
+      work.sort(() => Math.random() - 0.5)
 
-    const acked: (Sent & { orderId: string })[] = []
-    let answered = 0
-    let killed = false
-    let next = 0
-    const worker = async () => {
-      while (next < work.length) {
-        const item = work[next++]!
-        let res: Awaited<ReturnType<typeof call>>
-        try {
-          res = await call(a, 'POST', '/order', item.body)
-        } catch {
-          return // the server is gone: this request was never answered
-        }
-        answered++
-        const body = res.json as { status?: string; order_id?: string }
-        if (res.status === 200 && body.status === 'ACKED') acked.push({ ...item, orderId: body.order_id! })
-        if (!killed && answered >= 150) {
-          killed = true
-          a.child.kill('SIGKILL')
+      const acked: (Sent & { orderId: string })[] = []
+      let answered = 0
+      let killed = false
+      let next = 0
+      const worker = async () => {
+        while (next < work.length) {
+          const item = work[next++]!
+          let res: Awaited<ReturnType<typeof call>>
+          try {
+            res = await call(a, 'POST', '/order', item.body)
+          } catch {
+            return // the server is gone: this request was never answered
+          }
+          answered++
+          const body = res.json as { status?: string; order_id?: string }
+          if (res.status === 200 && body.status === 'ACKED') acked.push({ ...item, orderId: body.order_id! })
+          if (!killed && answered >= 150) {
+            killed = true
+            a.child.kill('SIGKILL')
+          }
         }
       }
-    }
-    await Promise.all(Array.from({ length: 12 }, worker))
-    await a.exit
-    expect(killed).toBe(true)
-    expect(acked.length).toBeGreaterThanOrEqual(150)
+      await Promise.all(Array.from({ length: 12 }, worker))
+      await a.exit
+      expect(killed).toBe(true)
+      expect(acked.length).toBeGreaterThanOrEqual(150)
 
-    const second = startServe(['--port', '0', '--data', dir])
-    const b = await second.ready
-    try {
-      // Every answered order is there, with its id.
-      const listed = new Map<string, string[]>()
-      for (const x of acked) {
-        const key = x.wallet.address
-        if (!listed.has(key)) {
-          const r = await call(b, 'GET', `/orders?wallet=${key}`)
-          listed.set(
-            key,
-            (r.json as { orders: { order_id: string }[] }).orders.map((o) => o.order_id),
-          )
+      const second = startServe(['--port', '0', '--data', dir, ...flags])
+      const b = await second.ready
+      try {
+        // Every answered order is there, with its id.
+        const listed = new Map<string, string[]>()
+        for (const x of acked) {
+          const key = x.wallet.address
+          if (!listed.has(key)) {
+            const r = await call(b, 'GET', `/orders?wallet=${key}`)
+            listed.set(
+              key,
+              (r.json as { orders: { order_id: string }[] }).orders.map((o) => o.order_id),
+            )
+          }
+          expect(listed.get(key), `order ${x.orderId} of ${key}`).toContain(x.orderId)
         }
-        expect(listed.get(key), `order ${x.orderId} of ${key}`).toContain(x.orderId)
+        // Every consumed nonce is refused.
+        for (const x of acked) {
+          const again = await call(b, 'POST', '/order', x.body)
+          expect(again.status, `replay of order ${x.orderId}`).toBe(409)
+          expect((again.json as { code: string }).code).toBe('nonce_reused')
+        }
+        // The agent is still approved, and signs a fresh order for its owner.
+        const agents = await call(b, 'GET', `/authorized-agents?wallet=${owner.address}`)
+        expect((agents.json as { agents: { agent: string }[] }).agents.map((x) => x.agent.toLowerCase())).toEqual([
+          agent.address.toLowerCase(),
+        ])
+        const fresh = await call(b, 'POST', '/order', await signedOrder(owner, { clientId: 'after', price: '5' }, {}, agent.key))
+        expect(fresh.status).toBe(200)
+        expect((fresh.json as { status: string }).status).toBe('ACKED')
+      } finally {
+        second.child.kill('SIGTERM')
+        await b.exit
       }
-      // Every consumed nonce is refused.
-      for (const x of acked) {
-        const again = await call(b, 'POST', '/order', x.body)
-        expect(again.status, `replay of order ${x.orderId}`).toBe(409)
-        expect((again.json as { code: string }).code).toBe('nonce_reused')
-      }
-      // The agent is still approved, and signs a fresh order for its owner.
-      const agents = await call(b, 'GET', `/authorized-agents?wallet=${owner.address}`)
-      expect((agents.json as { agents: { agent: string }[] }).agents.map((x) => x.agent.toLowerCase())).toEqual([
-        agent.address.toLowerCase(),
-      ])
-      const fresh = await call(b, 'POST', '/order', await signedOrder(owner, { clientId: 'after', price: '5' }, {}, agent.key))
-      expect(fresh.status).toBe(200)
-      expect((fresh.json as { status: string }).status).toBe('ACKED')
-    } finally {
-      second.child.kill('SIGTERM')
-      await b.exit
-    }
-  })
+    },
+  )
 
   it('a restart in the same minute keeps the rate window: a wallet at its limit stays limited', async () => {
     const windowDir = mkdtempSync(join(tmpdir(), 'oec-window-'))

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
 import { SLOW_CONSUMER_CLOSE } from '../../src/server/ws.ts'
-import { placeOrder, start, wallet, type Started } from './helpers.ts'
+import { placeOrder, post, signedOrder, start, wallet, type Started } from './helpers.ts'
 
 let s: Started | undefined
 afterEach(async () => {
@@ -75,6 +75,30 @@ describe('slow WebSocket consumer', () => {
 })
 
 describe('fan-out', () => {
+  it('sends the updates of one turn whole and in the same order to every subscriber', async () => {
+    const w = wallet()
+    s = await start({ walletTiers: { [w.address.toLowerCase()]: 'market_maker' } })
+    const seen: string[][] = []
+    const subs: Subscriber[] = []
+    for (let i = 0; i < 20; i++) {
+      const sub = await subscribe(s.url, w.address)
+      const mine: string[] = []
+      sub.ws.on('message', (d) => mine.push((JSON.parse(String(d)) as { data: { client_id: string } }).data.client_id))
+      seen.push(mine)
+      subs.push(sub)
+    }
+    // One bulk request: its orders are placed in one turn, so their updates leave together.
+    const ORDERS = 12
+    const bodies = await Promise.all(Array.from({ length: ORDERS }, (_, i) => signedOrder(w, { clientId: `t${i}`, price: `${1 + i}` })))
+    const r = await post(s, '/bulk_order', `{"orders":[${bodies.join(',')}]}`)
+    expect(r.status).toBe(200)
+    expect((r.json as { results: { status: string }[] }).results.every((x) => x.status === 'ACKED')).toBe(true)
+    await until(() => seen.every((x) => x.length >= ORDERS))
+    expect(seen[0]).toEqual(Array.from({ length: ORDERS }, (_, i) => `t${i}`))
+    for (const x of seen) expect(x).toEqual(seen[0])
+    for (const x of subs) x.ws.close()
+  })
+
   it('serialises an update once for 200 subscribers, and every subscriber receives it', async () => {
     const w = wallet()
     s = await start()

@@ -8,7 +8,11 @@
 import { open, type RootDatabase } from 'lmdb'
 
 export interface KvOptions {
-  /** fsync every commit: survives power loss too, at several ms a commit. Off: a commit is safe once the process has handed it to the OS (kill -9 loses nothing committed). */
+  /**
+   * fsync every commit, and answer only once it is flushed: survives power loss too, at several
+   * ms a commit. Off: a commit is safe once the process has handed it to the OS (kill -9 loses
+   * nothing committed).
+   */
   sync?: boolean
 }
 
@@ -21,9 +25,17 @@ export class Kv {
   private readonly db: RootDatabase<unknown, string>
   private readonly pending = new Map<string, Pending>()
   private failure: Error | undefined
+  /**
+   * What settled() waits for. With sync, lmdb's default overlappingSync commits first and
+   * fsyncs after (off the write lock): `committed` resolves before the data is durable, so an
+   * answer waits for `flushed`.
+   */
+  private readonly durable: 'committed' | 'flushed'
 
   constructor(path: string, options: KvOptions = {}) {
-    this.db = open<unknown, string>({ path, noSync: options.sync !== true, compression: false })
+    // noSubdir false: lmdb takes a path with a dot ("state.db") for a file unless told.
+    this.db = open<unknown, string>({ path, noSubdir: false, noSync: options.sync !== true, compression: false })
+    this.durable = options.sync === true ? 'flushed' : 'committed'
   }
 
   get(key: string): unknown {
@@ -71,19 +83,22 @@ export class Kv {
   settled(): Promise<void> | undefined {
     if (this.failure) return Promise.reject(this.failure)
     if (this.pending.size === 0) return undefined
-    return this.db.committed.then(() => {
+    return this.db[this.durable].then(() => {
       if (this.failure) throw this.failure
     })
   }
 
   async close(): Promise<void> {
-    await this.db.committed
+    await this.db[this.durable]
     await this.db.close()
   }
 
   private queue(key: string, entry: Pending, done: Promise<boolean>): void {
     this.pending.set(key, entry)
-    done.then(
+    // A write leaves the queue once durable, so that settled() also holds back an answer that
+    // only reads it (a replay refused by a nonce not yet flushed).
+    const durable = this.durable === 'flushed' ? done.then(() => this.db.flushed) : done
+    durable.then(
       () => {
         // A later write of the same key stays queued until its own commit.
         if (this.pending.get(key) === entry) this.pending.delete(key)
