@@ -43,6 +43,8 @@ export interface OperationPlan {
   readonly path: string
   /** Does the operation take query parameters (and must the caller pass some)? */
   readonly query: 'none' | 'optional' | 'required'
+  /** Path parameters (`{name}` in the path), filled from the input's field of the same name; absent when none. */
+  readonly pathParams?: readonly string[]
   readonly body: BodyPlan | null
 }
 
@@ -174,12 +176,25 @@ export function clientPlans(spec: Contract<'typedData'>, ctx: SchemaContext): Cl
   for (const op of spec.operations) {
     const raw = getPointer(doc, op.pointer) as JsonObject
     const pathItem = getPointer(doc, op.pointer.slice(0, op.pointer.lastIndexOf('/'))) as JsonObject
-    const query = [
+    const params = [
       ...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []),
       ...(Array.isArray(raw.parameters) ? raw.parameters : []),
     ]
       .map((p) => deref(doc, p))
-      .filter((p): p is JsonObject => isObject(p) && p.in === 'query')
+      .filter((p): p is JsonObject => isObject(p))
+    const query = params.filter((p) => p.in === 'query')
+    const pathParams = [...new Set(params.filter((p) => p.in === 'path' && typeof p.name === 'string').map((p) => p.name as string))]
+    if (op.requestSchema && pathParams.length) {
+      // With a body, the input is the body: a path parameter is filled from the body field of its name.
+      const bodyProps = deref(doc, op.requestSchema) as JsonObject
+      const missing = pathParams.filter((name) => !(isObject(bodyProps.properties) && name in bodyProps.properties))
+      if (missing.length)
+        throw specError(
+          ctx,
+          op.pointer,
+          `path parameter ${missing.map((m) => `{${m}}`).join(', ')} of an operation with a body must also be a body property for the client to fill it`,
+        )
+    }
     const rootSigned = op.requestSchema ? readSignedSchema(deref(doc, op.requestSchema)) : undefined
     const body =
       op.requestSchema === undefined
@@ -191,6 +206,7 @@ export function clientPlans(spec: Contract<'typedData'>, ctx: SchemaContext): Cl
       method: op.method,
       path: op.path,
       query: query.length === 0 ? 'none' : query.some((p) => p.required === true) ? 'required' : 'optional',
+      ...(pathParams.length ? { pathParams } : {}),
       body,
     }
   }

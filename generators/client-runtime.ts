@@ -130,6 +130,8 @@ export type RequestBodyOf<Op> = Op extends { requestBody?: infer B } ? (NonNulla
 
 /** The query parameters of an operation of \`paths\`. */
 export type QueryOf<Op> = Op extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+/** The path parameters of an operation of \`paths\`. */
+export type PathOf<Op> = Op extends { parameters: { path?: infer P } } ? NonNullable<P> : never;
 
 /** The body of a 2xx answer of an operation of \`paths\`, as openapi-fetch's \`data\`. */
 export type SuccessData<Op> = Op extends { responses: infer R }
@@ -258,6 +260,7 @@ interface OperationPlan {
   readonly method: string;
   readonly path: string;
   readonly query: 'none' | 'optional' | 'required';
+  readonly pathParams?: readonly string[];
   readonly body: Plan | null;
 }
 
@@ -615,6 +618,26 @@ function queryString(query: unknown): string {
   return pairs.length === 0 ? '' : '?' + pairs.join('&');
 }
 
+/** The path with each \`{name}\` filled from the input's field of that name, encoded for a URL. */
+function filledPath(plan: OperationPlan, input: unknown): string {
+  if (!plan.pathParams) return plan.path;
+  let path = plan.path;
+  for (const name of plan.pathParams) {
+    const v = (input as Record<string, unknown> | undefined)?.[name];
+    if (v === undefined || v === null || v === '') throw new TypeError('path parameter ' + name + ' is missing');
+    path = path.split('{' + name + '}').join(encodeURIComponent(String(v)));
+  }
+  return path;
+}
+
+/** The query fields of a GET's input: everything but its path parameters. */
+function queryPart(plan: OperationPlan, input: unknown): unknown {
+  if (!plan.pathParams || input === undefined || input === null || typeof input !== 'object') return input;
+  const rest: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+  for (const name of plan.pathParams) delete rest[name];
+  return rest;
+}
+
 /** The one path every client method takes: build the request its plan describes, send it, read the answer. */
 function caller(options: ClientOptions): (id: keyof typeof ${n.plans}, input: unknown) => Promise<Result<any, any>> {
   const nonces = options.nonces ?? monotonicNonces();
@@ -623,10 +646,10 @@ function caller(options: ClientOptions): (id: keyof typeof ${n.plans}, input: un
   const signing: BuildOptions = { signer: options.signer, nonce: nonces, ...(options.domain !== undefined ? { domain: options.domain } : {}) };
   return async (id, input) => {
     const plan: OperationPlan = ${n.plans}[id];
-    let url = options.baseUrl + plan.path;
+    let url = options.baseUrl + filledPath(plan, input);
     let body: string | undefined;
     let request: unknown;
-    if (plan.body === null) url += queryString(input);
+    if (plan.body === null) url += queryString(queryPart(plan, input));
     else if ('perp' in plan.body) {
       request = await buildPerp(plan.body.perp, input as Record<string, unknown>, {
         signer: options.signer,

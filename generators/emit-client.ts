@@ -45,7 +45,7 @@ function isSigned(plan: BodyPlan | null): boolean {
 /** What a method of the client takes, returns as `request`, and which builder (if any) it gets. */
 function methodKind(plan: OperationPlan): 'signed' | 'batch' | 'perp' | 'body' | 'query' | 'none' {
   const body = plan.body
-  if (body === null) return plan.query === 'none' ? 'none' : 'query'
+  if (body === null) return plan.query === 'none' && !plan.pathParams ? 'none' : 'query'
   if ('perp' in body) return 'perp'
   if ('signed' in body) return 'signed'
   return isSigned(body) ? 'batch' : 'body'
@@ -129,12 +129,12 @@ export function emitClient(spec: Contract<'typedData'>, names: NameRegistry): Wr
       batch: `UnsignedDeep<RequestBodyOf<${op}>>`,
       perp: `WideInts<Omit<RequestBodyOf<${op}>, 'nonce' | ${stringLiteral(plan.body !== null && 'perp' in plan.body ? plan.body.perp.signature : 'signature')}>>`,
       body: `RequestBodyOf<${op}>`,
-      query: `QueryOf<${op}>`,
+      query: plan.pathParams ? (plan.query === 'none' ? `PathOf<${op}>` : `QueryOf<${op}> & PathOf<${op}>`) : `QueryOf<${op}>`,
       none: '',
     }
     if (Input)
       lines.push(
-        `/** What \`${id}\` takes: the ${kind === 'query' ? 'query parameters' : 'body'} of ${what}${kind === 'signed' || kind === 'batch' || kind === 'perp' ? ' without what the builder signs in' : ''}. */`,
+        `/** What \`${id}\` takes: the ${kind === 'query' ? (plan.pathParams ? 'path and query parameters' : 'query parameters') : 'body'} of ${what}${kind === 'signed' || kind === 'batch' || kind === 'perp' ? ' without what the builder signs in' : ''}. */`,
         `export type ${Input} = ${inputType[kind]};`,
         '',
       )
@@ -167,7 +167,8 @@ export function emitClient(spec: Contract<'typedData'>, names: NameRegistry): Wr
       query: 'undefined',
       none: 'undefined',
     }[kind]
-    const param = kind === 'none' ? '' : kind === 'query' && plan.query === 'optional' ? `query?: ${Input}` : `input: ${Input}`
+    const param =
+      kind === 'none' ? '' : kind === 'query' && plan.query === 'optional' && !plan.pathParams ? `query?: ${Input}` : `input: ${Input}`
     const note = kind === 'signed' || kind === 'batch' ? 'signed and sent' : kind === 'perp' ? 'signed as the perp Agent and sent' : 'sent'
     methods.push(`  /** ${what}, ${note}; retried on 429, 503 and dropped connections. */`)
     methods.push(`  ${propertyKey(id)}(${param}): Promise<Result<${data}, ${request}>>;`)

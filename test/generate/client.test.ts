@@ -20,6 +20,7 @@ import { parseBody, readUint64 } from '../../src/signing/body.ts'
 import { perpActionHash } from '../../src/signing/perp.ts'
 import { ROOT, runOec } from '../helpers/cli.ts'
 import { contract, signing } from '../helpers/shipped.ts'
+import { editedSpec, tempDir } from './helpers.ts'
 
 // Inside the repository (git-ignored .tmp/), so the driver resolves viem from the repo's node_modules.
 const DIR = join(ROOT, '.tmp', `generated-client-${process.pid}`)
@@ -436,3 +437,57 @@ describe('the generated client behind examples/generated-client/driver.ts', () =
 })
 
 mkdirSync(DIR, { recursive: true })
+
+describe('path parameters (a spec with `{name}` in a path)', () => {
+  const edits: [string, string][] = [
+    [
+      '  /orderbook:\n',
+      `  /orders/{order_id}:
+    get:
+      operationId: getOrderById
+      parameters:
+        - name: order_id
+          in: path
+          required: true
+          schema:
+            type: string
+        - $ref: "#/components/parameters/WalletQuery"
+      responses:
+        "200":
+          description: The order.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/OrderList"
+  /orderbook:
+`,
+    ],
+  ]
+  const t = tempDir('path-params')
+  afterAll(() => t.cleanup())
+
+  it('a GET fills {name} from the input (encoded) and sends the rest as the query', async () => {
+    const dir = join(DIR, 'path-params')
+    writeGenerated(dir, await generateFiles({ spec: editedSpec(t.dir, 'spec.yaml', edits) }))
+    const edited = await import(pathToFileURL(join(dir, 'client.ts')).href)
+    const urls: string[] = []
+    const fetch = async (url: string) => (urls.push(url), new Response('{"orders":[]}', { status: 200 }))
+    const client = edited.createClient({ baseUrl: 'http://x', signer: privateKeyToAccount(KEY), fetch })
+    const r = await client.getOrderById({ order_id: 'a/17', wallet: '0xabc' })
+    expect(r.error).toBeUndefined()
+    expect(urls).toEqual(['http://x/orders/a%2F17?wallet=0xabc'])
+    await expect(client.getOrderById({ wallet: '0xabc' })).rejects.toThrow(/path parameter order_id is missing/)
+  })
+
+  it('refuses a path parameter of an operation with a body that the body does not carry', async () => {
+    const path = editedSpec(t.dir, 'refused.yaml', [
+      [
+        '  /approve-agent:\n    post:\n',
+        '  /approve-agent/{slot}:\n    post:\n      parameters:\n        - name: slot\n          in: path\n          required: true\n          schema:\n            type: string\n',
+      ],
+    ])
+    await expect(generateFiles({ spec: path })).rejects.toThrow(
+      /path parameter \{slot\} of an operation with a body must also be a body property/,
+    )
+  })
+})
