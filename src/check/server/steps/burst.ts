@@ -7,7 +7,8 @@
  */
 import type { OperationId } from '../../../contract/generated/types.ts'
 import { brief } from '../context.ts'
-import { bulkBody, jsonOf, orderBody, placeOrder, rateHeaders, statusOf, succeeded } from '../helpers.ts'
+import { bulkBody, orderBody, placeOrder } from '../builders.ts'
+import { jsonOf, rateHeaders, statusOf, succeeded } from '../answers.ts'
 import type { Exchange } from '../http.ts'
 import { pathOf, route } from '../operations.ts'
 import type { CheckContext } from '../types.ts'

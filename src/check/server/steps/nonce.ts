@@ -1,5 +1,6 @@
 /** Nonce steps of the `nonce.*` checks: an order that must be accepted with a given nonce, and one that must be refused as reused. */
-import { expectRefused, expectSuccess, placeOrder } from '../helpers.ts'
+import { expectRefused, expectSuccess } from '../expectations.ts'
+import { placeOrder } from '../builders.ts'
 import type { CheckContext } from '../types.ts'
 import type { Wallet } from '../wallets.ts'
 

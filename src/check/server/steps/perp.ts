@@ -4,7 +4,7 @@
  * perp order's account shows.
  */
 import { call } from '../operations.ts'
-import { jsonOf } from '../helpers.ts'
+import { jsonOf } from '../answers.ts'
 import type { Exchange } from '../http.ts'
 import type { CheckContext } from '../types.ts'
 

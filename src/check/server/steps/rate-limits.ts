@@ -4,18 +4,9 @@
  */
 import { RATE_LIMIT_HEADERS, type Tier } from '../../../contract/index.ts'
 import { brief } from '../context.ts'
-import {
-  expectSuccess,
-  hasCode,
-  isCode,
-  jsonOf,
-  orderField,
-  placeOrder,
-  type RateHeaders,
-  rateHeaders,
-  statusOf,
-  succeeded,
-} from '../helpers.ts'
+import { expectSuccess } from '../expectations.ts'
+import { hasCode, isCode, jsonOf, type RateHeaders, rateHeaders, statusOf, succeeded } from '../answers.ts'
+import { orderField, placeOrder } from '../builders.ts'
 import type { Exchange } from '../http.ts'
 import type { CheckContext } from '../types.ts'
 import type { Wallet } from '../wallets.ts'

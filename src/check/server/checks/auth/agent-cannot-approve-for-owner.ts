@@ -1,6 +1,8 @@
 /** `auth.agent-cannot-approve-for-owner`: an agent's ApproveAgent approves for the agent itself, never for its owner. */
 import { brief } from '../../context.ts'
-import { agentBody, approveAgent, expectAuthRefused, expectSuccess, placeOrder, statusOf } from '../../helpers.ts'
+import { agentBody, approveAgent, placeOrder } from '../../builders.ts'
+import { expectAuthRefused, expectSuccess } from '../../expectations.ts'
+import { statusOf } from '../../answers.ts'
 import type { Check } from '../../types.ts'
 import { call } from '../../operations.ts'
 

@@ -1,6 +1,8 @@
 /** `auth.agent-order`: approve an agent, then its orders and cancels for the owner are accepted and it is listed. */
 import { brief } from '../../context.ts'
-import { approveAgent, cancelBody, expectSuccess, jsonOf, placeOrder, statusOf } from '../../helpers.ts'
+import { approveAgent, cancelBody, placeOrder } from '../../builders.ts'
+import { expectSuccess } from '../../expectations.ts'
+import { jsonOf, statusOf } from '../../answers.ts'
 import type { Check } from '../../types.ts'
 import { call, label } from '../../operations.ts'
 

@@ -1,6 +1,8 @@
 /** `auth.agent-revoke`: approve → agent order accepted → revoke → agent order refused. */
 import { brief } from '../../context.ts'
-import { approveAgent, expectAuthRefused, expectSuccess, hasCode, placeOrder, revokeAgent, statusOf } from '../../helpers.ts'
+import { approveAgent, placeOrder, revokeAgent } from '../../builders.ts'
+import { expectAuthRefused, expectSuccess } from '../../expectations.ts'
+import { hasCode, statusOf } from '../../answers.ts'
 import type { Check } from '../../types.ts'
 import { label } from '../../operations.ts'
 

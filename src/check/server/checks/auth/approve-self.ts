@@ -1,6 +1,8 @@
 /** `auth.approve-self`: approving yourself as your own agent is refused with invalid_field. */
 import { brief } from '../../context.ts'
-import { approveAgent, expectRefused, succeeded } from '../../helpers.ts'
+import { approveAgent } from '../../builders.ts'
+import { expectRefused } from '../../expectations.ts'
+import { succeeded } from '../../answers.ts'
 import type { Check } from '../../types.ts'
 
 export const AUTH_APPROVE_SELF = 'auth.approve-self'

@@ -1,6 +1,8 @@
 /** `auth.chain-id`: a signature under another chain ID is refused. */
 import { brief } from '../../context.ts'
-import { approveAgent, expectAuthRefused, placeOrder, statusOf, withState } from '../../helpers.ts'
+import { approveAgent, placeOrder, withState } from '../../builders.ts'
+import { expectAuthRefused } from '../../expectations.ts'
+import { statusOf } from '../../answers.ts'
 import type { Check } from '../../types.ts'
 
 export const AUTH_CHAIN_ID = 'auth.chain-id'

@@ -1,5 +1,6 @@
 /** `auth.client-id-signed`: client_id is covered by the signature (signed clientId ≠ body client_id is refused). */
-import { expectAuthRefused, placeOrder, withState } from '../../helpers.ts'
+import { expectAuthRefused } from '../../expectations.ts'
+import { placeOrder, withState } from '../../builders.ts'
 import type { Check } from '../../types.ts'
 
 export const AUTH_CLIENT_ID_SIGNED = 'auth.client-id-signed'

@@ -1,5 +1,6 @@
 /** `auth.direct-order`: orders signed by the wallet itself are accepted (every side, tif, route; empty and unicode client_id). */
-import { expectAuthenticated, expectSuccess, placeOrder } from '../../helpers.ts'
+import { expectAuthenticated, expectSuccess } from '../../expectations.ts'
+import { placeOrder } from '../../builders.ts'
 import type { Check } from '../../types.ts'
 
 export const AUTH_DIRECT_ORDER = 'auth.direct-order'

@@ -1,6 +1,7 @@
 /** `auth.domain`: a signature under another domain name, version or verifying contract is refused. */
 import type { RuleId } from '../../../../contract/generated/rules.ts'
-import { expectAuthRefused, placeOrder, withState } from '../../helpers.ts'
+import { expectAuthRefused } from '../../expectations.ts'
+import { placeOrder, withState } from '../../builders.ts'
 import type { Check } from '../../types.ts'
 
 export const AUTH_DOMAIN = 'auth.domain'

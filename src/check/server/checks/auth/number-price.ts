@@ -2,7 +2,9 @@
  * `auth.number-price`: size or price sent as a JSON number is refused. The seed lists it as a cause
  * of `Signature verification failed`: accepting it fails, another refusal code warns.
  */
-import { expectAuthRefused, expectRefused, hasCode, placeOrder, withState } from '../../helpers.ts'
+import { expectAuthRefused, expectRefused } from '../../expectations.ts'
+import { hasCode } from '../../answers.ts'
+import { placeOrder, withState } from '../../builders.ts'
 import { RawJson } from '../../requests.ts'
 import type { Check } from '../../types.ts'
 

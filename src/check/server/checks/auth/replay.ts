@@ -7,17 +7,9 @@
 import type { OperationId } from '../../../../contract/generated/types.ts'
 import { brief } from '../../context.ts'
 import { isObject } from '../../../../contract/index.ts'
-import {
-  agentBody,
-  approveAgent,
-  bulkBody,
-  cancelBody,
-  expectAuthRefused,
-  expectSuccess,
-  jsonOf,
-  orderBody,
-  succeeded,
-} from '../../helpers.ts'
+import { agentBody, approveAgent, bulkBody, cancelBody, orderBody } from '../../builders.ts'
+import { expectAuthRefused, expectSuccess } from '../../expectations.ts'
+import { jsonOf, succeeded } from '../../answers.ts'
 import type { Exchange } from '../../http.ts'
 import { call } from '../../operations.ts'
 import { bodyText, type BodyValue, type SignedBody } from '../../requests.ts'

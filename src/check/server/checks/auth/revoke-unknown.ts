@@ -1,6 +1,7 @@
 /** `auth.revoke-unknown`: revoking an agent that was never approved: 404 not_found or 200. */
 import { brief } from '../../context.ts'
-import { hasCode, revokeAgent, statusOf, withState } from '../../helpers.ts'
+import { hasCode, statusOf } from '../../answers.ts'
+import { revokeAgent, withState } from '../../builders.ts'
 import type { Check } from '../../types.ts'
 
 export const AUTH_REVOKE_UNKNOWN = 'auth.revoke-unknown'

@@ -1,5 +1,6 @@
 /** `auth.route-struct`: route is signed exactly when it is in the body (PlaceOrder vs the 8-field struct). */
-import { expectAuthRefused, placeOrder, withState } from '../../helpers.ts'
+import { expectAuthRefused } from '../../expectations.ts'
+import { placeOrder, withState } from '../../builders.ts'
 import type { Check } from '../../types.ts'
 
 export const AUTH_ROUTE_STRUCT = 'auth.route-struct'

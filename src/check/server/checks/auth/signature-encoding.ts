@@ -1,6 +1,8 @@
 /** `auth.signature-encoding`: signature encodings: v 0/1 accepted, high-s refused, malformed signatures refused. */
 import { brief } from '../../context.ts'
-import { expectRefused, expectSuccess, placeOrder, succeeded, withState } from '../../helpers.ts'
+import { expectRefused, expectSuccess } from '../../expectations.ts'
+import { placeOrder, withState } from '../../builders.ts'
+import { succeeded } from '../../answers.ts'
 import type { Check } from '../../types.ts'
 import { highSTwin, splitSignature, withVForm } from '../../../../signing/signature.ts'
 

@@ -1,5 +1,6 @@
 /** `auth.string-format`: size/price strings must be sent exactly as signed (100.0 signed, 100 sent is a mismatch). */
-import { expectAuthenticated, expectAuthRefused, placeOrder, withState } from '../../helpers.ts'
+import { expectAuthenticated, expectAuthRefused } from '../../expectations.ts'
+import { placeOrder, withState } from '../../builders.ts'
 import type { Check } from '../../types.ts'
 
 export const AUTH_STRING_FORMAT = 'auth.string-format'

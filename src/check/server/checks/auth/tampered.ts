@@ -1,6 +1,7 @@
 /** `auth.tampered`: any signed field changed after signing is refused. */
 import type { RuleId } from '../../../../contract/generated/rules.ts'
-import { expectAuthRefused, placeOrder, withState } from '../../helpers.ts'
+import { expectAuthRefused } from '../../expectations.ts'
+import { placeOrder, withState } from '../../builders.ts'
 import type { Check, CheckContext } from '../../types.ts'
 
 /** The other listed symbol, for tampering (or a second well-formed one when only one is listed). */

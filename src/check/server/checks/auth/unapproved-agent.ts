@@ -1,5 +1,7 @@
 /** `auth.unapproved-agent`: a signer that is neither the wallet nor its approved agent is refused. */
-import { approveAgent, cancelBody, expectAuthRefused, expectSuccess, jsonOf, placeOrder, statusOf, withState } from '../../helpers.ts'
+import { approveAgent, cancelBody, placeOrder, withState } from '../../builders.ts'
+import { expectAuthRefused, expectSuccess } from '../../expectations.ts'
+import { jsonOf, statusOf } from '../../answers.ts'
 import type { Check } from '../../types.ts'
 import { call } from '../../operations.ts'
 

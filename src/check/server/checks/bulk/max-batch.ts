@@ -1,6 +1,7 @@
 /** `bulk.max-batch`: a batch one item over the maximum is refused with batch_too_large. */
 import { brief } from '../../context.ts'
-import { bulkBody, hasCode, orderBody, statusOf, succeeded } from '../../helpers.ts'
+import { bulkBody, orderBody } from '../../builders.ts'
+import { hasCode, statusOf, succeeded } from '../../answers.ts'
 import type { Check } from '../../types.ts'
 import { call } from '../../operations.ts'
 

@@ -3,7 +3,7 @@
  * over separate connections: never more resting than the cap, every other one refused as a cap
  * refusal in the stated form.
  */
-import { orderBody } from '../../helpers.ts'
+import { orderBody } from '../../builders.ts'
 import { capBurst } from '../../steps/burst.ts'
 import type { Check } from '../../types.ts'
 

@@ -1,6 +1,8 @@
 /** `cap.positions`: an order that would open a position beyond the positions cap is refused with limit_exceeded and the cap in the message. */
 import { brief } from '../../context.ts'
-import { expectSuccess, jsonOf, placeOrder, succeeded } from '../../helpers.ts'
+import { expectSuccess } from '../../expectations.ts'
+import { jsonOf, succeeded } from '../../answers.ts'
+import { placeOrder } from '../../builders.ts'
 import { defaultTier, expectCapRefusal } from '../../steps/rate-limits.ts'
 import type { Check, CheckContext } from '../../types.ts'
 import { walletFromKey, type Wallet } from '../../wallets.ts'

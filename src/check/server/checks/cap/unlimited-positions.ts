@@ -1,6 +1,8 @@
 /** `cap.unlimited-positions`: a tier whose max positions is -1 opens positions beyond every finite cap. */
 import { brief } from '../../context.ts'
-import { expectSuccess, placeOrder, succeeded } from '../../helpers.ts'
+import { expectSuccess } from '../../expectations.ts'
+import { placeOrder } from '../../builders.ts'
+import { succeeded } from '../../answers.ts'
 import type { Tier } from '../../../../contract/index.ts'
 import type { Check, CheckContext } from '../../types.ts'
 import { walletFromKey, type Wallet } from '../../wallets.ts'

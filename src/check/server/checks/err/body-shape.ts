@@ -1,6 +1,6 @@
 /** `err.body-shape`: every 4xx/5xx JSON body of the run has a lowercase string code and a string message. */
 import { deref, getPointer, isObject } from '../../../../contract/index.ts'
-import { jsonOf, statusOf } from '../../helpers.ts'
+import { jsonOf, statusOf } from '../../answers.ts'
 import { errorResponses, provokeErrors } from '../../steps/errors.ts'
 import type { Check, CheckContext } from '../../types.ts'
 

@@ -1,7 +1,7 @@
 /** `err.orderbook-missing`: GET /orderbook of a missing instrument: HTTP 200, jsonrpc "2.0", result null, error {code 13020, message "not_found"}. */
 import { isObject } from '../../../../contract/index.ts'
 import { brief } from '../../context.ts'
-import { jsonOf, statusOf } from '../../helpers.ts'
+import { jsonOf, statusOf } from '../../answers.ts'
 import type { Check } from '../../types.ts'
 import { call, label } from '../../operations.ts'
 import type { KnownErrorCode } from '../../../../contract/generated/errors.ts'

@@ -6,7 +6,7 @@
  */
 import { isObject } from '../../../../contract/index.ts'
 import { brief } from '../../context.ts'
-import { codeOf, isCode, jsonOf, statusOf } from '../../helpers.ts'
+import { codeOf, isCode, jsonOf, statusOf } from '../../answers.ts'
 import type { Check } from '../../types.ts'
 import { call, pathOf } from '../../operations.ts'
 

@@ -5,7 +5,8 @@
  */
 import { isObject } from '../../../../contract/index.ts'
 import type { OperationId, Tif } from '../../../../contract/generated/types.ts'
-import { jsonOf, placeOrder, statusOf, withState } from '../../helpers.ts'
+import { jsonOf, statusOf } from '../../answers.ts'
+import { placeOrder, withState } from '../../builders.ts'
 import type { Exchange } from '../../http.ts'
 import { route } from '../../operations.ts'
 import type { Check, CheckContext, Level } from '../../types.ts'

@@ -1,6 +1,7 @@
 /** `nonce.concurrent`: of 6 concurrent orders with one nonce, at most one is accepted. */
 import { brief } from '../../context.ts'
-import { orderBody, statusOf, succeeded } from '../../helpers.ts'
+import { orderBody } from '../../builders.ts'
+import { statusOf, succeeded } from '../../answers.ts'
 import type { Check } from '../../types.ts'
 import { call } from '../../operations.ts'
 

@@ -2,7 +2,7 @@
  * `nonce.precision-2p53`: nonce 2^53+1 round-trips exactly (2^53 and 2^53+1 are different nonces).
  * Where servers that parse JSON numbers as doubles break: a nonce must keep every digit.
  */
-import { statusOf } from '../../helpers.ts'
+import { statusOf } from '../../answers.ts'
 import { acked, reused } from '../../steps/nonce.ts'
 import type { Check } from '../../types.ts'
 import { call, label } from '../../operations.ts'

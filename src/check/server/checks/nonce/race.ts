@@ -5,7 +5,8 @@
  * the check repeats the race (see docs/check-server.md for how often that catches it).
  */
 import { brief } from '../../context.ts'
-import { orderBody, succeeded } from '../../helpers.ts'
+import { orderBody } from '../../builders.ts'
+import { succeeded } from '../../answers.ts'
 import { expectAnswered, sendAtOnce } from '../../steps/burst.ts'
 import type { Check } from '../../types.ts'
 

@@ -1,6 +1,7 @@
 /** `nonce.retry-after-failure`: a request that failed may be retried with the same nonce. */
 import { brief } from '../../context.ts'
-import { placeOrder, succeeded } from '../../helpers.ts'
+import { placeOrder } from '../../builders.ts'
+import { succeeded } from '../../answers.ts'
 import { acked } from '../../steps/nonce.ts'
 import type { Check } from '../../types.ts'
 

@@ -1,6 +1,6 @@
 /** `ops.health`: GET /health answers 200 {"status":"ok"}. */
 import { brief } from '../../context.ts'
-import { jsonOf, statusOf } from '../../helpers.ts'
+import { jsonOf, statusOf } from '../../answers.ts'
 import type { Check } from '../../types.ts'
 import { call } from '../../operations.ts'
 

@@ -4,7 +4,8 @@
  * agent key also trades options for itself.
  */
 import { call } from '../../operations.ts'
-import { approveAgent, expectSuccess, withState } from '../../helpers.ts'
+import { approveAgent, withState } from '../../builders.ts'
+import { expectSuccess } from '../../expectations.ts'
 import { ordersOf } from '../../steps/perp.ts'
 import type { Check } from '../../types.ts'
 import { perpOrder } from './orders.ts'

@@ -5,7 +5,9 @@
  */
 import { brief } from '../../context.ts'
 import { call } from '../../operations.ts'
-import { approveAgent, expectSuccess, jsonOf, statusOf } from '../../helpers.ts'
+import { approveAgent } from '../../builders.ts'
+import { expectSuccess } from '../../expectations.ts'
+import { jsonOf, statusOf } from '../../answers.ts'
 import { ordersOf, placedAny } from '../../steps/perp.ts'
 import type { Check } from '../../types.ts'
 import { perpOrder } from './orders.ts'

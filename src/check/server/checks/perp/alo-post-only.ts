@@ -1,7 +1,8 @@
 /** `perp.alo-post-only`: an `Alo` (post-only) order that would cross is an `{error}` status, never a fill. */
 import { brief } from '../../context.ts'
 import { call } from '../../operations.ts'
-import { jsonOf, placeOrder, succeeded, withState } from '../../helpers.ts'
+import { jsonOf, succeeded } from '../../answers.ts'
+import { placeOrder, withState } from '../../builders.ts'
 import { ordersOf, statusesOf } from '../../steps/perp.ts'
 import type { Check } from '../../types.ts'
 import { defaultPerpAction, perpOrder } from './orders.ts'

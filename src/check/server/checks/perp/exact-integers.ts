@@ -6,7 +6,8 @@
  */
 import { brief } from '../../context.ts'
 import { call } from '../../operations.ts'
-import { statusOf, succeeded, withState } from '../../helpers.ts'
+import { statusOf, succeeded } from '../../answers.ts'
+import { withState } from '../../builders.ts'
 import type { Check, CheckContext } from '../../types.ts'
 import type { Wallet } from '../../wallets.ts'
 import { defaultPerpAction, perpOrder } from './orders.ts'

@@ -1,7 +1,7 @@
 /** `perp.info-meta`: POST /info {"type":"meta"} lists the perp universe, asset index = position. */
 import { brief } from '../../context.ts'
 import { call } from '../../operations.ts'
-import { jsonOf, statusOf } from '../../helpers.ts'
+import { jsonOf, statusOf } from '../../answers.ts'
 import type { Check } from '../../types.ts'
 
 export const PERP_INFO_META = 'perp.info-meta'

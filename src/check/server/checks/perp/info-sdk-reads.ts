@@ -6,7 +6,7 @@
  */
 import { brief } from '../../context.ts'
 import { call } from '../../operations.ts'
-import { jsonOf, statusOf } from '../../helpers.ts'
+import { jsonOf, statusOf } from '../../answers.ts'
 import type { Check, CheckContext } from '../../types.ts'
 
 export const PERP_INFO_SDK_READS = 'perp.info-sdk-reads'

@@ -1,6 +1,7 @@
 /** `rl.batch-crossing`: a batch that would cross the order limit gets 429 as a whole and consumes nothing; a replacement costs no cancel. */
 import { brief } from '../../context.ts'
-import { bulkBody, cancelBody, jsonOf, orderBody, placeOrder, rateHeaders, statusOf, succeeded } from '../../helpers.ts'
+import { bulkBody, cancelBody, orderBody, placeOrder } from '../../builders.ts'
+import { jsonOf, rateHeaders, statusOf, succeeded } from '../../answers.ts'
 import { defaultTier, freshWindow } from '../../steps/rate-limits.ts'
 import type { Check } from '../../types.ts'
 import { call } from '../../operations.ts'

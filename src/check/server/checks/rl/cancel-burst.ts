@@ -1,5 +1,6 @@
 /** `rl.cancel-burst`: cancels sent at once past the cancel limit, over separate connections: never more let through than the limit in one window. */
-import { cancelBody, statusOf, withState } from '../../helpers.ts'
+import { cancelBody, withState } from '../../builders.ts'
+import { statusOf } from '../../answers.ts'
 import { expectAnswered, expectWithinLimit, pastLimit, sendAtOnce, windowsSeen } from '../../steps/burst.ts'
 import { defaultTier, freshWindow } from '../../steps/rate-limits.ts'
 import type { Check } from '../../types.ts'

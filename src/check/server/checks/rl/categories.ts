@@ -1,6 +1,7 @@
 /** `rl.categories`: order, cancel and API categories are independent (cancels do not spend orders and vice versa). */
 import { brief } from '../../context.ts'
-import { cancelBody, placeOrder, rateHeaders, statusOf, succeeded } from '../../helpers.ts'
+import { cancelBody, placeOrder } from '../../builders.ts'
+import { rateHeaders, statusOf, succeeded } from '../../answers.ts'
 import { defaultTier, freshWindow, restingOrder } from '../../steps/rate-limits.ts'
 import { orderLimitHit } from './order-limit.ts'
 import type { Check } from '../../types.ts'

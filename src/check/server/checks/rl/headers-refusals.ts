@@ -5,7 +5,7 @@
  * and these are the error responses a server most easily answers from an early exit without them.
  */
 import { brief } from '../../context.ts'
-import { statusOf } from '../../helpers.ts'
+import { statusOf } from '../../answers.ts'
 import { checkHeaders } from '../../steps/rate-limits.ts'
 import type { Check } from '../../types.ts'
 

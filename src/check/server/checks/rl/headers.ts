@@ -1,18 +1,8 @@
 /** `rl.headers`: X-RateLimit-Limit/-Remaining/-Reset on success and error responses of every rate-limited endpoint. */
 import { brief } from '../../context.ts'
-import {
-  agentBody,
-  approveAgent,
-  bulkBody,
-  cancelBody,
-  expectSuccess,
-  jsonOf,
-  orderBody,
-  placeOrder,
-  revokeAgent,
-  statusOf,
-  succeeded,
-} from '../../helpers.ts'
+import { agentBody, approveAgent, bulkBody, cancelBody, orderBody, placeOrder, revokeAgent } from '../../builders.ts'
+import { expectSuccess } from '../../expectations.ts'
+import { jsonOf, statusOf, succeeded } from '../../answers.ts'
 import type { Exchange } from '../../http.ts'
 import { checkHeaders, restingOrder } from '../../steps/rate-limits.ts'
 import type { Check, CheckContext } from '../../types.ts'

@@ -1,5 +1,6 @@
 /** `rl.order-burst`: orders sent at once past the order limit, over separate connections: never more accepted than the limit in one window. */
-import { orderBody, statusOf } from '../../helpers.ts'
+import { orderBody } from '../../builders.ts'
+import { statusOf } from '../../answers.ts'
 import {
   ackedUnits,
   expectAnswered,

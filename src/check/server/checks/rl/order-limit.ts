@@ -1,6 +1,6 @@
 /** `rl.order-limit`: the limit+1-th order in a window gets 429 with the stated body, Retry-After = retry_after_secs, Remaining 0. */
 import { brief } from '../../context.ts'
-import { isCode, jsonOf, rateHeaders, statusOf, succeeded } from '../../helpers.ts'
+import { isCode, jsonOf, rateHeaders, statusOf, succeeded } from '../../answers.ts'
 import { defaultTier, exhaustOrders, freshWindow, rateLimitRefusalProblems, STATED_429 } from '../../steps/rate-limits.ts'
 import type { Exchange } from '../../http.ts'
 import type { Check, CheckContext } from '../../types.ts'

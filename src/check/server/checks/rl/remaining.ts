@@ -1,5 +1,7 @@
 /** `rl.remaining`: X-RateLimit-Remaining falls by 1 per request and by k per k-item batch, in each category. */
-import { bulkBody, cancelBody, jsonOf, orderBody, orderField, placeOrder, type RateHeaders, expectAuthenticated } from '../../helpers.ts'
+import { bulkBody, cancelBody, orderBody, orderField, placeOrder } from '../../builders.ts'
+import { jsonOf, type RateHeaders } from '../../answers.ts'
+import { expectAuthenticated } from '../../expectations.ts'
 import type { Exchange } from '../../http.ts'
 import { checkHeaders, freshWindow } from '../../steps/rate-limits.ts'
 import type { Check } from '../../types.ts'

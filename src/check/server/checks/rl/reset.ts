@@ -1,6 +1,7 @@
 /** `rl.reset`: after the limit is hit, the counters reset at X-RateLimit-Reset. */
 import { brief } from '../../context.ts'
-import { placeOrder, rateHeaders, succeeded } from '../../helpers.ts'
+import { placeOrder } from '../../builders.ts'
+import { rateHeaders, succeeded } from '../../answers.ts'
 import { defaultTier, freshWindow } from '../../steps/rate-limits.ts'
 import { orderLimitHit } from './order-limit.ts'
 import type { Check } from '../../types.ts'

@@ -1,6 +1,8 @@
 /** `rl.unauthenticated-free`: a request refused by authentication does not spend the named wallet's budget. */
 import { brief } from '../../context.ts'
-import { expectSuccess, placeOrder, rateHeaders, succeeded } from '../../helpers.ts'
+import { expectSuccess } from '../../expectations.ts'
+import { placeOrder } from '../../builders.ts'
+import { rateHeaders, succeeded } from '../../answers.ts'
 import type { Check } from '../../types.ts'
 
 export const RL_UNAUTHENTICATED_FREE = 'rl.unauthenticated-free'

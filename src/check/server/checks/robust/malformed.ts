@@ -4,7 +4,8 @@
  * The perp endpoint refuses a parsed body in the venue's envelope instead.
  */
 import { brief } from '../../context.ts'
-import { codeOf, isCode, jsonOf, orderBody, statusOf, succeeded } from '../../helpers.ts'
+import { codeOf, isCode, jsonOf, statusOf, succeeded } from '../../answers.ts'
+import { orderBody } from '../../builders.ts'
 import type { Check, CheckContext } from '../../types.ts'
 import type { KnownErrorCode } from '../../../../contract/generated/errors.ts'
 

@@ -4,7 +4,8 @@
  * difference: a header the same order with route does not carry (stated); its name is assumed.
  */
 import { brief } from '../../context.ts'
-import { hasCode, jsonOf, orderField, placeOrder, statusOf, succeeded } from '../../helpers.ts'
+import { hasCode, jsonOf, statusOf, succeeded } from '../../answers.ts'
+import { orderField, placeOrder } from '../../builders.ts'
 import type { Check } from '../../types.ts'
 import { call } from '../../operations.ts'
 import type { HeaderName } from '../../../../contract/generated/contract.ts'

@@ -6,7 +6,9 @@
 import type { Exchange } from '../../http.ts'
 import WebSocket from 'ws'
 import { isObject } from '../../../../contract/index.ts'
-import { expectSuccess, jsonOf, placeOrder } from '../../helpers.ts'
+import { expectSuccess } from '../../expectations.ts'
+import { jsonOf } from '../../answers.ts'
+import { placeOrder } from '../../builders.ts'
 import type { Check } from '../../types.ts'
 
 export const WS_ORDER_UPDATES = 'ws.order-updates'
