@@ -20,7 +20,14 @@ import {
 import { parseBody } from '../../src/signing/index.ts'
 import type { Reply } from '../../src/server/reply.ts'
 import type { RuleId } from '../../src/contract/generated/rules.ts'
-import { jsonResponse, nonceConsumedOnFailure, proxied, rewriteObjects, type Target } from '../check-server/broken-servers.ts'
+import {
+  batchCountedOnce,
+  jsonResponse,
+  nonceConsumedOnFailure,
+  proxied,
+  rewriteObjects,
+  type Target,
+} from '../check-server/broken-servers.ts'
 
 export interface Fault {
   readonly name: string
@@ -536,19 +543,7 @@ export const FAULTS: readonly Fault[] = [
     name: 'batch counted once',
     how: 'a k-item batch is charged as one order (or one cancel)',
     rules: ['RL-12'],
-    start: () => {
-      const real = createRateLimiter(60)
-      return serve(
-        {},
-        {
-          rateLimiter: {
-            charge: (w, cost, limits, now) =>
-              real.charge(w, Object.fromEntries(Object.entries(cost).map(([k, n]) => [k, Math.min(n ?? 0, 1)])), limits, now),
-            status: real.status,
-          },
-        },
-      )
-    },
+    start: () => serve({}, { rateLimiter: batchCountedOnce() }),
   },
   {
     name: 'orders listed with normalized prices',

@@ -3,44 +3,32 @@
  * (stateless, no signature checks). Its divergences are reported as cases and the run ends
  * cleanly: exit 1 with a JSON report, Prism still up.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { runOec } from '../helpers/cli.ts'
 import { underMutation } from '../helpers/mutation.ts'
-import { type PrismMock, startPrism } from '../helpers/prism.ts'
+import { prismForFile } from '../helpers/prism.ts'
 
 const cliIt = underMutation ? it.skip : it
 
-let prism: PrismMock | undefined
-let url = ''
-const log = () => prism?.log() ?? ''
-
-beforeAll(async () => {
-  if (underMutation) return
-  prism = await startPrism()
-  url = prism.url
-}, 90_000)
-
-afterAll(() => {
-  prism?.process.kill()
-})
+const prism = prismForFile()
 
 cliIt(
   'Prism mocking the shipped spec is explored: divergences reported, the run ends cleanly',
   async () => {
     const r = await runOec(
-      ['check', 'server', '--target', url, '--symbol', 'BTC-20261225-100000-C', '--explore', '30', '--reporter', 'json'],
+      ['check', 'server', '--target', prism.url(), '--symbol', 'BTC-20261225-100000-C', '--explore', '30', '--reporter', 'json'],
       {
         timeoutMs: 200_000,
       },
     )
-    expect(r.code, `${r.stderr}\nprism: ${log().slice(-500)}`).toBe(1)
+    expect(r.code, `${r.stderr}\nprism: ${prism.log().slice(-500)}`).toBe(1)
     const report = JSON.parse(r.stdout) as { results: { id: string; outcome: string; rules: string[] }[] }
     const found = report.results.filter((x) => x.id.startsWith('explore/'))
     expect(found.length).toBeGreaterThan(0)
     // Prism takes any signature: a stated auth rule is among what the explorer reports.
     expect(found.some((x) => x.outcome === 'fail')).toBe(true)
     expect(r.stderr).toMatch(/divergence/)
-    expect(prism?.process.exitCode, log().slice(-500)).toBe(null)
+    expect(prism.exitCode(), prism.log().slice(-500)).toBe(null)
   },
   240_000,
 )

@@ -64,6 +64,16 @@ function isResponse(x: ProxyRequest | ProxyResponse): x is ProxyResponse {
   return 'status' in x
 }
 
+/** A limiter that charges a k-item batch as one order (or one cancel): the real one, capped at 1 per charge. */
+export function batchCountedOnce(): RateLimiter {
+  const real = createRateLimiter(60)
+  return {
+    charge: (w, cost, limits, now) =>
+      real.charge(w, Object.fromEntries(Object.entries(cost).map(([k, n]) => [k, Math.min(n ?? 0, 1)])), limits, now),
+    status: real.status,
+  }
+}
+
 /** A proxy that answers 409 nonce_reused to any (wallet, nonce) it has already forwarded, whatever the outcome. */
 export function nonceConsumedOnFailure(): Promise<Target> {
   const seen = new Set<string>()
@@ -415,19 +425,7 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     how: 'a k-item batch is charged as one order (or one cancel)',
     caughtBy: 'rl.remaining',
     only: ['rl.remaining'],
-    start: () => {
-      const real = createRateLimiter(60)
-      return reference(
-        {},
-        {
-          rateLimiter: {
-            charge: (w, cost, limits, now) =>
-              real.charge(w, Object.fromEntries(Object.entries(cost).map(([k, n]) => [k, Math.min(n ?? 0, 1)])), limits, now),
-            status: real.status,
-          },
-        },
-      )
-    },
+    start: () => reference({}, { rateLimiter: batchCountedOnce() }),
   },
   {
     name: 'cap ignored',

@@ -10,26 +10,14 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { runOec } from '../helpers/cli.ts'
 import { underMutation } from '../helpers/mutation.ts'
-import { type PrismMock, startPrism } from '../helpers/prism.ts'
+import { prismForFile } from '../helpers/prism.ts'
 
 const cliIt = underMutation ? it.skip : it
 
-let prism: PrismMock | undefined
-let url = ''
-const log = () => prism?.log() ?? ''
-
-beforeAll(async () => {
-  if (underMutation) return
-  prism = await startPrism()
-  url = prism.url
-}, 90_000)
-
-afterAll(() => {
-  prism?.process.kill()
-})
+const prism = prismForFile()
 
 interface Report {
   results: { id: string; outcome: string }[]
@@ -42,9 +30,9 @@ cliIt(
     const run = async (workers: number): Promise<Report> => {
       const out = join(dir, `w${workers}.json`)
       // A mock answers examples, not orders: the preflight's accepted-order step means nothing there.
-      const args = ['check', 'server', '--target', url, '--symbol', 'BTC-20261225-100000-C', '--skip', 'robust', '--no-preflight']
+      const args = ['check', 'server', '--target', prism.url(), '--symbol', 'BTC-20261225-100000-C', '--skip', 'robust', '--no-preflight']
       const r = await runOec([...args, '--workers', String(workers), '--reporter', 'json', '--out', out], { timeoutMs: 120_000 })
-      expect(r.code, `${r.stderr}\nprism: ${log().slice(-500)}`).toBe(1)
+      expect(r.code, `${r.stderr}\nprism: ${prism.log().slice(-500)}`).toBe(1)
       return JSON.parse(readFileSync(out, 'utf8')) as Report
     }
     const one = await run(1)
@@ -56,7 +44,7 @@ cliIt(
     const failed = one.results.filter((x) => x.outcome === 'fail').map((x) => x.id)
     expect(failed.some((id) => id.startsWith('auth.tampered'))).toBe(true)
     expect(one.results.some((x) => x.outcome === 'pass')).toBe(true)
-    expect(prism?.process.exitCode, log().slice(-500)).toBe(null)
+    expect(prism.exitCode(), prism.log().slice(-500)).toBe(null)
   },
   240_000,
 )

@@ -3,10 +3,12 @@
  * shared by the runner's and the explorer's foreign-server tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { afterAll, beforeAll } from 'vitest'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { DEFAULT_SPEC_PATH } from '../../src/contract/load.ts'
 import { ROOT } from './cli.ts'
+import { underMutation } from './mutation.ts'
 import { unusedPort } from './ports.ts'
 
 const require = createRequire(import.meta.url)
@@ -41,4 +43,17 @@ export async function startPrism(): Promise<PrismMock> {
     await new Promise((r) => setTimeout(r, 250))
   }
   return { url, process: prism, log: () => log }
+}
+
+/** Prism for one test file: started before its tests (not under mutation testing), stopped after. */
+export function prismForFile(): { url(): string; log(): string; exitCode(): number | null | undefined } {
+  let prism: PrismMock | undefined
+  beforeAll(async () => {
+    if (underMutation) return
+    prism = await startPrism()
+  }, 90_000)
+  afterAll(() => {
+    prism?.process.kill()
+  })
+  return { url: () => prism?.url ?? '', log: () => prism?.log() ?? '', exitCode: () => prism?.process.exitCode }
 }

@@ -16,6 +16,7 @@ import { loadCoreYaml } from '../../src/contract/js-yaml.ts'
 import { compileOpenApiValidator, type OpenApiVersion } from '../../src/lint/openapi-validator.ts'
 import { ROOT } from '../helpers/cli.ts'
 import { propertyRuns } from '../helpers/mutation.ts'
+import { paths, replaced } from '../helpers/tree.ts'
 
 type Built = typeof import('../../src/lint/openapi-validator.ts')
 const built = (await import(pathToFileURL(join(ROOT, 'dist', 'src', 'lint', 'openapi-validator.js')).href)) as Built
@@ -30,23 +31,6 @@ const DOCS: Record<OpenApiVersion, Record<string, unknown>> = { '3.0': corpus('t
 function verdict(v: ValidateFunction, doc: unknown) {
   const ok = v(doc)
   return { ok, errors: (v.errors ?? []).map((e) => `${e.instancePath} ${e.schemaPath} ${e.message}`) }
-}
-
-/** Paths (as key lists) to every value of a tree, up to `limit` of them, in document order. */
-function paths(v: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  out.push(at)
-  if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...at, i], out))
-  else if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) paths((v as Record<string, unknown>)[k], [...at, k], out)
-  return out
-}
-
-function replaced(doc: unknown, path: (string | number)[], value: unknown): unknown {
-  if (path.length === 0) return value
-  const copy: unknown = structuredClone(doc)
-  let node = copy as Record<string | number, unknown>
-  for (const k of path.slice(0, -1)) node = node[k] as Record<string | number, unknown>
-  node[path.at(-1)!] = value
-  return copy
 }
 
 describe.each(['3.0', '3.1'] as const)('the build-time OpenAPI %s validator', (version) => {

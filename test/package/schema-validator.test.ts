@@ -16,6 +16,7 @@ import { DEFAULT_VECTORS_DIR, SCHEMA_NAME } from '../../src/vectors/paths.ts'
 import { schemaValidator as compileNow, type ValidateFn } from '../../src/vectors/schema-validator.ts'
 import { ROOT } from '../helpers/cli.ts'
 import { propertyRuns } from '../helpers/mutation.ts'
+import { paths, replaced } from '../helpers/tree.ts'
 
 type Built = typeof import('../../src/vectors/schema-validator.ts')
 const built = (await import(pathToFileURL(join(ROOT, 'dist', 'src', 'vectors', 'schema-validator.js')).href)) as Built
@@ -26,23 +27,6 @@ const docs = vectorFileNames().map((n) => parseExact(readFileSync(join(DEFAULT_V
 function verdict(v: ValidateFn, doc: unknown) {
   const ok = v(doc)
   return { ok, errors: (v.errors ?? []).map((e) => `${e.instancePath} ${e.message}`) }
-}
-
-/** Every JSON pointer path (as key lists) into a tree, containers and leaves. */
-function paths(v: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  out.push(at)
-  if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...at, i], out))
-  else if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) paths((v as Record<string, unknown>)[k], [...at, k], out)
-  return out
-}
-
-function replaced(doc: unknown, path: (string | number)[], value: unknown): unknown {
-  if (path.length === 0) return value
-  const copy: unknown = structuredClone(doc)
-  let node = copy as Record<string | number, unknown>
-  for (const k of path.slice(0, -1)) node = node[k] as Record<string | number, unknown>
-  node[path.at(-1)!] = value
-  return copy
 }
 
 describe('the build-time vector schema validator', () => {

@@ -4,7 +4,7 @@
  * comparison and the report read both sides alike.
  */
 import type { RunningServer } from '../../server/index.ts'
-import type { Exchange, SendOptions, SentRequest } from '../server/http.ts'
+import { receivedResponse, type Exchange, type SendOptions, type SentRequest } from '../server/http.ts'
 
 export class InProcessClient {
   constructor(private readonly server: Pick<RunningServer, 'url' | 'dispatch'>) {}
@@ -21,16 +21,6 @@ export class InProcessClient {
     }
     const started = performance.now()
     const res = await this.server.dispatch({ method, url: path, headers, ...(options.body !== undefined ? { body: options.body } : {}) })
-    let json: unknown
-    try {
-      json = res.body.length > 0 ? JSON.parse(res.body) : undefined
-    } catch {
-      json = undefined
-    }
-    return {
-      request,
-      response: { status: res.status, headers: res.headers, body: res.body, ...(json !== undefined ? { json } : {}) },
-      durationMs: performance.now() - started,
-    }
+    return { request, response: receivedResponse(res.status, res.headers, res.body), durationMs: performance.now() - started }
   }
 }

@@ -66,6 +66,17 @@ export class ConnectionPool {
   }
 }
 
+/** A response as received: its body also parsed as JSON when it is JSON. */
+export function receivedResponse(status: number, headers: Readonly<Record<string, string>>, body: string): ReceivedResponse {
+  let json: unknown
+  try {
+    json = body.length > 0 ? JSON.parse(body) : undefined
+  } catch {
+    json = undefined
+  }
+  return { status, headers, body, ...(json !== undefined ? { json } : {}) }
+}
+
 export type ExchangeListener = (e: Exchange) => void
 
 /** Thrown when the target cannot be reached at all: the runner turns it into exit 2. */
@@ -152,20 +163,13 @@ export class HttpClient {
           res.on('data', (c: Buffer) => chunks.push(c))
           res.on('error', (err) => resolve({ request, error: err.message, durationMs: performance.now() - started }))
           res.on('end', () => {
-            const body = Buffer.concat(chunks).toString('utf8')
             const rh: Record<string, string> = {}
             for (const [k, v] of Object.entries(res.headers)) {
               if (v !== undefined) rh[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v)
             }
-            let json: unknown
-            try {
-              json = body.length > 0 ? JSON.parse(body) : undefined
-            } catch {
-              json = undefined
-            }
             resolve({
               request,
-              response: { status: res.statusCode ?? 0, headers: rh, body, ...(json !== undefined ? { json } : {}) },
+              response: receivedResponse(res.statusCode ?? 0, rh, Buffer.concat(chunks).toString('utf8')),
               durationMs: performance.now() - started,
             })
           })
