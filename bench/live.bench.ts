@@ -67,7 +67,7 @@ async function liveRun(workers: number | undefined, dir: string): Promise<Timed>
   const unlimited = unlimitedSetup(spec)
   const wallets = [positions.wallet, ...(unlimited ? [unlimited.wallet] : [])]
   const tiers = wallets.flatMap((w) => ['--wallet-tier', `${addressOf(w.privateKey)}=${w.tier}`])
-  const server = await serve(['--instruments', positions.instruments.join(','), ...tiers])
+  const server = await serve(['--symbols', positions.instruments.join(','), ...tiers])
   try {
     const config = join(dir, 'runner.json')
     writeFileSync(config, JSON.stringify({ wallets, symbols: positions.instruments }))

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { OecError } from '../errors.ts'
 import { commands } from './commands/index.ts'
 import { Command, CommanderError, Help, type CliIO, type ExitCode } from './program.ts'
-import { readCommandSummary } from './summary.ts'
-import { applySettings, findConfig } from './config.ts'
+import { readCommandSummary, readSettingsIndex } from './summary.ts'
+import { applySettings, checkConfigKeys, checkEnvNames, findConfig } from './config.ts'
 import { packagePath } from '../package-root.ts'
 
 const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }
@@ -52,7 +52,14 @@ export async function main(
   }
   inherit(program)
   // Flags a team repeats come from OEC_* variables or oec.config.*, for the command that runs.
-  program.hook('preAction', async (_program, action) => applySettings(action, await findConfig()))
+  // Every key of the file is checked against every command's options first: a misspelt one is an
+  // error, never a setting silently dropped.
+  program.hook('preAction', async (_program, action) => {
+    const config = await findConfig()
+    checkEnvNames()
+    if (config) checkConfigKeys(config, await readSettingsIndex())
+    applySettings(action, config)
+  })
   program.addHelpText('after', SETTINGS_HELP)
 
   try {
@@ -79,9 +86,11 @@ export async function main(
 
 const SETTINGS_HELP = `
 Settings: every option can also come from an OEC_<OPTION> environment variable (--domain-name:
-OEC_DOMAIN_NAME; lists comma-separated) or from oec.config.{json,yaml,js} / package.json "oec"
-(option names at the top level, or under a command: {"check server": {"workers": 4}}).
-A flag wins over the environment, which wins over the file.`
+OEC_DOMAIN_NAME; a list as a JSON array, one item a line, or comma-separated; OEC_HEADER takes
+JSON or lines only, as a header value may hold a comma) or from oec.config.{json,yaml,js} /
+package.json "oec" (option names at the top level, or under a command: {"check server":
+{"workers": 4}}); the instrument list is "symbols" (OEC_SYMBOLS) everywhere. An unknown key is
+an error. A flag wins over the environment, which wins over the file.`
 
 /**
  * `oec … | head` closes stdout early: that is the reader saying it has enough, not an error.

@@ -55,3 +55,10 @@ export async function runUntilSignal(stop: () => Promise<void>): Promise<string>
   }
   return signal
 }
+
+/** A flag under a name it no longer has: hidden from the help, refused with the name it has now. */
+export function renamedOption(old: string, now: string): Option {
+  return new Option(`${old} <value>`).hideHelp().argParser(() => {
+    throw new CommanderError(2, 'oec.usage', `${old} is an old name: use ${now}`)
+  })
+}

@@ -219,5 +219,9 @@ export function loadServerConfig(path: string, spec: FullContract, base: ServerC
     throw new InputError(`config ${path}: not JSON (${(err as Error).message.split('\n')[0]})`)
   }
   if (!isRecord(raw)) throw new InputError(`config ${path}: the top level must be an object`)
-  return checkConfig(mergeConfig(base, raw, `config ${path}`), spec, `config ${path}`)
+  // In a file the instrument list is "symbols", as in every other oec file and flag.
+  if ('instruments' in raw) throw new InputError(`config ${path}: "instruments" is an old name: the instrument list is "symbols"`)
+  const { symbols, ...rest } = raw
+  const patch = symbols === undefined ? rest : { ...rest, instruments: symbols }
+  return checkConfig(mergeConfig(base, patch, `config ${path}`), spec, `config ${path}`)
 }

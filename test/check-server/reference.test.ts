@@ -172,7 +172,7 @@ describe('oec check server arguments and reports', () => {
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/wallets\[0\]\.privateKey must be 0x \+ 64 hex digits/)
     writeFileSync(cfg, JSON.stringify({ symbol: ['X'] }))
-    expect((await oec(['check', 'server', '--config', cfg])).stderr).toMatch(/unknown key "symbol"/)
+    expect((await oec(['check', 'server', '--config', cfg])).stderr).toMatch(/"symbol" is an old name: the instrument list is "symbols"/)
   })
 
   it('writes json and junit reports, and --list prints the catalog', async () => {

@@ -23,6 +23,8 @@ let reference: RunningServer
 let gateway: Server
 let gatewayUrl: string
 let listed: string
+/** Requests that reached the gateway, by whether they carried its key. */
+const keyed = { with: 0, without: 0 }
 
 beforeAll(async () => {
   reference = await startServer({ port: 0, config: { log: false } })
@@ -30,7 +32,11 @@ beforeAll(async () => {
   const upstream = new URL(reference.url)
   // A gateway that hides the API unless the request carries its key.
   gateway = createServer((req, res) => {
-    if (req.headers['x-api-key'] !== 'k-123') return void res.writeHead(404).end()
+    if (req.headers['x-api-key'] !== 'k-123') {
+      keyed.without++
+      return void res.writeHead(404).end()
+    }
+    keyed.with++
     const up = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (ur) => {
       res.writeHead(ur.statusCode ?? 502, ur.headers)
       ur.pipe(res)
@@ -93,7 +99,7 @@ describe('configuration', () => {
 
   it('package.json "oec" key; a repeatable option takes a list and a flag replaces it', async () => {
     const d = dir('pkg', {
-      'package.json': JSON.stringify({ name: 'x', oec: { target: reference.url, symbol: ['OECUNLISTED-20301231-1-C', listed] } }),
+      'package.json': JSON.stringify({ name: 'x', oec: { target: reference.url, symbols: ['OECUNLISTED-20301231-1-C', listed] } }),
     })
     const r = await oecIn(d, ['check', 'server', '--only', 'err.head'])
     expect(r.code).toBe(2)
@@ -106,7 +112,11 @@ describe('configuration', () => {
     const d = dir('bad', { 'oec.config.json': JSON.stringify({ 'check server': { workerz: 3 } }) })
     const r = await oecIn(d, ['check', 'server'])
     expect(r.code).toBe(2)
-    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/oec\.config\.json: "check server" has no option "workerz"/)])
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /oec\.config\.json: in "check server": unknown option of oec check server "workerz" \(did you mean "workers"\?\)/,
+      ),
+    ])
     const env = await oecIn(dir('env', {}), ['check', 'server'], { OEC_WORKERS: 'many' })
     expect(env.code).toBe(2)
     expect(env.stderr.trim()).toBe('oec: OEC_WORKERS: --workers takes a whole number from 1 to 64, not "many"')
@@ -146,6 +156,112 @@ describe('--header and --target spec', () => {
     expect(() => resolveTarget('spec', loadContractText('openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {}\n', 'y.yaml'))).toThrow(
       /has no servers/,
     )
+  })
+})
+
+describe('strict configuration', () => {
+  const oneLine = (r: RunResult) => {
+    expect(r.code, r.stderr).toBe(2)
+    expect(r.stderr.trim().split('\n')).toHaveLength(1)
+    return r.stderr.trim()
+  }
+
+  it('a misspelt key is one line naming the key and the nearest known one; nothing runs', async () => {
+    const d = dir('typo', { 'oec.config.yaml': 'targt: http://127.0.0.1:9\n' })
+    expect(oneLine(await oecIn(d, ['check', 'server', '--only', 'err.head']))).toMatch(/unknown key "targt" \(did you mean "target"\?\)/)
+    const foo = dir('foo', { 'oec.config.yaml': 'foo: 1\n' })
+    expect(oneLine(await oecIn(foo, ['check', 'server', '--only', 'err.head']))).toMatch(/unknown key "foo"/)
+  })
+
+  it('a misspelt section is one line naming the nearest command', async () => {
+    const d = dir('section', { 'oec.config.yaml': 'check-server:\n  workers: 2\n' })
+    expect(oneLine(await oecIn(d, ['check', 'server', '--only', 'err.head']))).toMatch(
+      /unknown section "check-server" \(did you mean "check server"\?\)/,
+    )
+    const inner = dir('inner', { 'oec.config.json': JSON.stringify({ serve: { prot: 1 } }) })
+    expect(oneLine(await oecIn(inner, ['check', 'server', '--only', 'err.head']))).toMatch(
+      /in "serve": unknown option .*"prot" \(did you mean "port"\?\)/,
+    )
+  })
+
+  it('the instrument list is "symbols" everywhere; the old names are refused with that hint', async () => {
+    for (const [name, text] of [
+      ['old-symbol', 'symbol: [BTC-20261225-100000-C]\n'],
+      ['old-instruments', 'instruments: [BTC-20261225-100000-C]\n'],
+    ] as const) {
+      const d = dir(name, { 'oec.config.yaml': text })
+      expect(oneLine(await oecIn(d, ['check', 'server', '--only', 'err.head']))).toMatch(/is an old name: the instrument list is "symbols"/)
+    }
+    expect(oneLine(await oecIn(tmp, ['serve', '--instruments', 'BTC-20261225-100000-C']))).toMatch(
+      /--instruments is an old name: use --symbols/,
+    )
+    expect(oneLine(await oecIn(tmp, ['check', 'server'], { OEC_SYMBOL: listed }))).toMatch(/OEC_SYMBOL is an old name/)
+    // The new name works for check server (its --symbol) from the file.
+    const ok = dir('symbols', { 'oec.config.yaml': `target: ${reference.url}\nsymbols: [${listed}]\n` })
+    const r = await oecIn(ok, ['check', 'server', '--only', 'err.head'])
+    expect(r.code, r.stderr).toBe(0)
+  })
+
+  it('OEC_HEADER takes a JSON array or lines, so a header value may hold a comma', async () => {
+    const seen: string[] = []
+    const recorder = createServer((req, res) => {
+      seen.push(String(req.headers['x-api-key']))
+      res.writeHead(404).end()
+    })
+    await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`
+    try {
+      const plain = await oecIn(tmp, ['check', 'server', '--target', url, '--symbol', listed], { OEC_HEADER: 'X-Api-Key: a,b' })
+      expect(plain.code).toBe(2)
+      const json = await oecIn(tmp, ['check', 'server', '--target', url, '--symbol', listed], {
+        OEC_HEADER: '["X-Api-Key: c,d", "X-Other: 1"]',
+      })
+      expect(json.code).toBe(2)
+    } finally {
+      await new Promise((resolve) => recorder.close(resolve))
+    }
+    expect(seen).toContain('a,b')
+    expect(seen).toContain('c,d')
+    expect(seen.every((v) => v === 'a,b' || v === 'c,d')).toBe(true)
+  })
+
+  it('options --explore cannot honour are refused in one line', async () => {
+    for (const flag of [['--only', 'err.head'], ['--skip', 'err'], ['--slow']]) {
+      const line = oneLine(await oecIn(tmp, ['check', 'server', '--explore', '5', ...flag]))
+      expect(line).toContain(flag[0])
+      expect(line).toMatch(/--explore does not take it/)
+    }
+  })
+
+  it('--header reaches every request of --explore (and of its probe)', async () => {
+    const before = { ...keyed }
+    const r = await oecIn(tmp, [
+      'check',
+      'server',
+      '--target',
+      gatewayUrl,
+      '--symbol',
+      listed,
+      '--explore',
+      '12',
+      '--header',
+      'X-Api-Key: k-123',
+      '--reporter',
+      'json',
+    ])
+    expect(r.code, r.stderr).toBe(0)
+    expect(keyed.with - before.with).toBeGreaterThan(20)
+    expect(keyed.without - before.without).toBe(0)
+  })
+
+  it('with --target and no --symbol the error names what the target lists', async () => {
+    const line = oneLine(await oecIn(tmp, ['check', 'server', '--target', reference.url]))
+    expect(line).toMatch(/--symbol SYM \(it lists BTC-20261225-100000-C, /)
+  })
+
+  it('https:// against a plain-HTTP server says to use http://', async () => {
+    const line = oneLine(await oecIn(tmp, ['check', 'server', '--target', reference.url.replace('http:', 'https:'), '--symbol', listed]))
+    expect(line).toMatch(/the server speaks plain HTTP, not TLS: use http:\/\/127\.0\.0\.1/)
   })
 })
 

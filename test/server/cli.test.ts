@@ -114,7 +114,7 @@ describe('oec serve in-process', () => {
     const pair = await run(['serve', '--wallet-tier', 'nope'])
     expect(pair.code).toBe(2)
     expect(pair.stderr).toContain('ADDRESS=TIER')
-    const sym = await run(['serve', '--instruments', 'BTC-20261325-1-C'])
+    const sym = await run(['serve', '--symbols', 'BTC-20261325-1-C'])
     expect(sym.code).toBe(2)
     expect(sym.stderr).toContain('BTC-20261325-1-C')
     const port = await run(['serve', '--port', 'x'])
@@ -128,7 +128,7 @@ describe('oec serve in-process', () => {
       '--port',
       '--host',
       '--config',
-      '--instruments',
+      '--symbols',
       '--wallet-tier',
       '--route-required',
       '--domain-name',

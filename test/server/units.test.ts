@@ -75,7 +75,7 @@ describe('config', () => {
     const ok = loadServerConfig(
       file(
         'ok.json',
-        '{"routeRequired":true,"instruments":["ABC-20270101-5-P"],"tiers":{"vip":{"ordersPerMinute":1,"cancelsPerMinute":1,"apiRequestsPerMinute":1,"maxOpenOrders":1,"maxPositions":-1}},"walletTiers":{"0x00000000000000000000000000000000000000AA":"vip"}}',
+        '{"routeRequired":true,"symbols":["ABC-20270101-5-P"],"tiers":{"vip":{"ordersPerMinute":1,"cancelsPerMinute":1,"apiRequestsPerMinute":1,"maxOpenOrders":1,"maxPositions":-1}},"walletTiers":{"0x00000000000000000000000000000000000000AA":"vip"}}',
       ),
       contract,
     )
@@ -85,7 +85,7 @@ describe('config', () => {
     expect(() =>
       loadServerConfig(file('t.json', '{"walletTiers":{"0x00000000000000000000000000000000000000AA":"gold"}}'), contract),
     ).toThrow(/unknown tier "gold"/)
-    expect(() => loadServerConfig(file('s.json', '{"instruments":["BTC-20260230-1-C"]}'), contract)).toThrow(/calendar date/)
+    expect(() => loadServerConfig(file('s.json', '{"symbols":["BTC-20260230-1-C"]}'), contract)).toThrow(/calendar date/)
     expect(() => loadServerConfig(file('v.json', '{"maxBatch":0}'), contract)).toThrow(InputError)
     expect(() => loadServerConfig(file('j.json', '{'), contract)).toThrow(/not JSON/)
     expect(() => loadServerConfig(join(dir, 'missing.json'), contract)).toThrow(/no such file/)

@@ -36,6 +36,12 @@ export interface AnswerContext {
   readonly rule?: RuleId
   /** The nonce rule a refusal as reused departs from: NONCE-5 for a retry after a failure, else NONCE-4. */
   readonly nonceRule?: RuleId
+  /**
+   * An ioc or fok order: what it fills depends on the book, and how an unfillable one ends (200
+   * REJECTED, or ACKED then CANCELED) the seed does not show. Both answers keep PO-9, so a
+   * difference there is the reference's assumed matching (PO-12), never a failure by itself.
+   */
+  readonly neverRests?: boolean
 }
 
 /** The stated rule behind an answer of each kind: whether it is taken follows from stated rules. */
@@ -70,6 +76,7 @@ function outcomeRule(target: Outcome, oracle: Outcome, c: AnswerContext): RuleId
   if (oracle === 'cap') return 'CAP-3'
   if (taken(target) !== taken(oracle)) {
     if (c.assumedAcceptance) return c.assumedAcceptance
+    if (c.neverRests && pair('accepted', 'rejected')) return 'PO-12'
     // A refusal the reference makes on an assumed rule (revoking an unknown agent, approving yourself).
     if (c.kind === 'agent' && !taken(oracle)) return 'AGENT-8'
     return c.rule ?? KIND_RULE[c.kind]
@@ -131,6 +138,9 @@ export function compareAnswers(target: Observed, oracle: Observed, c: AnswerCont
       }
     }
   }
+  // PO-9 holds for the target's answer by itself: a REJECTED order says why.
+  if (c.kind === 'order' && target.outcome === 'rejected' && target.status === 200 && typeof bodyField(target, 'reason') !== 'string')
+    out.push(divergence('PO-9', 'a REJECTED order result without a reason'))
   if (target.outcome === 'rate' && oracle.outcome === 'rate') {
     if (bodyField(target, 'error') !== 'rate_limit_exceeded')
       out.push(divergence('ERR-7', `429 body error is ${text(bodyField(target, 'error'))}`))

@@ -14,6 +14,7 @@ import { contractFor, shippedContract, type Contract, type FullContract } from '
 import type { CaseResult, RunSummary } from '../../report/model.ts'
 import type { SimulatedClock, ServerConfig } from '../../server/index.ts'
 import { HttpClient, probe, UnreachableError } from '../server/http.ts'
+import { listedInstruments } from '../target/world.ts'
 import { runSalt } from '../server/wallets.ts'
 import { foundCase, foundId, type Found } from './report.ts'
 import { findingKey, runShard, type SavedSequence, type ShardPlan, type ShardResult } from './shard.ts'
@@ -35,6 +36,8 @@ export interface ExploreOptions {
   readonly workers?: number
   readonly symbols?: readonly string[]
   readonly missingSymbol?: string
+  /** Sent with every request to the target (`--header`: a gateway's key). */
+  readonly headers?: Readonly<Record<string, string>>
   readonly domainName?: string
   readonly chainId?: number
   readonly perpChainId?: number
@@ -61,6 +64,8 @@ export interface ExploreResult {
   readonly found: readonly Found[]
   readonly sequences: number
   readonly steps: number
+  /** The median number of steps an explored sequence ran: how deep exploration reached. */
+  readonly medianSteps: number
 }
 
 /** The shards of an embedded run: fixed, so that the report does not depend on --workers. */
@@ -95,7 +100,8 @@ function inThread(
       else if (m.kind === 'found') {
         found.set(m.shard, [...(found.get(m.shard) ?? []), m.found])
         onFound(m.shard, m.found)
-      } else if (m.kind === 'done') results.set(m.shard, { found: found.get(m.shard) ?? [], sequences: m.sequences, steps: m.steps })
+      } else if (m.kind === 'done')
+        results.set(m.shard, { found: found.get(m.shard) ?? [], sequences: m.sequences, steps: m.steps, lengths: m.lengths })
       else {
         failed = true
         reject(new Error(m.message))
@@ -120,31 +126,40 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   const seed = opts.seed ?? 1
   const embedded = opts.target === undefined
   const symbols = opts.symbols ?? []
+  const workers = Math.max(1, opts.workers ?? 4)
+  const headers = opts.headers ?? {}
+
+  // A live target's own instrument list, in its order: the oracle lists the same, so that a perp
+  // asset index means the same instrument on both sides.
+  let universe: readonly string[] | undefined
+  if (!embedded) {
+    const http = new HttpClient(opts.target!, opts.timeoutMs ?? 10_000, headers)
+    try {
+      const unreachable = await probe(http, '/')
+      if (unreachable) throw new UnreachableError(`cannot reach ${opts.target}: ${unreachable}`)
+      const listed = await listedInstruments(spec, http)
+      if (listed && symbols.every((s) => listed.includes(s))) universe = listed
+    } finally {
+      http.close()
+    }
+  }
   const config: Partial<ServerConfig> = {
-    ...(symbols.length ? { instruments: [...symbols] } : {}),
+    ...(universe ? { instruments: [...universe] } : symbols.length ? { instruments: [...symbols] } : {}),
     ...(opts.domainName ? { domainName: opts.domainName } : {}),
     ...(opts.chainId !== undefined ? { chainId: opts.chainId } : {}),
     ...(opts.perpChainId !== undefined ? { perpChainId: opts.perpChainId } : {}),
     ...(opts.isMainnet !== undefined ? { isMainnet: opts.isMainnet } : {}),
   }
-  const workers = Math.max(1, opts.workers ?? 4)
   // Shards share a live target; with the caller's clock they would also share its time, so one shard then.
-  const shards = opts.replay || opts.clock ? 1 : embedded ? EMBEDDED_SHARDS : workers
+  // On a live target each shard trades its own instruments (a world of its own: no shard's order
+  // meets another's on a book), so there are no more shards than instruments.
+  const shards = opts.replay || opts.clock ? 1 : embedded ? EMBEDDED_SHARDS : Math.min(workers, Math.max(1, symbols.length))
   const salt = embedded ? undefined : runSalt()
   const deadline = 'ms' in opts.budget ? Date.now() + opts.budget.ms : undefined
   const maxFound = opts.maxFound ?? 30
   // One thread per core at most: a thread costs a module load and a spec compile.
   const threads = THREADS_AVAILABLE ? Math.min(workers, shards, availableParallelism()) : 1
-
-  if (!embedded) {
-    const http = new HttpClient(opts.target!, opts.timeoutMs ?? 10_000)
-    try {
-      const unreachable = await probe(http, '/')
-      if (unreachable) throw new UnreachableError(`cannot reach ${opts.target}: ${unreachable}`)
-    } finally {
-      http.close()
-    }
-  }
+  const shardSymbols = (shard: number) => (embedded || shards === 1 ? symbols : symbols.filter((_, i) => i % shards === shard))
 
   // Running totals per shard, summed for progress: a shard reports its own totals.
   const counts = Array.from({ length: shards }, () => ({ sequences: 0, steps: 0 }))
@@ -161,7 +176,8 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     seed,
     ...(opts.target !== undefined ? { target: opts.target } : {}),
     config,
-    symbols,
+    symbols: shardSymbols(shard),
+    headers,
     ...(opts.missingSymbol ? { missingSymbol: opts.missingSymbol } : {}),
     timeoutMs: opts.timeoutMs ?? 10_000,
     maxSteps: opts.maxSteps ?? 10,
@@ -218,6 +234,8 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   const sequences = perShard.reduce((n, r) => n + r.sequences, 0)
   const steps = perShard.reduce((n, r) => n + r.steps, 0)
   const all = perShard.flatMap((r) => r.found)
+  const lengths = perShard.flatMap((r) => r.lengths).sort((a, b) => a - b)
+  const medianSteps = lengths.length ? lengths[Math.floor((lengths.length - 1) / 2)]! : 0
   // A replay reports each saved sequence; an exploration one case per finding (rule and step
   // kind) and per id, in shard order, at most maxFound: the same run gives the same report.
   const found = opts.replay ? all.filter((f) => f.trace.length > 0) : distinct(all).slice(0, maxFound)
@@ -231,7 +249,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
           rules: [],
           level: 'stated',
           outcome: 'pass',
-          message: `${found.length} divergence(s); seed ${seed}`,
+          message: `${found.length} divergence(s); seed ${seed}; a median of ${medianSteps} steps a sequence`,
           durationMs: 0,
         },
         ...found.map(foundCase),
@@ -243,7 +261,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - t0),
   }
-  return { summary, found, sequences, steps }
+  return { summary, found, sequences, steps, medianSteps }
 }
 
 function distinct(all: readonly Found[]): Found[] {

@@ -46,9 +46,11 @@ function resultOutcome(r: unknown): Outcome {
   return 'none'
 }
 
+/** One status of a perp answer: the venue answers a cancel that took effect with the string "success". */
 function perpStatus(s: unknown): Outcome {
+  if (s === 'success') return 'accepted'
   if (!isObj(s)) return 'none'
-  if (isObj(s.resting) || isObj(s.filled) || s === null || s.success !== undefined) return 'accepted'
+  if (isObj(s.resting) || isObj(s.filled) || s.success !== undefined) return 'accepted'
   if (typeof s.error === 'string') return 'rejected'
   return 'accepted'
 }

@@ -1,9 +1,8 @@
 /**
- * An explored divergence as a report case: a stable id from its shrunk sequence and rule, the
+ * An explored divergence as a report case: a stable id from its rule and kind of step, the
  * rule and its level, and the sequence as numbered steps with the target's and the reference's
  * answers side by side and a curl line per request sent to the target. Pure.
  */
-import { createHash } from 'node:crypto'
 import type { CaseResult } from '../../report/model.ts'
 import { curlCommand } from '../server/curl.ts'
 import type { Exchange } from '../server/http.ts'
@@ -18,13 +17,18 @@ export interface Found {
   readonly trace: readonly TraceStep[]
 }
 
-/** `explore/<rule>/<8 hex of the rule and the shrunk steps>`: the same sequence and rule, the same id. */
+/** What makes two divergences the same finding: the rule, and the kind of step that showed it. */
+export function findingKind(s: Step): string {
+  return s.op === 'burst' ? `burst-${s.step.op}` : s.op
+}
+
+/**
+ * `explore/<rule>/<kind of step>`: named by what was found, not by the sequence that found it,
+ * so two runs against the same server (other seeds, other shards, other neighbours) report the
+ * same ids, and an expected-failures file or a dashboard can follow a finding from run to run.
+ */
 export function foundId(f: Pick<Found, 'divergence' | 'steps'>): string {
-  const h = createHash('sha256')
-    .update(JSON.stringify([f.divergence.rule, f.steps]))
-    .digest('hex')
-    .slice(0, 8)
-  return `explore/${f.divergence.rule}/${h}`
+  return `explore/${f.divergence.rule}/${findingKind(f.steps.at(-1)!)}`
 }
 
 const MAX_BODY = 300

@@ -15,6 +15,8 @@ import { perpOrderAction, RawJson, signBody, signPerpBody, type BodyEntries, typ
 import { walletFromKey, type Wallet } from '../server/wallets.ts'
 import type { OperationId } from '../../contract/generated/types.ts'
 import { compareAnswers, divergence, type AnswerContext, type Divergence } from './compare.ts'
+import type { BookMirror } from './mirror.ts'
+import { add, cmp, parseDec, ZERO, type Dec } from '../../server/decimal.ts'
 import { observe, tookEffect, type AnswerKind, type Observed } from './observe.ts'
 import {
   AGENTS,
@@ -41,11 +43,15 @@ export interface Pair {
   readonly perpChainId: number
   readonly isMainnet: boolean
   readonly symbols: readonly string[]
+  /** The perp asset index of each of `symbols`: its position in the target's own instrument list. */
+  readonly assets: readonly number[]
   readonly missingSymbol: string
   /** Max open orders of the tier fresh wallets get. */
   readonly openCap: number
   /** Moves both clocks (absent: the target's clock is its own, and no step waits). */
   readonly advance?: (ms: number) => void
+  /** On a live target: makes the oracle's books the target's before each step (mirror.ts). */
+  readonly mirror?: BookMirror
 }
 
 export interface TraceStep {
@@ -181,6 +187,11 @@ export class Session {
     return 'BTC-2026-1-X'
   }
 
+  /** The perp asset index of the n-th traded instrument, as the target numbers its instruments. */
+  private asset(n: number): number {
+    return this.pair.assets[n % this.pair.symbols.length]!
+  }
+
   private clientId(w: number, pick: ClientIdPick): string {
     if (pick === 'empty') return ''
     if (pick === 'repeat' && this.lastClientId[w] !== undefined) return this.lastClientId[w]!
@@ -304,6 +315,7 @@ export class Session {
   /** Runs one step on both sides; the divergences it shows (empty: none), or 'rolled'. */
   async run(step: Step): Promise<StepVerdict> {
     this.steps.push(step)
+    if (step.op !== 'wait') await this.pair.mirror?.sync()
     switch (step.op) {
       case 'fill':
         return this.fill(step)
@@ -356,6 +368,7 @@ export class Session {
         kind: 'order',
         rateLimited: true,
         ...(assumed ? { assumedAcceptance: assumed } : {}),
+        neverRests: step.order.tif !== 'gtc',
         routeOmitted: step.order.route === null,
         nonceRule: step.nonce === 'retry' ? 'NONCE-5' : 'NONCE-4',
         ...(this.routeBaseline ? { routeBaseline: this.routeBaseline } : {}),
@@ -576,7 +589,7 @@ export class Session {
       const orders = step.orders.map((o) => {
         const cloid = `0x${(++this.counter).toString(16).padStart(32, '0')}`
         cloids.push(cloid)
-        return { asset: o.asset % this.pair.symbols.length, isBuy: o.buy, price: o.price, size: o.size, tif: o.tif, cloid }
+        return { asset: this.asset(o.asset), isBuy: o.buy, price: o.price, size: o.size, tif: o.tif, cloid }
       })
       bodyT = bodyO = await signPerpBody(this.pair.spec, perpOrderAction(orders), signer.privateKey, opts)
     } else {
@@ -628,7 +641,7 @@ export class Session {
         this.placed.push({
           wallet: account.wallet,
           clientId: cloid,
-          asset: step.orders[i]!.asset % this.pair.symbols.length,
+          asset: this.asset(step.orders[i]!.asset),
           ...(ti[i] !== undefined ? { target: String(ti[i]) } : {}),
           ...(oi[i] !== undefined ? { oracle: String(oi[i]) } : {}),
         })
@@ -662,14 +675,23 @@ export class Session {
 
   // ---------------------------------------------------------------- visible state
 
-  /** GET /orders of the wallets on both sides, compared; the open-order cap checked on the target. */
+  /**
+   * GET /orders of the wallets on both sides, compared; the open-order cap checked on the target.
+   * On a live target someone else may take one of our orders between the step and this read:
+   * records that differ are read again once the mirror has carried the target's book over, and
+   * only a difference that remains is one.
+   */
   private async state(wallets: readonly number[], step?: Step): Promise<StepVerdict> {
     const tx: Exchange[] = []
     const ox: Exchange[] = []
     const out: Divergence[] = []
     for (const i of new Set(wallets)) {
       const addr = this.wallets[i]!.address
-      const [te, oe] = await this.both('listOrders', undefined, undefined, { wallet: addr })
+      let [te, oe] = await this.both('listOrders', undefined, undefined, { wallet: addr })
+      if (this.pair.mirror && records(te)?.join('\n') !== records(oe)?.join('\n')) {
+        await this.pair.mirror.sync()
+        ;[te, oe] = await this.both('listOrders', undefined, undefined, { wallet: addr })
+      }
       tx.push(te), ox.push(oe)
       const [t, o] = [records(te), records(oe)]
       if (t === undefined && o !== undefined)
@@ -678,8 +700,12 @@ export class Session {
         const open = t.filter((r) => r.endsWith('|OPEN')).length
         if (open > this.pair.openCap)
           out.push(divergence('CAP-1', `the target holds ${open} open orders of ${addr}; the cap is ${this.pair.openCap}`))
-        else if (t.join('\n') !== o.join('\n'))
+        else if (t.join('\n') !== o.join('\n')) {
+          // Someone else on a shared book took more of our orders on the target than the mirror
+          // could tell apart (equal orders at one level): no verdict, the sequence ends here.
+          if (this.pair.mirror?.sawForeign && takenByOthers(t, o)) return 'rolled'
           out.push(divergence('EP-9', `orders of ${addr} differ: target [${t.join(', ')}]; reference [${o.join(', ')}]`))
+        }
       }
     }
     if (step) this.record(step, tx, ox)
@@ -691,7 +717,12 @@ export class Session {
   }
 
   private async book(symbol: string, pick: SymbolPick, step?: Step): Promise<Divergence[]> {
-    const [te, oe] = await this.both('getOrderbook', undefined, undefined, { symbol })
+    let [te, oe] = await this.both('getOrderbook', undefined, undefined, { symbol })
+    // As for the orders: a live book may have moved since the step's sync; once more after another.
+    if (this.pair.mirror && te.response?.body !== oe.response?.body) {
+      await this.pair.mirror.sync()
+      ;[te, oe] = await this.both('getOrderbook', undefined, undefined, { symbol })
+    }
     if (step) this.record(step, [te], [oe])
     else this.trace.at(-1)?.target.push(te), this.trace.at(-1)?.oracle.push(oe)
     const t = te.response?.json as Envelope | undefined
@@ -848,7 +879,7 @@ export class Session {
         inner.op === 'perp-order'
           ? perpOrderAction(
               inner.orders.map((o) => ({
-                asset: o.asset % this.pair.symbols.length,
+                asset: this.asset(o.asset),
                 isBuy: o.buy,
                 price: o.price,
                 size: o.size,
@@ -963,4 +994,30 @@ function records(e: Exchange): string[] | undefined {
   return list
     .map((r: Record<string, unknown>) => [r.symbol, r.side, r.size, r.price, r.tif, r.filled_size, r.status].map(String).join('|'))
     .sort()
+}
+
+/**
+ * The same orders on both sides, the target's filled further than the reference's: what a
+ * client trading against them on the target (and not on the oracle) would leave.
+ */
+function takenByOthers(target: readonly string[], oracle: readonly string[]): boolean {
+  const group = (rs: readonly string[]) => {
+    const m = new Map<string, { n: number; filled: Dec }>()
+    for (const r of rs) {
+      const f = r.split('|')
+      const key = f.slice(0, 5).join('|')
+      const g = m.get(key) ?? { n: 0, filled: ZERO }
+      m.set(key, { n: g.n + 1, filled: add(g.filled, /^\d+(\.\d+)?$/.test(f[5] ?? '') ? parseDec(f[5]!) : ZERO) })
+    }
+    return m
+  }
+  const [t, o] = [group(target), group(oracle)]
+  if (t.size !== o.size) return false
+  let more = false
+  for (const [key, g] of t) {
+    const h = o.get(key)
+    if (!h || h.n !== g.n || cmp(g.filled, h.filled) < 0) return false
+    if (cmp(g.filled, h.filled) > 0) more = true
+  }
+  return more
 }

@@ -21,7 +21,13 @@ export interface ThreadInput {
 export type ThreadMessage =
   | { readonly kind: 'count'; readonly shard: number; readonly sequences: number; readonly steps: number }
   | { readonly kind: 'found'; readonly shard: number; readonly found: Found }
-  | { readonly kind: 'done'; readonly shard: number; readonly sequences: number; readonly steps: number }
+  | {
+      readonly kind: 'done'
+      readonly shard: number
+      readonly sequences: number
+      readonly steps: number
+      readonly lengths: readonly number[]
+    }
   | { readonly kind: 'error'; readonly message: string }
 
 const LAYERS = ['catalog', 'typedData', 'rateLimits', 'websocket'] as const
@@ -46,7 +52,7 @@ if (parentPort) {
             onCount: (sequences, steps) => post({ kind: 'count', shard, sequences, steps }),
             onFound: (found) => post({ kind: 'found', shard, found }),
           })
-          post({ kind: 'done', shard, sequences: result.sequences, steps: result.steps })
+          post({ kind: 'done', shard, sequences: result.sequences, steps: result.steps, lengths: result.lengths })
         }
       }),
     )

@@ -10,12 +10,19 @@ import type { FullContract } from '../../contract/index.ts'
 import { SimulatedClock, startServer, type RunningServer, type ServerConfig } from '../../server/index.ts'
 import { HttpClient } from '../server/http.ts'
 import { missingSymbolFor } from '../server/runner.ts'
-import { walletDeriver } from '../server/wallets.ts'
+import { walletDeriver, walletFromKey } from '../server/wallets.ts'
+import { BookMirror } from './mirror.ts'
 import type { Divergence } from './compare.ts'
 import { InProcessClient } from './in-process.ts'
-import type { Found } from './report.ts'
+import { findingKind, type Found } from './report.ts'
 import { Session, type Pair } from './session.ts'
 import { describeStep, stepArbitrary, type Step } from './steps.ts'
+
+/** Sequences whose orders stay on a live target's book for later sequences to trade with. */
+const KEEP_LEFTOVERS = 20
+
+/** Ghost wallets a shard's mirror spreads the target's foreign liquidity over (open-order caps). */
+const GHOSTS = 8
 
 /** The embedded servers' clocks start here: a fixed time, so that the report is the same run after run. */
 const EMBEDDED_EPOCH = Date.UTC(2026, 0, 5, 12, 0, 0)
@@ -33,7 +40,10 @@ export interface ShardPlan {
   /** Base URL of the target; absent: the shard starts its own embedded reference server. */
   readonly target?: string
   readonly config: Partial<ServerConfig>
+  /** The instruments this shard trades (on a live target, its own share of them). */
   readonly symbols: readonly string[]
+  /** Sent with every request to the target. */
+  readonly headers: Readonly<Record<string, string>>
   readonly missingSymbol?: string
   readonly timeoutMs: number
   readonly maxSteps: number
@@ -60,6 +70,8 @@ export interface ShardResult {
   readonly found: readonly Found[]
   readonly sequences: number
   readonly steps: number
+  /** Steps each explored sequence ran (shrinking's reruns included). */
+  readonly lengths: readonly number[]
 }
 
 class StopSequence extends Error {}
@@ -74,8 +86,8 @@ function shardSeed(seed: number, shard: number, attempt: number): number {
   return createHash('sha256').update(`${seed}:${shard}:${attempt}`).digest().readInt32BE(0)
 }
 
-/** What makes two divergences the same finding: the rule, and the kind of step that showed it. */
-export const findingKey = (d: Divergence, s: Step) => `${d.rule}|${s.op === 'burst' ? `burst:${s.step.op}` : s.op}`
+/** What makes two divergences the same finding (and gives it its id): the rule, and the kind of step that showed it. */
+export const findingKey = (d: Divergence, s: Step) => `${d.rule}|${findingKind(s)}`
 
 async function referenceServer(
   spec: FullContract,
@@ -88,17 +100,33 @@ async function referenceServer(
 
 export async function runShard(spec: FullContract, plan: ShardPlan, hooks: ShardHooks = {}): Promise<ShardResult> {
   const found: Found[] = []
+  const lengths: number[] = []
   const seen = new Set<string>()
   let sequences = 0
   let steps = 0
   const count = () => hooks.onCount?.(sequences, steps)
   const perps = spec.typedData.domains.perps
-  const oracle = await referenceServer(spec, plan.config)
+  const walletKey = walletDeriver(plan.seed, plan.salt)
+  // On a live target the oracle mirrors the target's books through wallets only it knows, in its
+  // largest tier so that mirroring a busy book is never rate-limited.
+  const ghostKeys = plan.target === undefined ? [] : Array.from({ length: GHOSTS }, (_, i) => walletKey(`ghost/${plan.shard}/${i}`))
+  const roomiest = Object.entries(spec.rateLimits.tiers).sort(([, a], [, b]) => b.ordersPerMinute - a.ordersPerMinute)[0]![0]
+  const oracleConfig: Partial<ServerConfig> = ghostKeys.length
+    ? {
+        ...plan.config,
+        walletTiers: {
+          ...plan.config.walletTiers,
+          ...Object.fromEntries(ghostKeys.map((k) => [walletFromKey(k).address.toLowerCase(), roomiest])),
+        },
+      }
+    : plan.config
+  const oracle = await referenceServer(spec, oracleConfig)
   const own = plan.target === undefined ? await referenceServer(spec, plan.config) : undefined
-  const target = new HttpClient(own ? own.server.url : plan.target!, plan.timeoutMs)
+  const target = new HttpClient(own ? own.server.url : plan.target!, plan.timeoutMs, plan.headers)
   const targetClock = own?.clock ?? hooks.clock
-  const listed = plan.symbols.length ? plan.symbols : oracle.server.config.instruments
-  const pair: Pair = {
+  const instruments = oracle.server.config.instruments
+  const listed = plan.symbols.length ? plan.symbols : instruments
+  const sides: Omit<Pair, 'mirror'> = {
     spec,
     target,
     oracle: new InProcessClient(oracle.server),
@@ -107,7 +135,8 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
     perpChainId: oracle.server.config.perpChainId ?? perps?.chainId ?? 1337,
     isMainnet: oracle.server.config.isMainnet ?? true,
     symbols: listed,
-    missingSymbol: plan.missingSymbol ?? missingSymbolFor(listed),
+    assets: listed.map((s) => instruments.indexOf(s)),
+    missingSymbol: plan.missingSymbol ?? missingSymbolFor(instruments),
     openCap: spec.rateLimits.tiers[spec.rateLimits.defaultTier]!.maxOpenOrders,
     ...(targetClock
       ? {
@@ -118,23 +147,30 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
         }
       : {}),
   }
-  const walletKey = walletDeriver(plan.seed, plan.salt)
+  const pair: Pair = ghostKeys.length ? { ...sides, mirror: new BookMirror(sides, ghostKeys) } : sides
   let run = 0
   const newSession = () => new Session(pair, (label) => walletKey(`explore/${plan.shard}/${run}/${label}`))
+  const live = plan.target !== undefined
+  const leftovers: Session[] = []
   try {
     if (hooks.replay) {
+      // Each saved sequence alone: fresh wallets, and what it left on the book cancelled before
+      // the next, so one sequence's orders never trade with another's. It reproduces only when
+      // the saved rule diverges again; another rule on the way is not the saved finding.
       for (const saved of hooks.replay) {
         run++
         const session = newSession()
         let hit: Divergence | undefined
-        for (const step of saved.steps) {
-          steps++
-          const v = await session.run(step)
-          if (v === 'rolled') break
-          if (v.length) {
-            hit = v[0]
-            break
+        try {
+          for (const step of saved.steps) {
+            steps++
+            const v = await session.run(step)
+            if (v === 'rolled') break
+            hit = v.find((d) => d.rule === saved.rule)
+            if (hit) break
           }
+        } finally {
+          await session.cleanup()
         }
         sequences++
         count()
@@ -142,7 +178,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
         else
           found.push({ divergence: { rule: saved.rule as Divergence['rule'], level: 'stated', what: '' }, steps: saved.steps, trace: [] })
       }
-      return { found, sequences, steps }
+      return { found, sequences, steps, lengths }
     }
     let left = plan.sequences ?? Number.POSITIVE_INFINITY
     const arb = stepArbitrary({ listed: listed.length, canWait: targetClock !== undefined })
@@ -178,7 +214,15 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
           try {
             await fc.asyncModelRun(() => ({ model, real: {} }), cmds)
           } finally {
+            // A sequence that diverged leaves books that no longer match: cleaned now. On a live
+            // target the others' orders stay a while as the world later sequences trade in (on
+            // both sides alike), then are cancelled, so a run leaves nothing behind.
             if (model.stopped) await model.session.cleanup()
+            else if (live) {
+              leftovers.push(model.session)
+              if (leftovers.length > KEEP_LEFTOVERS) await leftovers.shift()!.cleanup()
+            }
+            lengths.push(model.session.steps.length)
             count()
           }
         }),
@@ -195,8 +239,9 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
       hooks.onFound?.(f)
       left -= details.numRuns
     }
-    return { found, sequences, steps }
+    return { found, sequences, steps, lengths }
   } finally {
+    for (const session of leftovers) await session.cleanup()
     target.close()
     await Promise.all([oracle.server.close(), own?.server.close()])
   }

@@ -28,7 +28,10 @@ export function parseRunnerConfig(text: string, file: string, tiers: readonly st
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new InputError(`${file}: the top level must be a JSON object`)
   const o = doc as Record<string, unknown>
-  for (const k of Object.keys(o)) if (!KEYS.includes(k)) throw new InputError(`${file}: unknown key "${k}" (known: ${KEYS.join(', ')})`)
+  for (const k of Object.keys(o)) {
+    if (k === 'instruments' || k === 'symbol') throw new InputError(`${file}: "${k}" is an old name: the instrument list is "symbols"`)
+    if (!KEYS.includes(k)) throw new InputError(`${file}: unknown key "${k}" (known: ${KEYS.join(', ')})`)
+  }
   const out: RunnerConfig = {}
   if (o.wallets !== undefined) {
     if (!Array.isArray(o.wallets)) throw new InputError(`${file}: "wallets" must be a list of {"privateKey", "tier"}`)

@@ -191,7 +191,12 @@ export class HttpClient {
 /** Whether the base URL answers HTTP at all (any status); used to exit 2 on an unreachable target. */
 export async function probe(client: HttpClient, path: string): Promise<string | undefined> {
   const e = await client.send('GET', path)
-  return e.response ? undefined : (e.error ?? 'no answer')
+  if (e.response) return undefined
+  const error = e.error ?? 'no answer'
+  // TLS spoken to a plain-HTTP port: OpenSSL's own words ("wrong version number") name no fix.
+  if (client.baseUrl.startsWith('https:') && /wrong version number|EPROTO|packet length too long|http request/i.test(error))
+    return `the server speaks plain HTTP, not TLS: use ${client.baseUrl.replace(/^https:/, 'http:')}`
+  return error
 }
 
 /**

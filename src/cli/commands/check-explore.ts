@@ -12,18 +12,14 @@ import { loadSaved, savedFile } from '../../check/explore/saved.ts'
 import { UnreachableError } from '../../check/server/http.ts'
 import { reportOut } from '../report-out.ts'
 import type { CliIO } from '../program.ts'
+import type { TargetProfile } from '../../check/target/profile.ts'
 
 export interface ExploreFlags {
   readonly explore?: string | true
   readonly exploreOut?: string
   readonly replay?: string
-  readonly target?: string
-  readonly symbols?: readonly string[]
-  readonly missingSymbol?: string
-  readonly domainName?: string
-  readonly chainId?: number
-  readonly perpChainId?: number
-  readonly isMainnet?: boolean
+  /** The target as `check server` resolved it, shared with the named checks. */
+  readonly profile: TargetProfile
   readonly seed: number
   readonly workers?: number
   readonly timeout: number
@@ -55,13 +51,14 @@ export async function runExplore(f: ExploreFlags, spec: FullContract, io: CliIO)
       budget,
       seed: f.seed,
       timeoutMs: f.timeout,
-      ...(f.target ? { target: f.target } : {}),
-      ...(f.symbols?.length ? { symbols: f.symbols } : {}),
-      ...(f.missingSymbol ? { missingSymbol: f.missingSymbol } : {}),
-      ...(f.domainName ? { domainName: f.domainName } : {}),
-      ...(f.chainId !== undefined ? { chainId: f.chainId } : {}),
-      ...(f.perpChainId !== undefined ? { perpChainId: f.perpChainId } : {}),
-      ...(f.isMainnet !== undefined ? { isMainnet: f.isMainnet } : {}),
+      ...(f.profile.url ? { target: f.profile.url } : {}),
+      ...(f.profile.symbols.length ? { symbols: f.profile.symbols } : {}),
+      headers: f.profile.headers,
+      ...(f.profile.missingSymbol ? { missingSymbol: f.profile.missingSymbol } : {}),
+      ...(f.profile.domainName ? { domainName: f.profile.domainName } : {}),
+      ...(f.profile.chainId !== undefined ? { chainId: f.profile.chainId } : {}),
+      ...(f.profile.perpChainId !== undefined ? { perpChainId: f.profile.perpChainId } : {}),
+      ...(f.profile.isMainnet !== undefined ? { isMainnet: f.profile.isMainnet } : {}),
       ...(f.workers !== undefined ? { workers: f.workers } : {}),
       ...(replay ? { replay } : {}),
       onProgress: (p) => {

@@ -13,6 +13,10 @@ import { CATALOG_FORMATS, formatServerCatalog, serverCheckCatalog, type CatalogF
 import { loadRunnerConfig } from '../../check/server/config.ts'
 import { UnreachableError } from '../../check/server/http.ts'
 import { EMBEDDED_WORKERS, LIVE_WORKERS, runServerChecks } from '../../check/server/runner.ts'
+import { targetProfile, type TargetProfile } from '../../check/target/profile.ts'
+import { listedInstruments } from '../../check/target/world.ts'
+import { HttpClient } from '../../check/server/http.ts'
+import type { FullContract } from '../../contract/index.ts'
 
 interface Opts extends ContractFlags {
   target?: string
@@ -58,6 +62,45 @@ function checkUrl(url: string): string {
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new InputError(`--target must be an http(s) URL, not "${url}"`)
   return url.replace(/\/+$/, '')
+}
+
+/**
+ * The named checks' options that the explorer has no use for: refused in one line rather than
+ * accepted and ignored (a run that says PASSED must have done what its flags asked).
+ */
+function refuseForExplore(opts: Opts, profile: TargetProfile): void {
+  const mode = opts.replay ? '--replay' : '--explore'
+  const named: [string, boolean][] = [
+    ['--only', opts.only !== undefined],
+    ['--skip', opts.skip !== undefined],
+    ['--slow', opts.slow === true],
+    ['--expected-failures', opts.expectedFailures !== undefined],
+    ['--fix', opts.fix === true],
+    ['--list', opts.list === true],
+    ['--no-preflight', opts.preflight === false],
+  ]
+  const given = named.filter(([, on]) => on).map(([flag]) => flag)
+  if (given.length)
+    throw new InputError(`${given.join(', ')} select or judge the named checks; ${mode} does not take ${given.length > 1 ? 'them' : 'it'}`)
+  if (profile.tierWallets.length)
+    throw new InputError(
+      `${mode} draws fresh wallets of the default tier; the "wallets" of --config are for the named checks (cap and tier checks)`,
+    )
+}
+
+/** The missing `--symbol` error, naming what the target lists when it says. */
+async function noSymbolError(spec: FullContract, profile: TargetProfile, timeoutMs: number): Promise<InputError> {
+  const http = new HttpClient(profile.url!, timeoutMs, profile.headers)
+  let listed: string[] | undefined
+  try {
+    listed = await listedInstruments(spec, http)
+  } finally {
+    http.close()
+  }
+  const shown = listed?.length
+    ? ` (it lists ${listed.slice(0, 4).join(', ')}${listed.length > 4 ? `, … ${listed.length} in all` : ''})`
+    : ''
+  return new InputError(`with --target, name at least one instrument the target lists: --symbol SYM${shown}, or "symbols" in a config`)
 }
 
 export const checkServerCommand: CommandModule = {
@@ -115,38 +158,17 @@ export const checkServerCommand: CommandModule = {
           io.stdout.write(formatServerCatalog(serverCheckCatalog(spec), opts.format))
           return done(0)
         }
+        const cfg = opts.config ? loadRunnerConfig(opts.config, Object.keys(spec.rateLimits.tiers)) : {}
+        const profile = targetProfile({ ...opts, ...(target ? { target: checkUrl(target) } : {}) }, cfg)
+        if (profile.url && !profile.symbols.length) throw await noSymbolError(spec, profile, opts.timeout)
         if (opts.explore !== undefined || opts.replay || opts.exploreOut) {
           if (opts.exploreOut && opts.explore === undefined) throw new InputError('--explore-out needs --explore')
-          const cfg = opts.config ? loadRunnerConfig(opts.config, Object.keys(spec.rateLimits.tiers)) : {}
-          const symbols = opts.symbol.length ? opts.symbol : cfg.symbols
-          if (opts.target && !symbols?.length)
-            throw new InputError('with --target, name at least one listed instrument: --symbol SYM (or "symbols" in --config)')
+          refuseForExplore(opts, profile)
           const { runExplore } = await import('./check-explore.ts')
-          return done(
-            await runExplore(
-              {
-                ...opts,
-                ...(opts.target ? { target: checkUrl(opts.target) } : {}),
-                ...(symbols ? { symbols } : {}),
-                ...((opts.missingSymbol ?? cfg.missingSymbol) ? { missingSymbol: (opts.missingSymbol ?? cfg.missingSymbol)! } : {}),
-                ...((opts.domainName ?? cfg.domainName) ? { domainName: (opts.domainName ?? cfg.domainName)! } : {}),
-                ...((opts.chainId ?? cfg.chainId) !== undefined ? { chainId: (opts.chainId ?? cfg.chainId)! } : {}),
-                ...(cfg.perpChainId !== undefined ? { perpChainId: cfg.perpChainId } : {}),
-                ...(cfg.isMainnet !== undefined ? { isMainnet: cfg.isMainnet } : {}),
-              },
-              spec,
-              io,
-            ),
-          )
+          return done(await runExplore({ ...opts, profile }, spec, io))
         }
         if (opts.fix && !opts.expectedFailures) throw new InputError('--fix needs --expected-failures FILE')
         const expected = opts.expectedFailures && !opts.fix ? loadExpectedFailures(opts.expectedFailures) : undefined
-        const cfg = opts.config ? loadRunnerConfig(opts.config, Object.keys(spec.rateLimits.tiers)) : {}
-        if (!target && cfg.wallets?.length)
-          throw new InputError('config wallets are for a --target; the embedded server gives fresh wallets the default tier')
-        const symbols = opts.symbol.length ? opts.symbol : cfg.symbols
-        if (target && !symbols?.length)
-          throw new InputError('with --target, name at least one listed instrument: --symbol SYM (or "symbols" in --config)')
         const report = reportOut(opts.out, io.stdout)
         const out = report.stream
         const reporter = createReporter(opts.reporter, out, {
@@ -159,15 +181,15 @@ export const checkServerCommand: CommandModule = {
         try {
           const run = await runServerChecks({
             spec,
-            ...(target ? { target: checkUrl(target) } : {}),
-            ...(opts.header.length ? { headers: Object.fromEntries(opts.header) } : {}),
-            ...((opts.domainName ?? cfg.domainName) ? { domainName: (opts.domainName ?? cfg.domainName)! } : {}),
-            ...((opts.chainId ?? cfg.chainId) !== undefined ? { chainId: (opts.chainId ?? cfg.chainId)! } : {}),
-            ...(cfg.perpChainId !== undefined ? { perpChainId: cfg.perpChainId } : {}),
-            ...(cfg.isMainnet !== undefined ? { isMainnet: cfg.isMainnet } : {}),
-            ...(symbols?.length ? { symbols } : {}),
-            ...((opts.missingSymbol ?? cfg.missingSymbol) ? { missingSymbol: (opts.missingSymbol ?? cfg.missingSymbol)! } : {}),
-            ...(cfg.wallets ? { tierWallets: cfg.wallets } : {}),
+            ...(profile.url ? { target: profile.url } : {}),
+            ...(Object.keys(profile.headers).length ? { headers: profile.headers } : {}),
+            ...(profile.domainName ? { domainName: profile.domainName } : {}),
+            ...(profile.chainId !== undefined ? { chainId: profile.chainId } : {}),
+            ...(profile.perpChainId !== undefined ? { perpChainId: profile.perpChainId } : {}),
+            ...(profile.isMainnet !== undefined ? { isMainnet: profile.isMainnet } : {}),
+            ...(profile.symbols.length ? { symbols: profile.symbols } : {}),
+            ...(profile.missingSymbol ? { missingSymbol: profile.missingSymbol } : {}),
+            ...(profile.tierWallets.length ? { tierWallets: profile.tierWallets } : {}),
             slow: opts.slow === true,
             ...(ids(opts.only) ? { only: ids(opts.only)! } : {}),
             ...(ids(opts.skip) ? { skip: ids(opts.skip)! } : {}),

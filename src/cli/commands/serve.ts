@@ -1,13 +1,13 @@
 import { InputError } from '../../errors.ts'
 import { LAYER_NAMES, passedOptionalLine, passedOptionalUntil } from '../../contract/index.ts'
 import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
-import { intOption, runUntilSignal, type CommandModule } from '../program.ts'
+import { commaList, intOption, renamedOption, runUntilSignal, type CommandModule } from '../program.ts'
 
 interface ServeOptions extends ContractFlags {
   port: number
   host: string
   config?: string
-  instruments?: string
+  symbols: string[]
   walletTier: string[]
   routeRequired?: boolean
   domainName?: string
@@ -35,9 +35,15 @@ export const serveCommand: CommandModule = {
       .option('--host <address>', 'address to listen on', '127.0.0.1')
       .option(
         '--config <file>',
-        'JSON config: instruments, walletTiers, routeRequired, domainName, chainId, tiers, maxBatch, perpChainId, isMainnet, log',
+        'JSON config: symbols, walletTiers, routeRequired, domainName, chainId, tiers, maxBatch, perpChainId, isMainnet, log',
       )
-      .option('--instruments <symbols>', 'comma-separated instrument symbols (replaces the shipped set)')
+      .option(
+        '--symbols <list>',
+        'the instruments to list, comma-separated or repeated (replaces the shipped set; the position is the perp asset index)',
+        (value: string, previous: string[]) => [...previous, ...commaList(value)],
+        [],
+      )
+      .addOption(renamedOption('--instruments', '--symbols'))
       .option('--wallet-tier <address=tier>', 'put a wallet in a tier (repeatable), e.g. 0xabc…=tier2', collect, [])
       .option('--route-required', 'refuse orders without route (400 invalid_field)')
       .option('--domain-name <name>', 'EIP-712 domain name of the options domain (default from the spec: Service)')
@@ -86,10 +92,7 @@ export const serveCommand: CommandModule = {
           walletTiers[m[1]!] = m[2]!
         }
         const flags: Record<string, unknown> = {
-          instruments: opts.instruments
-            ?.split(',')
-            .map((s) => s.trim())
-            .filter((s) => s !== ''),
+          instruments: opts.symbols.length ? opts.symbols : undefined,
           walletTiers: opts.walletTier.length ? walletTiers : undefined,
           routeRequired: opts.routeRequired,
           domainName: opts.domainName,

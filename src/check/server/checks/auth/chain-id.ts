@@ -4,6 +4,7 @@ import { approveAgent, placeOrder, withState } from '../../builders.ts'
 import { expectAuthRefused } from '../../expectations.ts'
 import { statusOf } from '../../answers.ts'
 import type { Check } from '../../types.ts'
+import { wrongChainId } from '../../../target/probes.ts'
 
 export const AUTH_CHAIN_ID = 'auth.chain-id'
 
@@ -23,13 +24,15 @@ export const authChainId: Check<typeof AUTH_CHAIN_ID> = {
         expectAuthRefused(c, e, `order signed under chainId ${chainId}`)
       })
     }
-    await ctx.case('approve-chain-1', 'ApproveAgent signed under chainId 1', async (c) => {
+    // A chain that is neither of the target's: chain 1 for most, another where the target runs on 1.
+    const wrong = wrongChainId(ctx.target)
+    await ctx.case(`approve-chain-${wrong}`, `ApproveAgent signed under chainId ${wrong}`, async (c) => {
       const agent = c.wallet()
-      const r = await approveAgent(c, w, agent.address, { domain: { chainId: 1 } })
+      const r = await approveAgent(c, w, agent.address, { domain: { chainId: wrong } })
       // The recovered "owner" is some other address: the approval must not authorize the agent for w.
       if (statusOf(r) >= 500) c.fail(`server error ${brief(r)}`, { exchange: r })
       const { e } = await placeOrder(c, { wallet: w, signer: agent })
-      expectAuthRefused(c, e, 'agent order after an approval signed under chainId 1')
+      expectAuthRefused(c, e, `agent order after an approval signed under chainId ${wrong}`)
     })
   },
 }

@@ -4,6 +4,7 @@ import { placeOrder } from '../../builders.ts'
 import { succeeded } from '../../answers.ts'
 import { acked } from '../../steps/nonce.ts'
 import type { Check } from '../../types.ts'
+import { wrongChainId } from '../../../target/probes.ts'
 
 export const NONCE_RETRY_AFTER_FAILURE = 'nonce.retry-after-failure'
 
@@ -16,8 +17,9 @@ export const nonceRetryAfterFailure: Check<typeof NONCE_RETRY_AFTER_FAILURE> = {
     const w = ctx.wallet()
     await ctx.case('after-bad-signature', 'retry after a refused signature (wrong chain ID)', async (c) => {
       const n = c.nonce(w)
-      const { e } = await placeOrder(c, { wallet: w, nonce: n }, { domain: { chainId: 1 } })
-      if (succeeded(e)) c.fail(`an order signed under chainId 1 was accepted (${brief(e)})`, { exchange: e, rules: ['SIGFAIL-4'] })
+      const wrong = wrongChainId(c.target)
+      const { e } = await placeOrder(c, { wallet: w, nonce: n }, { domain: { chainId: wrong } })
+      if (succeeded(e)) c.fail(`an order signed under chainId ${wrong} was accepted (${brief(e)})`, { exchange: e, rules: ['SIGFAIL-4'] })
       await acked(c, w, n, 'retry with the same nonce after a refused signature')
     })
     await ctx.case('after-invalid-field', 'retry after a 400 invalid_field (side "buy")', async (c) => {

@@ -17,6 +17,7 @@ import { withState } from '../../builders.ts'
 import { perpOrderAction, signPerpBody } from '../../requests.ts'
 import type { Check, CheckContext } from '../../types.ts'
 import type { Wallet } from '../../wallets.ts'
+import { type DomainFacts, wrongChainId, wrongDomainName } from '../../../target/probes.ts'
 
 export interface PerpOptions {
   readonly nonce?: bigint
@@ -126,15 +127,15 @@ export const perpChecks: Check[] = [
     'perp.chain-id-999',
     'a perp action signed under chainId 999 (the options chain) is refused',
     ['PERP-1', 'PERP-3'],
-    (ctx) => ({ domain: { chainId: ctx.target.chainId } }),
-    (ctx) => `perp action signed under chainId ${ctx.target.chainId}`,
+    (ctx) => ({ domain: { chainId: perpProbeChain(ctx.target) } }),
+    (ctx) => `perp action signed under chainId ${perpProbeChain(ctx.target)}`,
   ),
   refusedPerpOrder(
     'perp.options-domain',
     'a perp action signed under the options domain name is refused',
     ['PERP-1', 'PERP-3'],
-    (ctx) => ({ domain: { name: ctx.target.domainName } }),
-    (ctx) => `perp action signed under the domain name ${ctx.target.domainName}`,
+    (ctx) => ({ domain: { name: perpProbeName(ctx) } }),
+    (ctx) => `perp action signed under the domain name ${perpProbeName(ctx)}`,
   ),
   refusedPerpOrder(
     'perp.testnet-source',
@@ -187,3 +188,14 @@ export const perpChecks: Check[] = [
     () => 'vaultAddress not signed',
   ),
 ]
+
+/** The options chain, unless the target runs both domains on one chain: then one it uses for neither. */
+function perpProbeChain(target: DomainFacts): number {
+  return target.chainId !== target.perpChainId ? target.chainId : wrongChainId(target)
+}
+
+/** The options domain's name, unless the target gave it the perp domain's own name. */
+function perpProbeName(ctx: CheckContext): string {
+  const perpName = ctx.spec.typedData.domains.perps?.name
+  return ctx.target.domainName !== perpName ? ctx.target.domainName : wrongDomainName(ctx.target)
+}

@@ -22,6 +22,7 @@ import { envelopeAuthCode, expectSuccess } from '../../expectations.ts'
 import type { Check, CheckContext, CheckFamily } from '../../types.ts'
 import type { Wallet } from '../../wallets.ts'
 import { call } from '../../operations.ts'
+import { wrongChainId } from '../../../target/probes.ts'
 
 const ADDRESS_RE = /0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/g
 
@@ -79,7 +80,11 @@ class SymbolMap {
   }
 }
 
-/** The spec's default domains (what the vectors sign under) swapped for the target's; deliberate mismatches kept. */
+/**
+ * The spec's default domains (what the vectors sign under) swapped for the target's; deliberate
+ * mismatches kept, and kept wrong: a mismatch that lands on one of the target's own domains (a
+ * "chainId 1" case against a server on chain 1) is moved to a chain the target does not use.
+ */
 function targetDomain(ctx: CheckContext, d: Record<string, string | number>): Record<string, string | number> {
   const options = ctx.spec.typedData.domains.options
   const perps = ctx.spec.typedData.domains.perps
@@ -89,7 +94,20 @@ function targetDomain(ctx: CheckContext, d: Record<string, string | number>): Re
     out.chainId = ctx.target.chainId
   if (perps && typeof out.chainId === 'number' && out.chainId === perps.chainId && d.name === perps.name)
     out.chainId = ctx.target.perpChainId
+  const own = [
+    options && { ...options, name: ctx.target.domainName, chainId: ctx.target.chainId },
+    perps && { ...perps, chainId: ctx.target.perpChainId },
+  ]
+  const intended = [options, perps].some((x) => x && sameDomain(x, d))
+  if (!intended && own.some((x) => x && sameDomain(x, out))) out.chainId = wrongChainId(ctx.target)
   return out
+}
+
+function sameDomain(a: object, b: object): boolean {
+  const get = (o: object, k: string) => (o as Record<string, unknown>)[k]
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)])
+  const norm = (v: unknown) => (typeof v === 'string' && /^0x[0-9a-f]*$/i.test(v) ? v.toLowerCase() : String(v))
+  return [...keys].every((k) => norm(get(a, k)) === norm(get(b, k)))
 }
 
 /** The sent signature as a function of the correct one, applied to the new correct signature. */

@@ -1,0 +1,55 @@
+/**
+ * Everything `check server` knows about its target, resolved once from the flags, the
+ * environment, the config file and the `--config` JSON (the CLI's settings layer has already
+ * merged the first three into the flags): the named checks and the explorer both take this one
+ * value, so no mode reads an option by itself and none can silently drop one.
+ */
+import { InputError } from '../../errors.ts'
+import type { RunnerConfig } from '../server/config.ts'
+
+export interface TargetProfile {
+  /** Base URL; absent: the embedded reference server. */
+  readonly url?: string
+  /** Sent with every request to the target. */
+  readonly headers: Readonly<Record<string, string>>
+  readonly domainName?: string
+  readonly chainId?: number
+  readonly perpChainId?: number
+  readonly isMainnet?: boolean
+  /** The instruments to trade (a live target lists more; its own order numbers them). */
+  readonly symbols: readonly string[]
+  readonly missingSymbol?: string
+  /** Wallets the target has put in a tier (for the tier and cap checks). */
+  readonly tierWallets: NonNullable<RunnerConfig['wallets']>
+}
+
+export interface ProfileFlags {
+  readonly target?: string
+  readonly header: readonly (readonly [string, string])[]
+  readonly domainName?: string
+  readonly chainId?: number
+  readonly symbol: readonly string[]
+  readonly missingSymbol?: string
+}
+
+/** The flags over the `--config` JSON: a flag (or its setting) wins, the file fills the rest. */
+export function targetProfile(flags: ProfileFlags, config: RunnerConfig): TargetProfile {
+  const symbols = flags.symbol.length ? flags.symbol : (config.symbols ?? [])
+  const tierWallets = config.wallets ?? []
+  if (!flags.target && tierWallets.length)
+    throw new InputError('config wallets are for a --target; the embedded server gives fresh wallets the default tier')
+  const missingSymbol = flags.missingSymbol ?? config.missingSymbol
+  const domainName = flags.domainName ?? config.domainName
+  const chainId = flags.chainId ?? config.chainId
+  return {
+    ...(flags.target ? { url: flags.target } : {}),
+    headers: Object.fromEntries(flags.header),
+    ...(domainName ? { domainName } : {}),
+    ...(chainId !== undefined ? { chainId } : {}),
+    ...(config.perpChainId !== undefined ? { perpChainId: config.perpChainId } : {}),
+    ...(config.isMainnet !== undefined ? { isMainnet: config.isMainnet } : {}),
+    symbols,
+    ...(missingSymbol ? { missingSymbol } : {}),
+    tierWallets,
+  }
+}
