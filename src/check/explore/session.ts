@@ -611,16 +611,21 @@ export class Session {
     this.record(step, [te], [oe])
     const t = observe(te, 'perp')
     const o = observe(oe, 'perp')
-    const oracleSays = String((oe.response?.json as { response?: unknown } | undefined)?.response ?? '')
-    // An auth refusal the reference makes on an assumed perp rule: a signer it has no state for, an agent of several wallets.
-    const assumedAuth: RuleId | undefined = /vaultAddress/.test(oracleSays)
-      ? 'PERP-6'
-      : !this.known.has(signer.address)
-        ? 'PERP-7'
-        : undefined
+    const says = (e: Exchange) => String((e.response?.json as { response?: unknown } | undefined)?.response ?? '')
+    // Which account a perp request acts for when it names no vault, and whether a signer the
+    // server has no state for is refused, are assumed (PERP-6, PERP-7): an auth difference there is
+    // the other documented choice, whichever side made it.
+    const viaAgent = !('wallet' in step.signer) && step.vault === undefined
+    const assumedAuth: RuleId | undefined =
+      /vaultAddress/.test(says(oe)) || /vaultAddress/.test(says(te)) || viaAgent
+        ? 'PERP-6'
+        : !this.known.has(signer.address)
+          ? 'PERP-7'
+          : undefined
     let verdict = this.answer(t, o, { kind: 'perp', rateLimited: true }, account.address)
     if (verdict === 'rolled') return verdict
-    if (assumedAuth && o.outcome === 'auth') verdict = verdict.map((d) => (d.rule === 'AUTH-2' ? divergence(assumedAuth, d.what) : d))
+    if (assumedAuth && (o.outcome === 'auth' || t.outcome === 'auth'))
+      verdict = verdict.map((d) => (d.rule === 'AUTH-2' ? divergence(assumedAuth, d.what) : d))
     this.settle(account.address, nonce, tookEffect(o))
     const out = [...verdict]
     if (tookEffect(t)) {
