@@ -100,7 +100,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.headerTimeoutMs / 4))),
   })
   const guard = guardConnections(server, ctx.catalog, config.maxConnections)
-  const edge = createEdge(ctx, router, data ? () => data.settled() : undefined)
+  const edge = createEdge(ctx, router, data)
   server.on('request', createListener(ctx, router, edge, guard))
   const ws = attachWebSocket(server, ctx)
   feed = ws

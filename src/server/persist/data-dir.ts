@@ -91,6 +91,8 @@ export interface DataDir {
   restore(exchange: Exchange): void
   /** Undefined when everything written is committed, else a promise that settles when it is. */
   settled(): Promise<void> | undefined
+  /** Why writes cannot be committed now (a full disk, retried until space returns), else undefined. */
+  unavailable(): string | undefined
   close(): Promise<void>
 }
 
@@ -221,6 +223,7 @@ export function openDataDir(path: string, contract: string, options: KvOptions =
       })
     },
     settled: () => kv.settled(),
+    unavailable: () => kv.unavailable(),
     async close() {
       try {
         await kv.close()
