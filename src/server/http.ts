@@ -123,8 +123,11 @@ export type Edge = (req: EdgeRequest) => Promise<EdgeAnswer>
 export function createEdge(
   ctx: ServerContext,
   router: Router,
-  /** With a data directory: the commit of every write so far, awaited before any reply is sent. */
-  committed?: () => Promise<void> | undefined,
+  /**
+   * With a data directory: the commit of every write so far, awaited before any reply is sent,
+   * and why writes cannot be committed now (then writes answer 503 and reads go on).
+   */
+  store?: { settled(): Promise<void> | undefined; unavailable(): string | undefined },
 ): Edge {
   const { deps, catalog } = ctx
 
@@ -205,6 +208,21 @@ export function createEdge(
       )
       return answer(withRate(busy), rc, match.head, started, state, true)
     }
+    const read = method === 'GET' || method === 'HEAD'
+    // A store that cannot commit (a full disk) refuses writes before they change anything.
+    const storeDown = (outcome: string): EdgeAnswer | undefined => {
+      const why = store?.unavailable()
+      if (why === undefined) return undefined
+      const down = catalog.reply('not_ready', `the state cannot be saved now (${why}); ${outcome}`, {}, { 'Retry-After': '1' })
+      return answer(withRate(down), rc, match.head, started, state)
+    }
+    if (!read) {
+      const down = storeDown('nothing was changed, retry shortly')
+      if (down) {
+        req.discard()
+        return down
+      }
+    }
     let body: ParsedBodyOk | undefined
     if (op.requestSchema) {
       const media = mediaProblem(req.contentType)
@@ -243,9 +261,18 @@ export function createEdge(
 
     const out = handler({ method, path, query, ...(body ? { body } : {}), state })
     const reply = withRate(out instanceof Promise ? await out : out)
-    // Nothing is answered before the state it reports is on disk (a commit failure is a 500 below).
-    const pending = committed?.()
-    if (pending) await pending
+    // Nothing is answered before the state it reports is on disk. A read while the store cannot
+    // commit answers at once; a write whose commit failed answers 503 (its change stays queued
+    // and is committed when space returns).
+    const pending = read && store?.unavailable() !== undefined ? undefined : store?.settled()
+    if (pending)
+      try {
+        await pending
+      } catch (err) {
+        const down = storeDown('this change is kept and saved once space returns: check its state before sending it again')
+        if (down) return down
+        throw err
+      }
     return answer(reply, rc, match.head, started, state)
   }
 }

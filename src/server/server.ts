@@ -55,7 +55,11 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const config = checkConfig(mergeConfig(defaultConfig(spec), (opts.config ?? {}) as Record<string, unknown>, 'config'), spec, 'config')
   const signing = signingFor(spec)
   // Loaded only with --data: memory mode does not load the native database module.
-  const data = opts.data ? (await import('./persist/data-dir.ts')).openDataDir(opts.data, { sync: opts.dataSync === true }) : undefined
+  const data = opts.data
+    ? (await import('./persist/data-dir.ts')).openDataDir(opts.data, `${config.domainName}/${config.chainId}`, {
+        sync: opts.dataSync === true,
+      })
+    : undefined
   const base = defaultDeps(signing, spec.rateLimits.windowSeconds, config.log === true)
   const deps: ServerDeps = {
     ...base,
@@ -96,7 +100,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.headerTimeoutMs / 4))),
   })
   const guard = guardConnections(server, ctx.catalog, config.maxConnections)
-  const edge = createEdge(ctx, router, data ? () => data.settled() : undefined)
+  const edge = createEdge(ctx, router, data)
   server.on('request', createListener(ctx, router, edge, guard))
   const ws = attachWebSocket(server, ctx)
   feed = ws

@@ -194,10 +194,10 @@ export const SERVER_BEHAVIOURS: readonly Behaviour[] = [
   },
   {
     what: 'state kept across restarts with --data (LMDB), finished orders archived, --retain in memory',
-    modules: ['archive.ts', 'persist/data-dir.ts', 'persist/kv.ts'],
+    modules: ['archive.ts', 'persist/data-dir.ts', 'persist/kv.ts', 'persist/lock.ts', 'persist/header.ts', 'persist/verify.ts'],
     checks: [],
     reference:
-      'persistence and retention are how this server runs as a sandbox, not behaviour the seed states; held to them by test/server/persistence.test.ts and retain.test.ts',
+      'persistence and retention are how this server runs as a sandbox, not behaviour the seed states; held to them by test/server/persistence.test.ts, store-guard.test.ts, full-disk.test.ts and retain.test.ts',
   },
   {
     what: 'connection cap, header and body timeouts (408), oversized headers (431), graceful SIGTERM',

@@ -15,6 +15,11 @@
  * | `ag:<owner>:<agent>`       | approval                      | agent approvals                 |
  * | `ak:<address>`             | 1 (took part in an approval)  | none: read on use               |
  * | `r:<wallet>`               | the current rate window       | this window's counters          |
+ * | `!store`                   | the header (its id)           | none: checked before opening    |
+ *
+ * Before the database is opened, DIR is locked for this process (lock.ts), its header checked
+ * or written (header.ts), and every record read in a child process (verify.ts), so that a second
+ * server, a foreign or damaged store each end in one line instead of double answers or a crash.
  *
  * Addresses are lower-case; `<seq>` is zero-padded so that keys sort in order.
  */
@@ -25,7 +30,10 @@ import { formatDec, isZero, parseDec, type Dec } from '../decimal.ts'
 import type { Exchange, ExchangeObserver, Order, OrderInput, OrderStatus } from '../exchange.ts'
 import type { Window, WindowJournal } from '../limits.ts'
 import { createAgentStore, type AgentStore, type NonceStore } from '../stores.ts'
+import { openHeader } from './header.ts'
 import { Kv, type KvOptions } from './kv.ts'
+import { lockDir, type DirLock } from './lock.ts'
+import { verifyStore } from './verify.ts'
 
 const SEQ_DIGITS = 15
 const pad = (seq: number) => String(seq).padStart(SEQ_DIGITS, '0')
@@ -83,15 +91,25 @@ export interface DataDir {
   restore(exchange: Exchange): void
   /** Undefined when everything written is committed, else a promise that settles when it is. */
   settled(): Promise<void> | undefined
+  /** Why writes cannot be committed now (a full disk, retried until space returns), else undefined. */
+  unavailable(): string | undefined
   close(): Promise<void>
 }
 
-export function openDataDir(path: string, options: KvOptions = {}): DataDir {
+/** `contract` names the signing domain the store's signatures belong to (`name/chainId`). */
+export function openDataDir(path: string, contract: string, options: KvOptions = {}): DataDir {
   let kv: Kv
+  let lock: DirLock | undefined
   try {
     mkdirSync(path, { recursive: true })
+    lock = lockDir(path)
+    const { header, created } = openHeader(path, contract)
+    if (!created) verifyStore(path, header.id)
     kv = new Kv(path, options)
+    if (created) kv.put('!store', { id: header.id, version: header.version, contract })
   } catch (err) {
+    lock?.release()
+    if (err instanceof InputError) throw err
     throw new InputError(`--data ${path}: cannot open the database (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`)
   }
 
@@ -205,6 +223,13 @@ export function openDataDir(path: string, options: KvOptions = {}): DataDir {
       })
     },
     settled: () => kv.settled(),
-    close: () => kv.close(),
+    unavailable: () => kv.unavailable(),
+    async close() {
+      try {
+        await kv.close()
+      } finally {
+        lock?.release()
+      }
+    },
   }
 }

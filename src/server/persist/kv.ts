@@ -4,6 +4,11 @@
  * see the writes not yet committed. The order path stays one synchronous turn (reads are
  * synchronous from LMDB's memory map), and a reply waits for `settled()` before it is sent, so
  * nothing is answered before it is on disk.
+ *
+ * A commit that fails (a full disk: ENOSPC) does not lose its writes: they stay queued, readable,
+ * and are written again every RETRY_MS until a commit succeeds; meanwhile `unavailable()` says
+ * why, so that writes are refused (503) and reads go on, and the server recovers without a
+ * restart once space returns.
  */
 import { open, type RootDatabase } from 'lmdb'
 
@@ -16,6 +21,8 @@ export interface KvOptions {
   sync?: boolean
 }
 
+const RETRY_MS = 500
+
 /** A queued write: the value, or undefined for a removal. */
 interface Pending {
   readonly value: unknown
@@ -25,6 +32,7 @@ export class Kv {
   private readonly db: RootDatabase<unknown, string>
   private readonly pending = new Map<string, Pending>()
   private failure: Error | undefined
+  private retry: NodeJS.Timeout | undefined
   /**
    * What settled() waits for. With sync, lmdb's default overlappingSync commits first and
    * fsyncs after (off the write lock): `committed` resolves before the data is durable, so an
@@ -36,6 +44,17 @@ export class Kv {
     // noSubdir false: lmdb takes a path with a dot ("state.db") for a file unless told.
     this.db = open<unknown, string>({ path, noSubdir: false, noSync: options.sync !== true, compression: false })
     this.durable = options.sync === true ? 'flushed' : 'committed'
+    // lmdb rejects promises of its own on a failed commit that no caller can reach; those are
+    // this store's failure (handled by the retry), anything else still ends the process.
+    process.on('unhandledRejection', this.onUnhandled)
+  }
+
+  private readonly onUnhandled = (reason: unknown): void => {
+    if (reason instanceof Error && (/^Commit failed/.test(reason.message) || (reason as { code?: unknown }).code === 28)) {
+      this.failed(reason)
+      return
+    }
+    throw reason
   }
 
   get(key: string): unknown {
@@ -88,13 +107,65 @@ export class Kv {
     })
   }
 
+  /** Why writes cannot be committed now (a failed commit being retried), else undefined. */
+  unavailable(): string | undefined {
+    return this.failure ? this.failure.message.split('\n')[0] : undefined
+  }
+
   async close(): Promise<void> {
-    await this.db[this.durable]
+    clearInterval(this.retry)
+    process.off('unhandledRejection', this.onUnhandled)
+    await this.db[this.durable].then(undefined, () => {})
     await this.db.close()
+  }
+
+  private failed(err: unknown): void {
+    // lmdb rejects with "Commit failed" and the cause (ENOSPC) in a promise of its own.
+    const cause = (err as { commitError?: Promise<unknown> } | undefined)?.commitError
+    if (cause && typeof cause.then === 'function')
+      cause.then(
+        () => {},
+        (why: unknown) => {
+          if (this.failure === err && why instanceof Error) this.failure = why
+        },
+      )
+    this.failure ??= err instanceof Error ? err : new Error(String(err))
+    this.retry ??= setInterval(() => this.rewrite(), RETRY_MS)
+    this.retry.unref()
+  }
+
+  /** Writes every queued entry again; the failure ends when they are committed. */
+  private rewrite(): void {
+    const failure = this.failure
+    if (!failure) return
+    const entries = [...this.pending]
+    const all: Promise<boolean>[] = []
+    for (const [key, entry] of entries) {
+      const done = entry.value === undefined ? this.db.remove(key) : this.db.put(key, entry.value)
+      all.push(done)
+      this.settle(key, entry, done)
+    }
+    Promise.all(all).then(
+      () => {
+        if (this.failure !== failure) return
+        this.failure = undefined
+        clearInterval(this.retry)
+        this.retry = undefined
+      },
+      () => {},
+    )
   }
 
   private queue(key: string, entry: Pending, done: Promise<boolean>): void {
     this.pending.set(key, entry)
+    this.settle(key, entry, done)
+  }
+
+  private settle(key: string, entry: Pending, done: Promise<boolean>): void {
+    // A failed commit also rejects the batch's shared promises; the failure is handled here, so
+    // theirs must not end the process as unhandled.
+    this.db.committed.then(undefined, () => {})
+    this.db.flushed.then(undefined, () => {})
     // A write leaves the queue once durable, so that settled() also holds back an answer that
     // only reads it (a replay refused by a nonce not yet flushed).
     const durable = this.durable === 'flushed' ? done.then(() => this.db.flushed) : done
@@ -103,9 +174,7 @@ export class Kv {
         // A later write of the same key stays queued until its own commit.
         if (this.pending.get(key) === entry) this.pending.delete(key)
       },
-      (err: unknown) => {
-        this.failure ??= err instanceof Error ? err : new Error(String(err))
-      },
+      (err: unknown) => this.failed(err),
     )
   }
 }
