@@ -114,6 +114,29 @@ describe('oec diff CLI (in-process main)', () => {
     )
   })
 
+  it('junit: one test case per finding in diff fields (rule, head file and line, severity), no runner fields', async () => {
+    const r = await oec(['diff', base, head, '--format', 'junit'])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain(`<property name="base" value="${base}"/>`)
+    expect(r.stdout).toContain(`<property name="head" value="${head}"/>`)
+    // The runners' fields mean nothing for a diff.
+    expect(r.stdout).not.toMatch(/name="level"|name="target"|value="stated"|value="spec"/)
+    const cases = [...r.stdout.matchAll(/<testcase [^>]*classname="([^"]+)"[^>]*>([\s\S]*?)<\/testcase>/g)]
+    expect(cases.map((c) => c[1])).toEqual(['api-version-not-bumped', 'error-code-status-changed', 'rate-limit-tier-lowered'])
+    const status = cases[1]![0]
+    expect(status).toContain(`file="${head}"`)
+    expect(status).toContain(`<property name="line" value="${statusEdit.line}"/>`)
+    expect(status).toContain('<property name="severity" value="breaking"/>')
+    expect(status).toContain(
+      '<failure message="breaking: The error code limit_exceeded now comes with HTTP 400 instead of 422." type="breaking"/>',
+    )
+    // Below --fail-on (breaking by default) a finding is no failure: its text is the case's output.
+    expect(cases[2]![0]).not.toContain('<failure')
+    expect(cases[2]![0]).toContain(
+      "<system-out><![CDATA[warning: The Tier 1 tier's ordersPerMinute was lowered from 30 to 20.]]></system-out>",
+    )
+  })
+
   it('--fail-on: a warning passes by default and fails with --fail-on warning', async () => {
     const [d, w, i] = await Promise.all([
       oec(['diff', base, warnOnly]),
