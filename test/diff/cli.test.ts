@@ -114,6 +114,18 @@ describe('oec diff CLI (in-process main)', () => {
     )
   })
 
+  it('github: a property that became required is annotated at its entry in the required list, not at the property', async () => {
+    const doc = (required: string) =>
+      `openapi: 3.0.3\ninfo: {title: t, version: 1.0.0}\npaths:\n  /x:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema:\n                type: object\n                required:\n${required}                properties:\n                  a: {type: string}\n                  b: {type: string}\n`
+    const headText = doc('                  - a\n                  - b\n')
+    const headFile = write('required-head.yaml', headText)
+    const r = await oec(['diff', write('required-base.yaml', doc('                  - a\n')), headFile, '--format', 'github'])
+    const line = r.stdout.split('\n').find((l) => l.includes('title=response-property-became-required'))
+    const lines = headText.split('\n')
+    expect(line).toContain(`,line=${lines.indexOf('                  - b') + 1},`)
+    expect(line).not.toContain(`,line=${lines.indexOf('                  b: {type: string}') + 1},`)
+  })
+
   it('junit: one test case per finding in diff fields (rule, head file and line, severity), no runner fields', async () => {
     const r = await oec(['diff', base, head, '--format', 'junit'])
     expect(r.code).toBe(1)

@@ -16,7 +16,7 @@ import { reportOut } from '../report-out.ts'
 import { failOnLevel } from '../../diff/policy.ts'
 import { unresolvedRefs } from '../../diff/refs.ts'
 import { SEVERITY_RANK, type DiffFinding } from '../../diff/model.ts'
-import type { FormatContext } from '../../diff/format.ts'
+import { annotationPointer, type FormatContext } from '../../diff/format.ts'
 
 function failOnOption(value: string): DiffSeverity {
   const level = failOnLevel(value)
@@ -39,7 +39,7 @@ async function junitText(findings: readonly DiffFinding[], failOn: DiffSeverity,
   suite.property('head', ctx.headPath)
   suite.property('fail-on', failOn)
   for (const f of findings) {
-    const line = ctx.head.lineOf(f.pointer)
+    const line = ctx.head.lineOf(annotationPointer(f, ctx.head))
     const tc = suite
       .testCase()
       .className(f.id)
