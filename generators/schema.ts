@@ -9,7 +9,6 @@ import { intersection, kw, lit, union, type Doc, type Prop, type TypeExpr } from
 
 /** Keywords that change the set of valid values in ways a structural TS type cannot follow. */
 const UNSUPPORTED = [
-  'not',
   'patternProperties',
   'if',
   'then',
@@ -153,6 +152,9 @@ export class SchemaWalker {
     }
     let t = intersection(parts)
     if (node.nullable === true) t = union([t, kw('null')])
+    // A TypeScript type cannot subtract a schema: as openapi-typescript does, `not` leaves the
+    // type as wide as the rest of the schema (`unknown` when `not` stands alone), and says so.
+    if ('not' in node) t = { kind: 'noted', note: `JSON Schema "not" at #${pointer}: its excluded values are not expressed`, type: t }
     return t
   }
 

@@ -34,6 +34,8 @@ export type TypeExpr =
   | { readonly kind: 'array'; readonly items: TypeExpr }
   | { readonly kind: 'tuple'; readonly items: readonly TypeExpr[]; readonly rest?: TypeExpr }
   | { readonly kind: 'object'; readonly props: readonly Prop[]; readonly index?: TypeExpr }
+  /** A type written after a `/* note *\/` comment: what the type leaves out of the schema. */
+  | { readonly kind: 'noted'; readonly note: string; readonly type: TypeExpr }
 
 export const kw = (name: Keyword): TypeExpr => ({ kind: 'keyword', name })
 export const ref = (name: string): TypeExpr => ({ kind: 'ref', name })
@@ -100,6 +102,7 @@ export function writeDoc(writer: CodeBlockWriter, doc: Doc | undefined): void {
 }
 
 function needsParens(t: TypeExpr, context: 'array' | 'intersection'): boolean {
+  if (t.kind === 'noted') return true
   if (t.kind === 'union') return true
   return context === 'array' && t.kind === 'intersection'
 }
@@ -150,6 +153,14 @@ export function writeType(writer: CodeBlockWriter, t: TypeExpr): void {
       if (wrap) writer.write('(')
       writeType(writer, t.items)
       writer.write(wrap ? ')[]' : '[]')
+      return
+    }
+    case 'noted': {
+      writer.write(`/* ${t.note.replace(/\*\//g, '*\\/')} */ `)
+      const wrap = t.type.kind === 'union' || t.type.kind === 'intersection'
+      if (wrap) writer.write('(')
+      writeType(writer, t.type)
+      if (wrap) writer.write(')')
       return
     }
     case 'tuple':

@@ -33,6 +33,35 @@ function installedVersion(name: string): string {
   return (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
 }
 
+/**
+ * The README's TypeScript example, as a new user pastes it: it compiles in a `"type": "module"`
+ * project, and fails with TS1309 (top-level await) in the `"type": "commonjs"` one `npm init -y`
+ * writes, which is what the README warns about.
+ */
+function readmeExample(app: string, tsc: string): void {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const example = /```ts\n(import [^\n]*from 'order-entry-conformance'\n[\s\S]*?)```/.exec(readme)?.[1]
+  if (!example) {
+    process.stderr.write('consumer: README.md has no ```ts example importing order-entry-conformance\n')
+    process.exit(1)
+  }
+  writeFileSync(join(app, 'readme-example.ts'), example)
+  const args = [tsc, '--strict', '--module', 'nodenext', '--target', 'es2022', '--types', 'node', '--noEmit', 'readme-example.ts']
+  run('tsc: the README example in a "type": "module" project', process.execPath, args, { cwd: app })
+  const pkgPath = join(app, 'package.json')
+  const pkg = readFileSync(pkgPath, 'utf8')
+  writeFileSync(pkgPath, pkg.replace('"type": "module"', '"type": "commonjs"'))
+  const cjs = spawnSync(process.execPath, args, { cwd: app, encoding: 'utf8' })
+  writeFileSync(pkgPath, pkg)
+  if (cjs.status === 0 || !cjs.stdout.includes('TS1309')) {
+    process.stderr.write(
+      `consumer: the README example under "type": "commonjs" did not fail with TS1309 as README.md says:\n${cjs.stdout}\n`,
+    )
+    process.exit(1)
+  }
+  console.log('  ok  tsc: the README example under "type": "commonjs" fails with TS1309, as README.md says')
+}
+
 const work = mkdtempSync(join(tmpdir(), 'oec-consumer-'))
 try {
   const packed = JSON.parse(
@@ -74,6 +103,7 @@ try {
   }
   const tsc = join(app, 'node_modules', 'typescript', 'bin', 'tsc')
   run('tsc strict, module nodenext', process.execPath, [tsc, '-p', 'nodenext'], { cwd: app })
+  readmeExample(app, tsc)
   run('tsc strict, moduleResolution bundler', process.execPath, [tsc, '-p', 'bundler'], { cwd: app })
   run('npx oec check server', 'npx', ['--no-install', 'oec', 'check', 'server'], { cwd: app })
   run('npx oec generate --out x', 'npx', ['--no-install', 'oec', 'generate', '--out', 'x'], { cwd: app })

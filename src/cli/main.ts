@@ -3,6 +3,7 @@ import { OecError } from '../errors.ts'
 import { commands } from './commands/index.ts'
 import { Command, CommanderError, Help, type CliIO, type ExitCode } from './program.ts'
 import { readCommandSummary, readSettingsIndex } from './summary.ts'
+import { oneLineUsageError } from './usage-error.ts'
 import { applySettings, checkConfigKeys, checkEnvNames, findConfig } from './config.ts'
 import { packagePath } from '../package-root.ts'
 
@@ -24,10 +25,10 @@ export async function main(
   const program = new Command('oec')
     .description('Conformance checks, codegen and release checks for the signed order-entry API')
     .version(pkg.version, '-V, --version')
-    .showHelpAfterError('(add --help for usage)')
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(oneLineUsageError(s, '')),
     })
     .exitOverride()
   // Load only the command being run. Anything else (help, a typo) lists them all: from the
@@ -44,13 +45,18 @@ export async function main(
   } else {
     for (const c of chosen.length > 0 ? chosen : commands) (await c.load()).register(program, io, done)
   }
-  const inherit = (cmd: Command) => {
+  // Each command's parse errors are one line naming that command's fix.
+  const inherit = (cmd: Command, path: string) => {
     for (const sub of cmd.commands) {
-      sub.exitOverride().configureOutput(program.configureOutput())
-      inherit(sub)
+      const subPath = path === '' ? sub.name() : `${path} ${sub.name()}`
+      sub.exitOverride().configureOutput({
+        ...program.configureOutput(),
+        outputError: (s, write) => write(oneLineUsageError(s, subPath)),
+      })
+      inherit(sub, subPath)
     }
   }
-  inherit(program)
+  inherit(program, '')
   // Flags a team repeats come from OEC_* variables or oec.config.*, for the command that runs.
   // Every key of the file is checked against every command's options first: a misspelt one is an
   // error, never a setting silently dropped.

@@ -1,4 +1,5 @@
 /** Renders findings: text (default), a changelog-ready markdown section, JSON, or GitHub workflow annotations. */
+import { getPointer } from '../contract/model.ts'
 import type { DiffSpec } from './input.ts'
 import { SEVERITY_RANK, type DiffFinding, type DiffSeverity } from './model.ts'
 
@@ -73,12 +74,27 @@ const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').r
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C')
 const COMMAND: Readonly<Record<DiffSeverity, string>> = { breaking: 'error', warning: 'warning', info: 'notice' }
 
-/** One `::error|warning|notice file=…,line=…,title=<rule-id>::<sentence>` line per finding. */
+/**
+ * Where a finding's annotation goes: the keyword that changed. A property that became required or
+ * optional changed its schema's `required:` list, not the property: the line of its entry there
+ * (became required), or of the list (became optional, when the head still has one); any other
+ * finding, the line of its pointer.
+ */
+export function annotationPointer(f: DiffFinding, head: DiffSpec): string {
+  const m = /^(.*)\/properties\/([^/]+)$/.exec(f.pointer)
+  if (!m || !/-became-(required|optional)/.test(f.id)) return f.pointer
+  const required = getPointer(head.doc, `${m[1]}/required`)
+  if (!Array.isArray(required)) return f.pointer
+  const i = required.indexOf(m[2]!.replace(/~1/g, '/').replace(/~0/g, '~'))
+  return i >= 0 ? `${m[1]}/required/${i}` : `${m[1]}/required`
+}
+
+/** One `::error|warning|notice file=…,line=…,title=<rule-id>::<sentence>` line per finding, at the changed keyword. */
 export function formatGithub(findings: readonly DiffFinding[], ctx: FormatContext): string {
   return findings
     .map(
       (f) =>
-        `::${COMMAND[f.severity]} file=${escapeProperty(ctx.headPath)},line=${ctx.head.lineOf(f.pointer)},title=${escapeProperty(f.id)}::${escapeData(f.message)}\n`,
+        `::${COMMAND[f.severity]} file=${escapeProperty(ctx.headPath)},line=${ctx.head.lineOf(annotationPointer(f, ctx.head))},title=${escapeProperty(f.id)}::${escapeData(f.message)}\n`,
     )
     .join('')
 }

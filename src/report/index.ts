@@ -18,7 +18,7 @@ export { exitCodeFor }
  * every other run would pay at start-up. The package is CommonJS whose module.exports is the
  * builder; its typings describe `.default`.
  */
-function junitBuilder(): Builder {
+export function junitBuilder(): Builder {
   const mod = createRequire(import.meta.url)('junit-report-builder') as { default?: Builder }
   return (mod.default ?? mod) as Builder
 }

@@ -4,8 +4,10 @@
  * on open connections, and the drain that shutdown uses.
  *
  * Over the cap a connection is not reset: its request is answered (GET /health as usual, anything
- * else 503 `too_many_connections`) with `Connection: close`, and idle keep-alive connections are
- * closed to make room. Far past the cap (a flood) new sockets are dropped at once, so that the
+ * else 503 `too_many_connections`) with `Connection: close`, and idle connections are closed to
+ * make room: keep-alive connections between requests, and sockets that have not sent a byte yet
+ * (oldest first, so that a flood of silent sockets cannot hold the cap against a client that
+ * connects and speaks). Far past the cap (a flood) new sockets are dropped at once, so that the
  * process never runs out of descriptors, which would reset every client.
  */
 import { STATUS_CODES, type Server } from 'node:http'
@@ -54,14 +56,32 @@ export function guardConnections(server: Server, catalog: ErrorCatalog, maxConne
   const sockets = new Map<Socket, Tracked>()
   let draining = false
 
+  /**
+   * Closes the oldest socket that has not sent a byte; false when there is none. It leaves the
+   * map at once (its 'close' event comes later), so that the cap counts the room it made.
+   */
+  function evictSilent(): boolean {
+    for (const [socket, t] of sockets) {
+      if (t.active > 0 || socket.bytesRead > 0) continue
+      sockets.delete(socket)
+      socket.destroy()
+      return true
+    }
+    return false
+  }
+
   server.on('connection', (socket: Socket) => {
+    if (!draining && sockets.size >= maxConnections) {
+      // Room for the next clients: an idle keep-alive client reconnects on its next request (its
+      // socket closes a moment later), and a socket that has said nothing loses its place now.
+      server.closeIdleConnections()
+      evictSilent()
+    }
     if (draining || sockets.size >= maxConnections + FLOOD_HEADROOM) {
       socket.destroy()
       return
     }
     const overCap = sockets.size >= maxConnections
-    // Room for the next clients: an idle keep-alive client reconnects on its next request.
-    if (overCap) server.closeIdleConnections()
     sockets.set(socket, { active: 0, idleSince: performance.now(), overCap })
     socket.once('close', () => sockets.delete(socket))
   })

@@ -114,6 +114,41 @@ describe('oec diff CLI (in-process main)', () => {
     )
   })
 
+  it('github: a property that became required is annotated at its entry in the required list, not at the property', async () => {
+    const doc = (required: string) =>
+      `openapi: 3.0.3\ninfo: {title: t, version: 1.0.0}\npaths:\n  /x:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema:\n                type: object\n                required:\n${required}                properties:\n                  a: {type: string}\n                  b: {type: string}\n`
+    const headText = doc('                  - a\n                  - b\n')
+    const headFile = write('required-head.yaml', headText)
+    const r = await oec(['diff', write('required-base.yaml', doc('                  - a\n')), headFile, '--format', 'github'])
+    const line = r.stdout.split('\n').find((l) => l.includes('title=response-property-became-required'))
+    const lines = headText.split('\n')
+    expect(line).toContain(`,line=${lines.indexOf('                  - b') + 1},`)
+    expect(line).not.toContain(`,line=${lines.indexOf('                  b: {type: string}') + 1},`)
+  })
+
+  it('junit: one test case per finding in diff fields (rule, head file and line, severity), no runner fields', async () => {
+    const r = await oec(['diff', base, head, '--format', 'junit'])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain(`<property name="base" value="${base}"/>`)
+    expect(r.stdout).toContain(`<property name="head" value="${head}"/>`)
+    // The runners' fields mean nothing for a diff.
+    expect(r.stdout).not.toMatch(/name="level"|name="target"|value="stated"|value="spec"/)
+    const cases = [...r.stdout.matchAll(/<testcase [^>]*classname="([^"]+)"[^>]*>([\s\S]*?)<\/testcase>/g)]
+    expect(cases.map((c) => c[1])).toEqual(['api-version-not-bumped', 'error-code-status-changed', 'rate-limit-tier-lowered'])
+    const status = cases[1]![0]
+    expect(status).toContain(`file="${head}"`)
+    expect(status).toContain(`<property name="line" value="${statusEdit.line}"/>`)
+    expect(status).toContain('<property name="severity" value="breaking"/>')
+    expect(status).toContain(
+      '<failure message="breaking: The error code limit_exceeded now comes with HTTP 400 instead of 422." type="breaking"/>',
+    )
+    // Below --fail-on (breaking by default) a finding is no failure: its text is the case's output.
+    expect(cases[2]![0]).not.toContain('<failure')
+    expect(cases[2]![0]).toContain(
+      "<system-out><![CDATA[warning: The Tier 1 tier's ordersPerMinute was lowered from 30 to 20.]]></system-out>",
+    )
+  })
+
   it('--fail-on: a warning passes by default and fails with --fail-on warning', async () => {
     const [d, w, i] = await Promise.all([
       oec(['diff', base, warnOnly]),

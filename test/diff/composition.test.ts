@@ -89,6 +89,49 @@ describe('allOf of one member flattened into an equal schema', () => {
   })
 })
 
+describe("GitHub's 2021 refactor: {title, type: object, nullable, allOf: [$ref X]} → a flat nullable-X copy", () => {
+  // As in GitHub's description (e.g. `milestone`): the wrapper carries `title` and `type` beside
+  // allOf, so it is not a bare allOf of one member; X's properties reach it only through allOf.
+  const Y = { ...X, required: ['name'] }
+  const wrapped = { title: 'Y', type: 'object', nullable: true, allOf: [{ $ref: '#/components/schemas/Y' }] }
+  const base = spec(wrapped, { Y })
+
+  it('no "added" finding for a property X already had, in the request or the response', () => {
+    const head = spec({ $ref: '#/components/schemas/nullable-Y' }, { Y, 'nullable-Y': { title: 'Y', ...Y, nullable: true } })
+    const found = diff(base, head)
+    expect(found.filter((f) => /added/.test(f.id))).toEqual([])
+    expect(found).toEqual([])
+  })
+
+  it('a property the copy really adds, and a real edit of one X had, are still reported', () => {
+    const copy = {
+      title: 'Y',
+      ...Y,
+      properties: { ...Y.properties, size: { type: 'string' }, color: { type: 'string' } },
+      nullable: true,
+    }
+    const head = spec({ $ref: '#/components/schemas/nullable-Y' }, { Y, 'nullable-Y': copy })
+    const ids = diff(base, head).map((f) => `${f.id} ${f.message}`)
+    expect(ids.filter((m) => /added/.test(m))).toEqual([
+      expect.stringMatching(/^new-optional-request-property .*color/),
+      expect.stringMatching(/^response-optional-property-added .*color/),
+    ])
+    expect(ids.some((m) => /type-changed|type.*size|size.*type/.test(m))).toBe(true)
+    expect(ids.some((m) => /name/.test(m))).toBe(false)
+  })
+})
+
+describe('a property inherited through allOf on one side and spelled inline on the other', () => {
+  it('allOf [$ref X, {properties: {extra}}] → one flat schema: no property added or removed', () => {
+    const extra = { type: 'object', properties: { extra: { type: 'boolean' } } }
+    const base = spec({ allOf: [{ $ref: '#/components/schemas/X' }, extra] })
+    const head = spec({ type: 'object', properties: { ...X.properties, ...extra.properties } })
+    expect(diff(base, head).filter((f) => /property-(added|removed)|new-.*-property/.test(f.id))).toEqual([])
+    // And back: the flat schema split into allOf members.
+    expect(diff(head, base).filter((f) => /property-(added|removed)|new-.*-property/.test(f.id))).toEqual([])
+  })
+})
+
 describe('anyOf ↔ oneOf with members matched by identity', () => {
   const members = [{ $ref: '#/components/schemas/X' }, { type: 'string', maxLength: 5 }, { type: 'integer' }, { type: 'boolean' }]
   it('anyOf → oneOf over the same members is one finding per site naming exclusivity, not members lost and gained', () => {

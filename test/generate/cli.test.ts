@@ -27,7 +27,7 @@ const driftOut = join(tmp.dir, 'drift-out')
 beforeAll(async () => {
   const edited = editedSpec(tmp.dir, 'edited.yaml', [['          enum: [ACKED, REJECTED]', '          enum: [ACKED, REJECTED, PENDING]']])
   const bad = editedSpec(tmp.dir, 'bad.yaml', [
-    ['    Side:\n      type: string\n', '    Side:\n      type: string\n      not: { const: Hold }\n'],
+    ['    Side:\n      type: string\n', '    Side:\n      type: string\n      if: { const: Hold }\n      then: { minLength: 4 }\n'],
   ])
   // Fresh output for the drift check, written in process so the three processes can run at once.
   writeGenerated(driftOut, await generateFiles())
@@ -109,7 +109,7 @@ describe('oec generate', () => {
     const r = unsupported
     const dir = badOut
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/^oec: .*bad\.yaml:\d+: unsupported JSON Schema construct "not" .* at #\/components\/schemas\/Side\/not\n$/)
+    expect(r.stderr).toMatch(/^oec: .*bad\.yaml:\d+: unsupported JSON Schema construct "if" .* at #\/components\/schemas\/Side\/if\n$/)
     expect(r.stdout).toBe('')
     expect(existsSync(dir)).toBe(false)
   })

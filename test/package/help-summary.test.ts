@@ -26,9 +26,20 @@ describe('the command summary behind oec --help', () => {
     expect(bin.code).toBe(inProcess.code)
   })
 
-  it('a typo still gets the suggestion and exit 2', async () => {
+  it('a typo gets one line naming the fix (the suggestion) and exit 2', async () => {
     const r = await runOec(['chek'])
-    expect(r.stderr).toContain('Did you mean check?')
+    expect(r.stderr).toBe("oec: unknown command 'chek': did you mean `oec check`?\n")
+    expect(r.stdout).toBe('')
+    expect(r.code).toBe(2)
+  })
+
+  it.each([
+    [['check', 'srever'], /^oec: unknown command 'srever': did you mean `oec check server`\?\n$/],
+    [['xyzzy'], /^oec: unknown command 'xyzzy': `oec --help` lists the commands\n$/],
+    [['lint', '--bogus'], /^oec: unknown option '--bogus': see `oec lint --help`\n$/],
+  ])('oec %j: one line naming the fix, exit 2', async (args, line) => {
+    const r = await runOec(args)
+    expect(r.stderr).toMatch(line)
     expect(r.code).toBe(2)
   })
 })

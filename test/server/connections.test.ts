@@ -76,6 +76,9 @@ describe('connection cap', () => {
       sock.write('GET /health HTTP/1.1\r\nHost: x\r\n')
       held.push(sock)
     }
+    // Their bytes must have reached the server: a socket that has sent nothing counts as idle and
+    // would be evicted to make room (test/server/idle-sockets.test.ts).
+    await new Promise((r) => setTimeout(r, 50))
     const health = await rawExchange(s.url, (sock) => sock.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n'))
     expect(health.status).toBe(200)
     expect(health.body).toEqual({ status: 'ok' })

@@ -5,9 +5,10 @@
  *   `anyOf: [X, {enum: [""]}]`): one finding, "now also accepts the empty string", and the
  *   schema compared with its own member, so a string member that keeps `maxLength: 500` is no
  *   change; unwrapping is the reverse;
- * - `allOf` of one member (with `nullable`) flattened into an equal schema (GitHub's
- *   `{nullable: true, allOf: [$ref X]}` → `nullable-X`): the member is compared, so properties
- *   that are still there are not reported as added or removed.
+ * - `allOf` of one member (with `nullable`, and the member's own `type` repeated) flattened into
+ *   an equal schema (GitHub's `{nullable: true, allOf: [$ref X]}` → `nullable-X`): the member is
+ *   compared, so properties that are still there are not reported as added or removed (and
+ *   properties.ts finds a property inherited through allOf on one side only as still there).
  */
 import { isObject, type JsonObject } from '../../contract/model.ts'
 import { resolve } from '../refs.ts'
@@ -39,9 +40,11 @@ const hasUnion = (s: JsonObject) => UNIONS.some((u) => Array.isArray(s[u]))
 /** `{allOf: [M], nullable?}` as M (with `nullable`), or undefined when the node is more than that. */
 function flatAllOf(doc: unknown, s: JsonObject, ptr: string): { node: JsonObject; ptr: string } | undefined {
   if (!Array.isArray(s.allOf) || s.allOf.length !== 1) return undefined
-  if (!Object.keys(s).every((k) => k === 'allOf' || NEUTRAL.has(k) || k.startsWith('x-'))) return undefined
   const member = resolve(doc, s.allOf[0], `${ptr}/allOf/0`)
   if (!member.node) return undefined
+  // GitHub's wrappers also repeat the member's `type` (`type: object` beside allOf): no change.
+  const same = (k: string) => k === 'type' && JSON.stringify(member.node?.type) === JSON.stringify(s.type)
+  if (!Object.keys(s).every((k) => k === 'allOf' || NEUTRAL.has(k) || k.startsWith('x-') || same(k))) return undefined
   return { node: s.nullable === true ? { ...member.node, nullable: true } : member.node, ptr: member.ptr }
 }
 

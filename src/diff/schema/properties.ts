@@ -13,6 +13,34 @@ function propertiesOf(s: JsonObject): { props: JsonObject; required: Set<string>
   return { props, required }
 }
 
+interface Inherited {
+  readonly props: Map<string, { readonly schema: unknown; readonly ptr: string }>
+  readonly required: Set<string>
+}
+
+/**
+ * The properties a schema gets from its `allOf` members (through `$ref`s, nested `allOf`s too):
+ * where one side spells a property inline and the other inherits it (GitHub's flat `nullable-X`
+ * copy of `{allOf: [$ref X]}`), the property is still there, so it is compared, not added.
+ */
+function inheritedOf(doc: unknown, s: JsonObject, ptr: string, seen = new Set<string>()): Inherited {
+  const out: Inherited = { props: new Map(), required: new Set() }
+  if (!Array.isArray(s.allOf)) return out
+  s.allOf.forEach((m, i) => {
+    const member = resolve(doc, m, `${ptr}/allOf/${i}`)
+    if (!member.node || seen.has(member.ptr)) return
+    seen.add(member.ptr)
+    const own = propertiesOf(member.node)
+    for (const [name, schema] of Object.entries(own.props))
+      if (!out.props.has(name)) out.props.set(name, { schema, ptr: `${member.ptr}/properties/${esc(name)}` })
+    for (const r of own.required) out.required.add(r)
+    const deeper = inheritedOf(doc, member.node, member.ptr, seen)
+    for (const [name, p] of deeper.props) if (!out.props.has(name)) out.props.set(name, p)
+    for (const r of deeper.required) out.required.add(r)
+  })
+  return out
+}
+
 /** Does the direction ignore this property (`readOnly` in a request, `writeOnly` in a response)? */
 function flag(doc: unknown, prop: unknown, ptr: string, key: 'readOnly' | 'writeOnly'): boolean {
   if (prop === undefined) return false
@@ -28,16 +56,23 @@ export function compareProperties({ ctx, bs, bPtr, hs, hPtr, out, stack }: NodeP
   const req = ctx.dir === 'request'
   const unseen = req ? 'readOnly' : 'writeOnly'
   // As in oasdiff, a `required` name with no property schema beside it is not a property.
+  const bi = inheritedOf(ctx.baseDoc, bs, bPtr)
+  const hi = inheritedOf(ctx.headDoc, hs, hPtr)
   const names = [...new Set([...Object.keys(b.props), ...Object.keys(h.props)])]
   for (const name of names) {
-    const inB = name in b.props
-    const inH = name in h.props
-    const bp = `${bPtr}/properties/${esc(name)}`
-    const hp = `${hPtr}/properties/${esc(name)}`
-    const hiddenB = flag(ctx.baseDoc, b.props[name], bp, unseen)
-    const hiddenH = flag(ctx.headDoc, h.props[name], hp, unseen)
-    const wasReq = b.required.has(name)
-    const isReq = h.required.has(name)
+    // A property spelled on one side and inherited through allOf on the other is on both.
+    const bInh = !(name in b.props) && name in h.props ? bi.props.get(name) : undefined
+    const hInh = !(name in h.props) && name in b.props ? hi.props.get(name) : undefined
+    const bProp = bInh ? bInh.schema : b.props[name]
+    const hProp = hInh ? hInh.schema : h.props[name]
+    const inB = bProp !== undefined
+    const inH = hProp !== undefined
+    const bp = bInh ? bInh.ptr : `${bPtr}/properties/${esc(name)}`
+    const hp = hInh ? hInh.ptr : `${hPtr}/properties/${esc(name)}`
+    const hiddenB = flag(ctx.baseDoc, bProp, bp, unseen)
+    const hiddenH = flag(ctx.headDoc, hProp, hp, unseen)
+    const wasReq = b.required.has(name) || (bInh !== undefined && bi.required.has(name))
+    const isReq = h.required.has(name) || (hInh !== undefined && hi.required.has(name))
     if (!req && hiddenB && !hiddenH && wasReq && isReq) {
       push(
         out,
@@ -72,9 +107,7 @@ export function compareProperties({ ctx, bs, bPtr, hs, hPtr, out, stack }: NodeP
           push(
             out,
             {
-              id: hasDefault(ctx.headDoc, h.props[name], hp)
-                ? 'new-required-request-property-with-default'
-                : 'new-required-request-property',
+              id: hasDefault(ctx.headDoc, hProp, hp) ? 'new-required-request-property-with-default' : 'new-required-request-property',
             },
             hp,
             (n) => `${n} was added as required`,
@@ -90,7 +123,7 @@ export function compareProperties({ ctx, bs, bPtr, hs, hPtr, out, stack }: NodeP
     if (!wasReq && isReq) {
       const id = !req
         ? 'response-property-became-required'
-        : hasDefault(ctx.headDoc, h.props[name], hp)
+        : hasDefault(ctx.headDoc, hProp, hp)
           ? 'request-property-became-required-with-default'
           : 'request-property-became-required'
       push(out, { id }, hp, (n) => `${n} became required`, {}, name)
@@ -104,6 +137,6 @@ export function compareProperties({ ctx, bs, bPtr, hs, hPtr, out, stack }: NodeP
         {},
         name,
       )
-    if (name in b.props && name in h.props) nest(out, name, diffSchema(ctx, b.props[name], bp, h.props[name], hp, stack))
+    if (inB && inH) nest(out, name, diffSchema(ctx, bProp, bp, hProp, hp, stack))
   }
 }

@@ -83,8 +83,13 @@ function matrix(results: readonly CaseResult[], byId: ReadonlyMap<string, Rule>)
     const i = order.indexOf(id)
     return i < 0 ? order.length : i
   }
+  // What a reader looks for first: failing rules, then warning ones, then the rest; catalog order
+  // within each (so the sections holding a failure come first too).
+  const urgency = (r: MatrixRow) => (r.counts.fail > 0 ? 0 : r.counts.warn > 0 ? 1 : 2)
   const tables = LEVELS.map((level) => {
-    const mine = [...rows.values()].filter((r) => r.rule.level === level).sort((a, b) => rank(a.rule.id) - rank(b.rule.id))
+    const mine = [...rows.values()]
+      .filter((r) => r.rule.level === level)
+      .sort((a, b) => urgency(a) - urgency(b) || rank(a.rule.id) - rank(b.rule.id))
     if (mine.length === 0)
       return `<h3>${level === 'stated' ? 'Stated' : 'Assumed'} rules</h3><p class="muted">No case of this run names ${level} rules.</p>`
     const sections = new Map<string, MatrixRow[]>()
@@ -105,7 +110,7 @@ function matrix(results: readonly CaseResult[], byId: ReadonlyMap<string, Rule>)
       .join('')
     return `<h3>${level === 'stated' ? 'Stated rules (a departure fails)' : 'Assumed rules (a departure warns)'}</h3><div class="table-wrap"><table class="matrix" id="matrix-${level}"><caption class="muted">${esc(`${mine.length} ${level} rules exercised`)}</caption>${head}${bodies}</table></div>`
   })
-  return `<section aria-labelledby="matrix-h"><h2 id="matrix-h">Rules × outcomes</h2><p class="muted">One row per rule a case names, grouped by the section of the contract it comes from; a case counts once under each rule it names. Select a rule to list its cases.</p>${tables.join('')}</section>`
+  return `<section aria-labelledby="matrix-h"><h2 id="matrix-h">Rules × outcomes</h2><p class="muted">One row per rule a case names, grouped by the section of the contract it comes from, failing rules first, then warning ones; a case counts once under each rule it names. Select a rule to list its cases.</p>${tables.join('')}</section>`
 }
 
 function caseItem(r: CaseResult, i: number, byId: ReadonlyMap<string, Rule>): string {
