@@ -16,7 +16,6 @@ import { walletFromKey, type Wallet } from '../server/wallets.ts'
 import type { OperationId } from '../../contract/generated/types.ts'
 import { compareAnswers, divergence, type AnswerContext, type Divergence } from './compare.ts'
 import type { BookMirror } from './mirror.ts'
-import { add, cmp, parseDec, ZERO, type Dec } from '../../server/decimal.ts'
 import { observe, tookEffect, type AnswerKind, type Observed } from './observe.ts'
 import {
   AGENTS,
@@ -706,9 +705,10 @@ export class Session {
         if (open > this.pair.openCap)
           out.push(divergence('CAP-1', `the target holds ${open} open orders of ${addr}; the cap is ${this.pair.openCap}`))
         else if (t.join('\n') !== o.join('\n')) {
-          // Someone else on a shared book took more of our orders on the target than the mirror
-          // could tell apart (equal orders at one level): no verdict, the sequence ends here.
-          if (this.pair.mirror?.sawForeign && takenByOthers(t, o)) return 'rolled'
+          // Someone else on a shared book traded with our orders between the mirror's read and
+          // ours, or took one of two equal orders at a level: records that differ in how much
+          // filled and nothing else are no verdict, and the sequence ends here.
+          if (this.pair.mirror?.sawForeign && fillsOnly(t, o)) return 'rolled'
           out.push(divergence('EP-9', `orders of ${addr} differ: target [${t.join(', ')}]; reference [${o.join(', ')}]`))
         }
       }
@@ -1002,27 +1002,20 @@ function records(e: Exchange): string[] | undefined {
 }
 
 /**
- * The same orders on both sides, the target's filled further than the reference's: what a
- * client trading against them on the target (and not on the oracle) would leave.
+ * The same orders on both sides but for how much of each filled (an OPEN order on one side may be
+ * FILLED on the other; a CANCELED or REJECTED one must be so on both): what another client
+ * trading on the target's book between two reads would leave.
  */
-function takenByOthers(target: readonly string[], oracle: readonly string[]): boolean {
-  const group = (rs: readonly string[]) => {
-    const m = new Map<string, { n: number; filled: Dec }>()
-    for (const r of rs) {
-      const f = r.split('|')
-      const key = f.slice(0, 5).join('|')
-      const g = m.get(key) ?? { n: 0, filled: ZERO }
-      m.set(key, { n: g.n + 1, filled: add(g.filled, /^\d+(\.\d+)?$/.test(f[5] ?? '') ? parseDec(f[5]!) : ZERO) })
-    }
-    return m
-  }
-  const [t, o] = [group(target), group(oracle)]
-  if (t.size !== o.size) return false
-  let more = false
-  for (const [key, g] of t) {
-    const h = o.get(key)
-    if (!h || h.n !== g.n || cmp(g.filled, h.filled) < 0) return false
-    if (cmp(g.filled, h.filled) > 0) more = true
-  }
-  return more
+function fillsOnly(target: readonly string[], oracle: readonly string[]): boolean {
+  // A record is symbol|side|size|price|tif|filled_size|status: the first five say which order it is.
+  const orders = (rs: readonly string[]) =>
+    rs
+      .map((r) => {
+        const f = r.split('|')
+        const status = f[6] === 'OPEN' || f[6] === 'FILLED' ? 'live' : f[6]
+        return [...f.slice(0, 5), status].join('|')
+      })
+      .sort()
+      .join('\n')
+  return orders(target) === orders(oracle)
 }
