@@ -9,13 +9,18 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { oecOutput } from './docs-cli.ts'
+import { shippedContract } from '../src/contract/index.ts'
+import type { SignedMessage } from '../src/contract/model.ts'
 
 export const DOCS_DIR = fileURLToPath(new URL('../docs/', import.meta.url))
 
 export interface GeneratedBlock {
   readonly file: string
   readonly name: string
+  /** The `oec` command that lists the registry; empty when `data` reads the spec itself. */
   readonly args: readonly string[]
+  /** The listed data straight from the shipped spec, for what no command prints. */
+  readonly data?: () => unknown
   /** How the command prints its list: JSON, or tab-separated lines. Default JSON. */
   readonly output?: 'json' | 'tsv'
   render(list: unknown): string
@@ -87,7 +92,28 @@ export const BLOCKS: readonly GeneratedBlock[] = [
         (rows as string[][]).map(([id = '', level = '', direction = '', meaning = '']) => [code(id), level, direction, meaning]),
       ),
   },
+  {
+    file: 'testee-protocol.md',
+    name: 'signed-messages',
+    args: [],
+    data: () => shippedContract().typedData.messages,
+    render: (messages) => signedMessages(messages as Readonly<Record<string, SignedMessage>>),
+  },
 ]
+
+/** Each signed message of the spec: its EIP-712 struct in signing order, and the JSON body that carries it. */
+function signedMessages(messages: Readonly<Record<string, SignedMessage>>): string {
+  const rows = Object.values(messages).map((m) => {
+    const struct = `${m.primaryType}(${m.fields.map((f) => `${f.type} ${f.name}`).join(',')})`
+    const body =
+      m.domain === 'options'
+        ? `{${[...m.fields.map((f) => `"${f.body}"`), '"signature"'].join(', ')}}`
+        : "the venue's `{action, nonce, signature: {r, s, v}, vaultAddress?, expiresAfter?}`"
+    const renamed = m.fields.filter((f) => f.body !== f.name).map((f) => `${code(f.name)} is sent as ${code(f.body)}`)
+    return [code(m.id), m.domain, code(struct), body, renamed.join('; ')]
+  })
+  return table(['message', 'domain', 'EIP-712 struct, fields in signing order', 'request body keys', 'renamed on the wire'], rows)
+}
 
 const markers = (name: string) => [`<!-- generated:${name} -->`, `<!-- /generated:${name} -->`] as const
 
@@ -106,11 +132,12 @@ export async function blockStates(dir = DOCS_DIR): Promise<BlockState[]> {
     const [open, close] = markers(block.name)
     const start = current.indexOf(open)
     const end = current.indexOf(close)
-    const json = start >= 0 && end > start ? await oecList(block.args, block.output ?? 'json') : undefined
+    const json = start >= 0 && end > start ? (block.data ? block.data() : await oecList(block.args, block.output ?? 'json')) : undefined
+    const source = block.data ? 'spec/openapi.yaml' : `\`oec ${block.args.join(' ')}\``
     const expected =
       json === undefined
         ? undefined
-        : `${current.slice(0, start + open.length)}\n<!-- npm run docs: from \`oec ${block.args.join(' ')}\` -->\n\n${block.render(json)}\n\n${current.slice(end)}`
+        : `${current.slice(0, start + open.length)}\n<!-- npm run docs: from ${source} -->\n\n${block.render(json)}\n\n${current.slice(end)}`
     states.push({ block, current, expected })
   }
   return states
