@@ -11,11 +11,10 @@ import { intOption, Option, type CommandModule } from '../program.ts'
 import { applyExpectedFailures, loadExpectedFailures, writeExpectedFailures } from '../../check/expected-failures.ts'
 import { CATALOG_FORMATS, formatServerCatalog, serverCheckCatalog, type CatalogFormat } from '../../check/server/catalog.ts'
 import { loadRunnerConfig } from '../../check/server/config.ts'
-import { UnreachableError } from '../../check/server/http.ts'
+import { HttpClient, UnreachableError } from '../../check/server/http.ts'
 import { EMBEDDED_WORKERS, LIVE_WORKERS, runServerChecks } from '../../check/server/runner.ts'
 import { targetProfile, type TargetProfile } from '../../check/target/profile.ts'
 import { listedInstruments } from '../../check/target/world.ts'
-import { HttpClient } from '../../check/server/http.ts'
 import type { FullContract } from '../../contract/index.ts'
 
 interface Opts extends ContractFlags {
@@ -76,7 +75,6 @@ function refuseForExplore(opts: Opts, profile: TargetProfile): void {
     ['--slow', opts.slow === true],
     ['--expected-failures', opts.expectedFailures !== undefined],
     ['--fix', opts.fix === true],
-    ['--list', opts.list === true],
     ['--no-preflight', opts.preflight === false],
   ]
   const given = named.filter(([, on]) => on).map(([flag]) => flag)
