@@ -254,6 +254,27 @@ describe('strict configuration', () => {
     expect(keyed.without - before.without).toBe(0)
   })
 
+  it('--header reaches every request of the named checks', async () => {
+    const before = { ...keyed }
+    const r = await oecIn(tmp, [
+      'check',
+      'server',
+      '--target',
+      gatewayUrl,
+      '--symbol',
+      listed,
+      '--only',
+      'auth,nonce,vectors,perp,err,bulk,route,cap',
+      '--header',
+      'X-Api-Key: k-123',
+      '--reporter',
+      'json',
+    ])
+    expect(r.code, r.stderr).toBe(0)
+    expect(keyed.with - before.with).toBeGreaterThan(200)
+    expect(keyed.without - before.without).toBe(0)
+  })
+
   it('with --target and no --symbol the error names what the target lists', async () => {
     const line = oneLine(await oecIn(tmp, ['check', 'server', '--target', reference.url]))
     expect(line).toMatch(/--symbol SYM \(it lists BTC-20261225-100000-C, /)

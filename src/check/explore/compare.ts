@@ -13,10 +13,20 @@ export interface Divergence {
   readonly level: Level
   /** One line: what the target did, what the reference did. */
   readonly what: string
+  /**
+   * Found on the target's answers alone (a nonce taken twice, a window overrun, a 5xx): it stands
+   * whatever the oracle knows, so it is judged even for a party whose state the oracle adopted.
+   */
+  readonly invariant?: boolean
 }
 
 export function divergence(rule: RuleId, what: string): Divergence {
   return { rule, level: ruleLevels[rule], what }
+}
+
+/** A divergence the target's answers show by themselves. */
+export function invariant(rule: RuleId, what: string): Divergence {
+  return { ...divergence(rule, what), invariant: true }
 }
 
 export interface AnswerContext {
@@ -111,7 +121,7 @@ function bodyField(o: Observed, k: string): unknown {
 
 /** Divergences of one answer pair; 'rolled' when the difference comes from the target's window rolling over (not comparable). */
 export function compareAnswers(target: Observed, oracle: Observed, c: AnswerContext): Divergence[] | 'rolled' {
-  if (target.status === 0) return [divergence(c.rule ?? KIND_RULE[c.kind], 'the target did not answer')]
+  if (target.status === 0) return [invariant(c.rule ?? KIND_RULE[c.kind], 'the target did not answer')]
   const out: Divergence[] = []
   const batch = c.kind === 'batch' || c.kind === 'replace'
   // Both answered a batch 200: the items say what was taken, item by item.
@@ -119,7 +129,9 @@ export function compareAnswers(target: Observed, oracle: Observed, c: AnswerCont
   if (!(batch && sameBatchRefusal(target, oracle)) && !(capAsRejection(target, oracle) && !target.items)) {
     const rule = itemwise ? undefined : outcomeRule(target.outcome, oracle.outcome, c)
     if (rule === 'rolled') return 'rolled'
-    if (rule) out.push(divergence(rule, `target: ${target.status} ${target.outcome}; reference: ${oracle.status} ${oracle.outcome}`))
+    // A 5xx is wrong whatever state the reference has.
+    const said = target.outcome === 'server' ? invariant : divergence
+    if (rule) out.push(said(rule, `target: ${target.status} ${target.outcome}; reference: ${oracle.status} ${oracle.outcome}`))
     else if (target.items && oracle.items) {
       const n = Math.max(target.items.length, oracle.items.length)
       for (let i = 0; i < n; i++) {
@@ -140,7 +152,7 @@ export function compareAnswers(target: Observed, oracle: Observed, c: AnswerCont
   }
   // PO-9 holds for the target's answer by itself: a REJECTED order says why.
   if (c.kind === 'order' && target.outcome === 'rejected' && target.status === 200 && typeof bodyField(target, 'reason') !== 'string')
-    out.push(divergence('PO-9', 'a REJECTED order result without a reason'))
+    out.push(invariant('PO-9', 'a REJECTED order result without a reason'))
   if (target.outcome === 'rate' && oracle.outcome === 'rate') {
     if (bodyField(target, 'error') !== 'rate_limit_exceeded')
       out.push(divergence('ERR-7', `429 body error is ${text(bodyField(target, 'error'))}`))
@@ -155,11 +167,11 @@ export function compareAnswers(target: Observed, oracle: Observed, c: AnswerCont
   }
   if (target.outcome === 'auth' && c.kind !== 'perp' && target.status >= 400) {
     const said = String(bodyField(target, 'message') ?? '')
-    if (!AUTH_MESSAGES.some((m) => said.includes(m))) out.push(divergence('SIGFAIL-6', `auth refusal with message "${said}"`))
+    if (!AUTH_MESSAGES.some((m) => said.includes(m))) out.push(invariant('SIGFAIL-6', `auth refusal with message "${said}"`))
   }
   if (c.rateLimited && header(oracle, 'x-ratelimit-limit') !== undefined) {
     const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((h) => header(target, h) === undefined)
-    if (missing.length) out.push(divergence('RL-6', `answer ${target.status} without ${missing.join(', ')}`))
+    if (missing.length) out.push(invariant('RL-6', `answer ${target.status} without ${missing.join(', ')}`))
     else if (header(target, 'x-ratelimit-limit') !== header(oracle, 'x-ratelimit-limit'))
       out.push(
         divergence('RL-4', `X-RateLimit-Limit ${header(target, 'x-ratelimit-limit')}, reference ${header(oracle, 'x-ratelimit-limit')}`),

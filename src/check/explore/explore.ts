@@ -14,8 +14,9 @@ import { contractFor, shippedContract, type Contract, type FullContract } from '
 import type { CaseResult, RunSummary } from '../../report/model.ts'
 import type { SimulatedClock, ServerConfig } from '../../server/index.ts'
 import { HttpClient, probe, UnreachableError } from '../server/http.ts'
+import type { TierWallet } from '../target/profile.ts'
 import { listedInstruments } from '../target/world.ts'
-import { runSalt } from '../server/wallets.ts'
+import { runSalt, walletFromKey } from '../server/wallets.ts'
 import { foundCase, foundId, type Found } from './report.ts'
 import { findingKey, runShard, type SavedSequence, type ShardPlan, type ShardResult } from './shard.ts'
 import type { ThreadInput, ThreadMessage, ThreadSpec } from './shard-thread.ts'
@@ -42,6 +43,11 @@ export interface ExploreOptions {
   readonly chainId?: number
   readonly perpChainId?: number
   readonly isMainnet?: boolean
+  /**
+   * Wallets the target has put in a tier (`--config` wallets): shard i trades with the i-th as
+   * its sequences' last wallet (one shard per wallet, so no two share its nonces and windows).
+   */
+  readonly tierWallets?: readonly TierWallet[]
   readonly timeoutMs?: number
   /** Longest sequence drawn (default 10 steps). */
   readonly maxSteps?: number
@@ -149,6 +155,9 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     ...(opts.chainId !== undefined ? { chainId: opts.chainId } : {}),
     ...(opts.perpChainId !== undefined ? { perpChainId: opts.perpChainId } : {}),
     ...(opts.isMainnet !== undefined ? { isMainnet: opts.isMainnet } : {}),
+    ...(opts.tierWallets?.length
+      ? { walletTiers: Object.fromEntries(opts.tierWallets.map((w) => [walletFromKey(w.privateKey).address.toLowerCase(), w.tier])) }
+      : {}),
   }
   // Shards share a live target; with the caller's clock they would also share its time, so one shard then.
   // On a live target each shard trades its own instruments (a world of its own: no shard's order
@@ -179,6 +188,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     symbols: shardSymbols(shard),
     headers,
     ...(opts.missingSymbol ? { missingSymbol: opts.missingSymbol } : {}),
+    ...(opts.tierWallets?.[shard] ? { tierWallet: opts.tierWallets[shard] } : {}),
     timeoutMs: opts.timeoutMs ?? 10_000,
     maxSteps: opts.maxSteps ?? 10,
     maxFound,

@@ -14,7 +14,7 @@ import { route, pathOf } from '../server/operations.ts'
 import { perpOrderAction, RawJson, signBody, signPerpBody, type BodyEntries, type BodyValue } from '../server/requests.ts'
 import { walletFromKey, type Wallet } from '../server/wallets.ts'
 import type { OperationId } from '../../contract/generated/types.ts'
-import { compareAnswers, divergence, type AnswerContext, type Divergence } from './compare.ts'
+import { compareAnswers, divergence, invariant, type AnswerContext, type Divergence } from './compare.ts'
 import type { BookMirror } from './mirror.ts'
 import { observe, tookEffect, type AnswerKind, type Observed } from './observe.ts'
 import {
@@ -51,6 +51,11 @@ export interface Pair {
   readonly advance?: (ms: number) => void
   /** On a live target: makes the oracle's books the target's before each step (mirror.ts). */
   readonly mirror?: BookMirror
+  /**
+   * A wallet the target has put in a tier (`--config` wallets): it trades as the sequence's last
+   * wallet, so that the tier's limits and cap are explored too. The oracle knows its tier.
+   */
+  readonly tierWallet?: { readonly privateKey: Hex; readonly tier: string }
 }
 
 export interface TraceStep {
@@ -97,12 +102,18 @@ export class Session {
   private readonly firstReset = new Map<string, string>()
   private routeBaseline: Set<string> | undefined
   private counter = 0
+  /** The tier wallet's orders from before this sequence, by each side's ids. */
+  private earlier: { readonly target: ReadonlySet<string>; readonly oracle: ReadonlySet<string> } | undefined
+  /** Parties (`w<i>`, `a<j>`) whose state the oracle took from the target after an allowed difference. */
+  private readonly adopted = new Set<string>()
 
   constructor(
     private readonly pair: Pair,
     keyFor: (label: string) => Hex,
   ) {
-    this.wallets = Array.from({ length: WALLETS }, (_, i) => walletFromKey(keyFor(`wallet${i}`)))
+    this.wallets = Array.from({ length: WALLETS }, (_, i) =>
+      walletFromKey(i === WALLETS - 1 && pair.tierWallet ? pair.tierWallet.privateKey : keyFor(`wallet${i}`)),
+    )
     this.agents = Array.from({ length: AGENTS }, (_, i) => walletFromKey(keyFor(`agent${i}`)))
     this.stranger = walletFromKey(keyFor('stranger'))
   }
@@ -118,7 +129,23 @@ export class Session {
    * must not trade with what is left of this one.
    */
   async cleanup(): Promise<void> {
-    const parties = [...this.wallets, ...this.agents]
+    await this.cancelOpen([...this.wallets, ...this.agents])
+  }
+
+  /**
+   * Before the first step: the tier wallet is not fresh (earlier runs, the named checks, earlier
+   * sequences of this shard traded with it), so what it has open is cancelled and the orders it
+   * already has on each side are left out of the listings this sequence compares.
+   */
+  async begin(): Promise<void> {
+    if (!this.pair.tierWallet) return
+    const w = this.wallets[WALLETS - 1]!
+    await this.cancelOpen([w])
+    const [te, oe] = await this.both('listOrders', undefined, undefined, { wallet: w.address })
+    this.earlier = { target: orderIds(te), oracle: orderIds(oe) }
+  }
+
+  private async cancelOpen(parties: readonly Wallet[]): Promise<void> {
     for (const side of [this.pair.target, this.pair.oracle]) {
       for (const w of parties) {
         const list = await side.send('GET', pathOf(this.pair, 'listOrders', { wallet: w.address }))
@@ -146,12 +173,29 @@ export class Session {
 
   private ledger(key: string): Ledger {
     let l = this.ledgers.get(key)
-    if (!l) this.ledgers.set(key, (l = { next: 1000n, low: 999n }))
+    if (!l) {
+      // A tier wallet's nonces were used before this sequence: its ledger starts at the time.
+      const next = this.isTierWallet(key) ? BigInt(Date.now()) * 1000n : 1000n
+      this.ledgers.set(key, (l = { next, low: next - 1n }))
+    }
     return l
+  }
+
+  private isTierWallet(address: string): boolean {
+    return this.pair.tierWallet !== undefined && address.toLowerCase() === this.wallets[WALLETS - 1]!.address.toLowerCase()
+  }
+
+  /** The cap of open orders of a wallet's tier. */
+  private openCap(address: string): number {
+    if (!this.isTierWallet(address)) return this.pair.openCap
+    const cap = this.pair.spec.rateLimits.tiers[this.pair.tierWallet!.tier]?.maxOpenOrders ?? this.pair.openCap
+    return cap < 0 ? Number.POSITIVE_INFINITY : cap
   }
 
   private nonce(key: string, pick: NoncePick): bigint {
     const l = this.ledger(key)
+    // The fixed edge nonces of a wallet used before may be taken already: a tier wallet draws fresh.
+    if ((pick === 'p53' || pick === 'max') && this.isTierWallet(key)) pick = 'fresh'
     switch (pick) {
       case 'reuse':
         if (l.consumed !== undefined) return l.consumed
@@ -293,7 +337,7 @@ export class Session {
     const key = account.toLowerCase()
     let set = this.takenNonces.get(key)
     if (!set) this.takenNonces.set(key, (set = new Set()))
-    if (set.has(nonce)) return [divergence('NONCE-2', `the target took nonce ${nonce} of ${account} a second time`)]
+    if (set.has(nonce)) return [invariant('NONCE-2', `the target took nonce ${nonce} of ${account} a second time`)]
     set.add(nonce)
     return []
   }
@@ -306,13 +350,63 @@ export class Session {
     const key = `${account.toLowerCase()}:${t.headers['x-ratelimit-reset'] ?? 'window'}`
     const n = (this.windowCounts.get(key) ?? 0) + units
     this.windowCounts.set(key, n)
-    return n > limit ? [divergence('RL-1', `the target took ${n} orders of ${account} in one window of limit ${limit}`)] : []
+    return n > limit ? [invariant('RL-1', `the target took ${n} orders of ${account} in one window of limit ${limit}`)] : []
   }
 
   // ---------------------------------------------------------------- steps
 
-  /** Runs one step on both sides; the divergences it shows (empty: none), or 'rolled'. */
+  /**
+   * Runs one step on both sides; the divergences it shows (empty: none), or 'rolled'. After an
+   * allowed (assumed) difference the oracle no longer knows the parties' state: they are adopted,
+   * the target's choice standing for both, and a later step touching one of them is judged on the
+   * target's answers alone (the invariants), so the sequence goes on past it.
+   */
   async run(step: Step): Promise<StepVerdict> {
+    const parties = this.parties(step)
+    const v = await this.runStep(step)
+    if (v === 'rolled') return v
+    const judged = parties.some((p) => this.adopted.has(p)) ? v.filter((d) => d.invariant) : v
+    const compared = judged.filter((d) => !d.invariant)
+    if (compared.length && compared.every((d) => d.level === 'assumed')) for (const p of parties) this.adopted.add(p)
+    return judged
+  }
+
+  /** The sequence's parties a step acts for or reads: its wallet, its agent, the owner of an order it names. */
+  private parties(step: Step): string[] {
+    switch (step.op) {
+      case 'burst':
+        return this.parties(step.step)
+      case 'fill':
+        return ['w0']
+      case 'wait':
+        return []
+      case 'read':
+        return step.what === 'orders' || step.what === 'agents' ? [`w${step.wallet}`] : []
+      case 'approve':
+      case 'revoke':
+        return [`w${step.wallet}`, `a${step.agent % AGENTS}`]
+      case 'perp-order':
+      case 'perp-cancel': {
+        const out = 'wallet' in step.signer ? [`w${step.signer.wallet}`] : [`a${step.signer.agent % AGENTS}`]
+        const account = this.perpAccount(step)
+        if (account.wallet >= 0) out.push(`w${account.wallet}`)
+        return out
+      }
+      case 'cancel': {
+        const out = [`w${step.wallet}`]
+        if (typeof step.signer === 'object') out.push(`a${step.signer.agent % AGENTS}`)
+        const p = this.ref(step.ref)
+        if (p && p.wallet >= 0) out.push(`w${p.wallet}`)
+        return out
+      }
+      case 'order':
+        return typeof step.signer === 'object' ? [`w${step.wallet}`, `a${step.signer.agent % AGENTS}`] : [`w${step.wallet}`]
+      default:
+        return [`w${step.wallet}`]
+    }
+  }
+
+  private async runStep(step: Step): Promise<StepVerdict> {
     this.steps.push(step)
     if (step.op !== 'wait') await this.pair.mirror?.sync()
     switch (step.op) {
@@ -692,18 +786,19 @@ export class Session {
     for (const i of new Set(wallets)) {
       const addr = this.wallets[i]!.address
       let [te, oe] = await this.both('listOrders', undefined, undefined, { wallet: addr })
-      if (this.pair.mirror && records(te)?.join('\n') !== records(oe)?.join('\n')) {
+      const mine = (e: Exchange, side: 'target' | 'oracle') => records(e, this.isTierWallet(addr) ? this.earlier?.[side] : undefined)
+      if (this.pair.mirror && mine(te, 'target')?.join('\n') !== mine(oe, 'oracle')?.join('\n')) {
         await this.pair.mirror.sync()
         ;[te, oe] = await this.both('listOrders', undefined, undefined, { wallet: addr })
       }
       tx.push(te), ox.push(oe)
-      const [t, o] = [records(te), records(oe)]
+      const [t, o] = [mine(te, 'target'), mine(oe, 'oracle')]
       if (t === undefined && o !== undefined)
         out.push(divergence('EP-8', `GET /orders answered ${te.response?.status ?? 'nothing'} with no order list`))
       else if (t && o) {
         const open = t.filter((r) => r.endsWith('|OPEN')).length
-        if (open > this.pair.openCap)
-          out.push(divergence('CAP-1', `the target holds ${open} open orders of ${addr}; the cap is ${this.pair.openCap}`))
+        if (open > this.openCap(addr))
+          out.push(invariant('CAP-1', `the target holds ${open} open orders of ${addr}; the cap is ${this.openCap(addr)}`))
         else if (t.join('\n') !== o.join('\n')) {
           // Someone else on a shared book traded with our orders between the mirror's read and
           // ours, or took one of two equal orders at a level: records that differ in how much
@@ -757,10 +852,14 @@ export class Session {
     const [te, oe] = await this.both('listAuthorizedAgents', undefined, undefined, { wallet: addr })
     if (step) this.record(step, [te], [oe])
     else this.trace.at(-1)?.target.push(te), this.trace.at(-1)?.oracle.push(oe)
+    // Only the sequence's own agents: a tier wallet may hold approvals from before the sequence.
+    const ours = new Set(this.agents.map((a) => a.address.toLowerCase()))
+    const tier = this.isTierWallet(addr)
     const agents = (e: Exchange) =>
       JSON.stringify(
         ((e.response?.json as { agents?: { agent?: unknown }[] } | undefined)?.agents ?? [])
           .map((a) => String(a?.agent).toLowerCase())
+          .filter((a) => !tier || ours.has(a))
           .sort(),
       )
     if (agents(te) !== agents(oe)) return [divergence('AGENT-4', `agents of ${addr}: target ${agents(te)}; reference ${agents(oe)}`)]
@@ -993,12 +1092,19 @@ function ids(t: Observed, o: Observed, field: string): { target?: string; oracle
 }
 
 /** The visible part of a wallet's orders, one line each, sorted; undefined when the answer has no order list. */
-function records(e: Exchange): string[] | undefined {
+/** A wallet's order records as comparable lines, leaving out the orders in `except` (by id). */
+function records(e: Exchange, except?: ReadonlySet<string>): string[] | undefined {
   const list = (e.response?.json as { orders?: unknown } | undefined)?.orders
   if (!Array.isArray(list)) return undefined
   return list
+    .filter((r: Record<string, unknown>) => !except?.has(String(r.order_id)))
     .map((r: Record<string, unknown>) => [r.symbol, r.side, r.size, r.price, r.tif, r.filled_size, r.status].map(String).join('|'))
     .sort()
+}
+
+function orderIds(e: Exchange): Set<string> {
+  const list = (e.response?.json as { orders?: { order_id?: unknown }[] } | undefined)?.orders
+  return new Set(Array.isArray(list) ? list.map((r) => String(r?.order_id)) : [])
 }
 
 /**

@@ -16,6 +16,7 @@ import type { Divergence } from './compare.ts'
 import { InProcessClient } from './in-process.ts'
 import { findingKind, type Found } from './report.ts'
 import { Session, type Pair } from './session.ts'
+import type { TierWallet } from '../target/profile.ts'
 import { describeStep, stepArbitrary, type Step } from './steps.ts'
 
 /** Sequences whose orders stay on a live target's book for later sequences to trade with. */
@@ -45,6 +46,8 @@ export interface ShardPlan {
   /** Sent with every request to the target. */
   readonly headers: Readonly<Record<string, string>>
   readonly missingSymbol?: string
+  /** The tier wallet this shard's sequences trade with as their last wallet. */
+  readonly tierWallet?: TierWallet
   readonly timeoutMs: number
   readonly maxSteps: number
   readonly maxFound: number
@@ -138,6 +141,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
     assets: listed.map((s) => instruments.indexOf(s)),
     missingSymbol: plan.missingSymbol ?? missingSymbolFor(instruments),
     openCap: spec.rateLimits.tiers[spec.rateLimits.defaultTier]!.maxOpenOrders,
+    ...(plan.tierWallet ? { tierWallet: plan.tierWallet } : {}),
     ...(targetClock
       ? {
           advance: (ms: number) => {
@@ -162,12 +166,14 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
         const session = newSession()
         let hit: Divergence | undefined
         try {
+          await session.begin()
           for (const step of saved.steps) {
             steps++
             const v = await session.run(step)
             if (v === 'rolled') break
             hit = v.find((d) => d.rule === saved.rule)
-            if (hit) break
+            // As in exploration, a stated difference ends the sequence; an allowed one does not.
+            if (hit || v.some((d) => d.level === 'stated')) break
           }
         } finally {
           await session.cleanup()
@@ -201,8 +207,9 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
             last = { divergence: fresh[0]!, steps: [...m.session.steps], trace: [...m.session.trace] }
             throw new StopSequence(fresh[0]!.what)
           }
-          // Only divergences already reported: the rest of the sequence is not comparable.
-          if (v.length) m.stopped = true
+          // Only divergences already reported: a stated one ends the sequence (its state is past
+          // judging); after an allowed one the session adopted the target's choice and it goes on.
+          if (v.some((d) => d.level === 'stated')) m.stopped = true
         },
         toString: () => describeStep(step),
       })
@@ -212,6 +219,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
           sequences++
           const model: Model = { session: newSession(), stopped: false }
           try {
+            await model.session.begin()
             await fc.asyncModelRun(() => ({ model, real: {} }), cmds)
           } finally {
             // A sequence that diverged leaves books that no longer match: cleaned now. On a live

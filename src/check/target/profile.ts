@@ -7,6 +7,12 @@
 import { InputError } from '../../errors.ts'
 import type { RunnerConfig } from '../server/config.ts'
 
+/** A wallet the target has put in a tier (`--config` wallets). */
+export interface TierWallet {
+  readonly privateKey: `0x${string}`
+  readonly tier: string
+}
+
 export interface TargetProfile {
   /** Base URL; absent: the embedded reference server. */
   readonly url?: string
@@ -20,7 +26,7 @@ export interface TargetProfile {
   readonly symbols: readonly string[]
   readonly missingSymbol?: string
   /** Wallets the target has put in a tier (for the tier and cap checks). */
-  readonly tierWallets: NonNullable<RunnerConfig['wallets']>
+  readonly tierWallets: readonly TierWallet[]
 }
 
 export interface ProfileFlags {

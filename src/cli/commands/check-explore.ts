@@ -59,6 +59,7 @@ export async function runExplore(f: ExploreFlags, spec: FullContract, io: CliIO)
       ...(f.profile.chainId !== undefined ? { chainId: f.profile.chainId } : {}),
       ...(f.profile.perpChainId !== undefined ? { perpChainId: f.profile.perpChainId } : {}),
       ...(f.profile.isMainnet !== undefined ? { isMainnet: f.profile.isMainnet } : {}),
+      ...(f.profile.tierWallets.length ? { tierWallets: f.profile.tierWallets } : {}),
       ...(f.workers !== undefined ? { workers: f.workers } : {}),
       ...(replay ? { replay } : {}),
       onProgress: (p) => {

@@ -67,7 +67,7 @@ function checkUrl(url: string): string {
  * The named checks' options that the explorer has no use for: refused in one line rather than
  * accepted and ignored (a run that says PASSED must have done what its flags asked).
  */
-function refuseForExplore(opts: Opts, profile: TargetProfile): void {
+function refuseForExplore(opts: Opts): void {
   const mode = opts.replay ? '--replay' : '--explore'
   const named: [string, boolean][] = [
     ['--only', opts.only !== undefined],
@@ -80,10 +80,6 @@ function refuseForExplore(opts: Opts, profile: TargetProfile): void {
   const given = named.filter(([, on]) => on).map(([flag]) => flag)
   if (given.length)
     throw new InputError(`${given.join(', ')} select or judge the named checks; ${mode} does not take ${given.length > 1 ? 'them' : 'it'}`)
-  if (profile.tierWallets.length)
-    throw new InputError(
-      `${mode} draws fresh wallets of the default tier; the "wallets" of --config are for the named checks (cap and tier checks)`,
-    )
 }
 
 /** The missing `--symbol` error, naming what the target lists when it says. */
@@ -161,7 +157,7 @@ export const checkServerCommand: CommandModule = {
         if (profile.url && !profile.symbols.length) throw await noSymbolError(spec, profile, opts.timeout)
         if (opts.explore !== undefined || opts.replay || opts.exploreOut) {
           if (opts.exploreOut && opts.explore === undefined) throw new InputError('--explore-out needs --explore')
-          refuseForExplore(opts, profile)
+          refuseForExplore(opts)
           const { runExplore } = await import('./check-explore.ts')
           return done(await runExplore({ ...opts, profile }, spec, io))
         }
