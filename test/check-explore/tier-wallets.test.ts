@@ -36,8 +36,20 @@ interface Report {
 
 async function explore(url: string, seed: number): Promise<Report & { code: number | null }> {
   const r = await runOec(
-    ['check', 'server', '--target', url, '--symbol', 'BTC-20261225-100000-C', '--config', config, '--explore', '6s', '--seed', String(seed)]
-      .concat(['--reporter', 'json']),
+    [
+      'check',
+      'server',
+      '--target',
+      url,
+      '--symbol',
+      'BTC-20261225-100000-C',
+      '--config',
+      config,
+      '--explore',
+      '6s',
+      '--seed',
+      String(seed),
+    ].concat(['--reporter', 'json']),
     { timeoutMs: 100_000 },
   )
   expect(r.stdout, r.stderr).toMatch(/^\{/)

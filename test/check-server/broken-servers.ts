@@ -128,24 +128,34 @@ export async function proxied(rewrite: Rewrite, config: Partial<ServerConfig> = 
       if (isResponse(changed)) return reply(changed)
       const headers = { ...changed.headers, host: base.host, 'content-length': String(Buffer.byteLength(changed.body)) }
       delete headers['transfer-encoding']
-      const up = http.request(
-        { host: base.hostname, port: base.port, method: changed.method, path: changed.path, headers, agent },
-        (ur) => {
-          const body: Buffer[] = []
-          ur.on('data', (c: Buffer) => body.push(c))
-          ur.on('end', () => {
-            const h: Record<string, string> = {}
-            for (const [k, v] of Object.entries(ur.headers))
-              if (v !== undefined && k !== 'content-length' && k !== 'connection' && k !== 'keep-alive')
-                h[k] = Array.isArray(v) ? v.join(', ') : v
-            reply({ status: ur.statusCode ?? 502, headers: h, body: Buffer.concat(body).toString('utf8') })
+      // A kept-alive socket the upstream closed as this request went out fails at once: sent
+      // again on a fresh socket, as a client library does, so the proxy adds no failure of its own.
+      const send = (retry: boolean) => {
+        const up = http.request(
+          { host: base.hostname, port: base.port, method: changed.method, path: changed.path, headers, agent },
+          (ur) => {
+            const body: Buffer[] = []
+            ur.on('data', (c: Buffer) => body.push(c))
+            ur.on('end', () => {
+              const h: Record<string, string> = {}
+              for (const [k, v] of Object.entries(ur.headers))
+                if (v !== undefined && k !== 'content-length' && k !== 'connection' && k !== 'keep-alive')
+                  h[k] = Array.isArray(v) ? v.join(', ') : v
+              reply({ status: ur.statusCode ?? 502, headers: h, body: Buffer.concat(body).toString('utf8') })
+            })
+          },
+        )
+        up.on('error', () => {
+          if (retry && up.reusedSocket) return send(false)
+          reply({
+            status: 502,
+            headers: { 'content-type': 'application/json' },
+            body: '{"code":"bad_gateway","message":"upstream failed"}',
           })
-        },
-      )
-      up.on('error', () =>
-        reply({ status: 502, headers: { 'content-type': 'application/json' }, body: '{"code":"bad_gateway","message":"upstream failed"}' }),
-      )
-      up.end(changed.body)
+        })
+        up.end(changed.body)
+      }
+      send(true)
     })
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))

@@ -4,7 +4,7 @@
  */
 import net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { HttpClient } from '../../src/check/server/http.ts'
+import { HttpClient } from '../../src/check/target/http.ts'
 
 const servers: net.Server[] = []
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { deriveMutations, REMOVE, type SchemaInfo } from '../../src/check/server/mutations.ts'
 import { signedTargets } from '../../src/check/server/checks/mutate/signed-schemas.ts'
 import { createRng } from '../../src/check/server/rng.ts'
-import { RawJson, type BodyValue } from '../../src/check/server/requests.ts'
+import { RawJson, type BodyValue } from '../../src/check/target/requests.ts'
 import { shippedContract } from '../../src/contract/index.ts'
 
 const spec = shippedContract()

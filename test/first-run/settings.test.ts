@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, request, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { connect, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -25,6 +25,7 @@ let gatewayUrl: string
 let listed: string
 /** Requests that reached the gateway, by whether they carried its key. */
 const keyed = { with: 0, without: 0 }
+const keyless: string[] = []
 
 beforeAll(async () => {
   reference = await startServer({ port: 0, config: { log: false } })
@@ -34,6 +35,7 @@ beforeAll(async () => {
   gateway = createServer((req, res) => {
     if (req.headers['x-api-key'] !== 'k-123') {
       keyed.without++
+      keyless.push(`${req.method} ${req.url}`)
       return void res.writeHead(404).end()
     }
     keyed.with++
@@ -42,6 +44,24 @@ beforeAll(async () => {
       ur.pipe(res)
     })
     req.pipe(up)
+  })
+  // A WebSocket upgrade passes the gateway on the same terms, spliced to the upstream as bytes.
+  gateway.on('upgrade', (req, socket, head) => {
+    if (req.headers['x-api-key'] !== 'k-123') {
+      keyed.without++
+      keyless.push(`UPGRADE ${req.url}`)
+      return void socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n')
+    }
+    keyed.with++
+    const up = connect(Number(upstream.port), upstream.hostname, () => {
+      const lines = [`${req.method} ${req.url} HTTP/1.1`]
+      for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`)
+      up.write(`${lines.join('\r\n')}\r\n\r\n`)
+      up.write(head)
+      up.pipe(socket).pipe(up)
+    })
+    up.on('error', () => socket.destroy())
+    socket.on('error', () => up.destroy())
   })
   await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve))
   gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`
@@ -233,47 +253,21 @@ describe('strict configuration', () => {
     }
   })
 
-  it('--header reaches every request of --explore (and of its probe)', async () => {
-    const before = { ...keyed }
-    const r = await oecIn(tmp, [
-      'check',
-      'server',
-      '--target',
-      gatewayUrl,
-      '--symbol',
-      listed,
-      '--explore',
-      '12',
-      '--header',
-      'X-Api-Key: k-123',
-      '--reporter',
-      'json',
-    ])
-    expect(r.code, r.stderr).toBe(0)
-    expect(keyed.with - before.with).toBeGreaterThan(20)
-    expect(keyed.without - before.without).toBe(0)
-  })
-
-  it('--header reaches every request of the named checks', async () => {
-    const before = { ...keyed }
-    const r = await oecIn(tmp, [
-      'check',
-      'server',
-      '--target',
-      gatewayUrl,
-      '--symbol',
-      listed,
-      '--only',
-      'auth,nonce,vectors,perp,err,bulk,route,cap',
-      '--header',
-      'X-Api-Key: k-123',
-      '--reporter',
-      'json',
-    ])
-    expect(r.code, r.stderr).toBe(0)
-    expect(keyed.with - before.with).toBeGreaterThan(200)
-    expect(keyed.without - before.without).toBe(0)
-  })
+  // Every mode that talks to a target: the gateway counts the requests that arrive without its key.
+  const modes: { name: string; args: string[]; atLeast: number }[] = [
+    { name: '--explore (and its probe)', args: ['--explore', '12'], atLeast: 20 },
+    { name: 'the named checks', args: ['--only', 'auth,nonce,vectors,perp,err,bulk,route,cap,ws,rl.headers'], atLeast: 200 },
+  ]
+  for (const mode of modes) {
+    it(`--header reaches every request of ${mode.name}`, async () => {
+      const before = { ...keyed }
+      const args = ['--target', gatewayUrl, '--symbol', listed, ...mode.args, '--header', 'X-Api-Key: k-123', '--reporter', 'json']
+      const r = await oecIn(tmp, ['check', 'server', ...args])
+      expect(r.code, r.stderr).toBe(0)
+      expect(keyed.with - before.with).toBeGreaterThan(mode.atLeast)
+      expect(keyless.slice(before.without)).toEqual([])
+    })
+  }
 
   it('with --target and no --symbol the error names what the target lists', async () => {
     const line = oneLine(await oecIn(tmp, ['check', 'server', '--target', reference.url]))

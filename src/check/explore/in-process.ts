@@ -4,7 +4,7 @@
  * comparison and the report read both sides alike.
  */
 import type { RunningServer } from '../../server/index.ts'
-import { receivedResponse, type Exchange, type SendOptions, type SentRequest } from '../server/http.ts'
+import { receivedResponse, type Exchange, type SendOptions, type SentRequest } from '../target/http.ts'
 
 export class InProcessClient {
   constructor(private readonly server: Pick<RunningServer, 'url' | 'dispatch'>) {}

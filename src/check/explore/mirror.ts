@@ -15,9 +15,9 @@
  */
 import type { Hex } from '../../signing/index.ts'
 import { cmp, formatDec, parseDec, sub, ZERO, type Dec } from '../../server/decimal.ts'
-import { pathOf, route } from '../server/operations.ts'
-import { signBody, type BodyEntries } from '../server/requests.ts'
-import { walletFromKey, type Wallet } from '../server/wallets.ts'
+import { pathOf, route } from '../target/routes.ts'
+import { signBody, type BodyEntries } from '../target/requests.ts'
+import { walletFromKey, type Wallet } from '../target/wallets.ts'
 import type { Pair } from './session.ts'
 
 interface Level {

@@ -4,7 +4,7 @@
  * a cap, a reused nonce, another refusal, a server error), the per-item classes of a batch or a
  * perp action, and the headers a rule states. Pure: an exchange in, a value out.
  */
-import type { Exchange } from '../server/http.ts'
+import type { Exchange } from '../target/http.ts'
 
 export type Outcome = 'accepted' | 'rejected' | 'auth' | 'rate' | 'cap' | 'nonce' | 'refused' | 'server' | 'none'
 

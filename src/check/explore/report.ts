@@ -4,8 +4,8 @@
  * answers side by side and a curl line per request sent to the target. Pure.
  */
 import type { CaseResult } from '../../report/model.ts'
-import { curlCommand } from '../server/curl.ts'
-import type { Exchange } from '../server/http.ts'
+import { curlCommand } from '../target/curl.ts'
+import type { Exchange } from '../target/http.ts'
 import type { Divergence } from './compare.ts'
 import type { TraceStep } from './session.ts'
 import { describeStep, type Step } from './steps.ts'

@@ -3,7 +3,7 @@
  * spec's result types say them, and the rate-limit headers.
  */
 import { isObject, RATE_LIMIT_HEADERS } from '../../contract/index.ts'
-import type { Exchange } from './http.ts'
+import type { Exchange } from '../target/http.ts'
 import type { KnownErrorCode } from '../../contract/generated/errors.ts'
 import type { AgentChange, CancelResult, OrderResult, PerpResponse } from '../../contract/generated/types.ts'
 

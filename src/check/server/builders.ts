@@ -4,10 +4,10 @@
  */
 import type { DomainOverrides, OptionsKind, Signer } from '../../signing/index.ts'
 import { deref, isObject } from '../../contract/index.ts'
-import type { Exchange } from './http.ts'
-import { RawJson, signBody, type BodyEntries, type BodyValue, type SignedBody, type SignOptions } from './requests.ts'
+import type { Exchange } from '../target/http.ts'
+import { RawJson, signBody, type BodyEntries, type BodyValue, type SignedBody, type SignOptions } from '../target/requests.ts'
 import type { CheckContext } from './types.ts'
-import type { Wallet } from './wallets.ts'
+import type { Wallet } from '../target/wallets.ts'
 import { call } from './operations.ts'
 import type {
   ApproveAgentRequest,

@@ -4,11 +4,11 @@
  */
 import type { CaseResult, Level, Outcome } from '../../report/model.ts'
 import type { FullContract } from '../../contract/index.ts'
-import { curlCommand } from './curl.ts'
-import type { Exchange, HttpClient } from './http.ts'
+import { curlCommand } from '../target/curl.ts'
+import type { Exchange, HttpClient } from '../target/http.ts'
 import type { Rng } from './rng.ts'
 import type { CaseOptions, Check, CheckContext, FailOptions, TargetInfo } from './types.ts'
-import { walletFromKey, type NonceBook, type Wallet } from './wallets.ts'
+import { walletFromKey, type NonceBook, type Wallet } from '../target/wallets.ts'
 
 class CaseStop extends Error {
   constructor(

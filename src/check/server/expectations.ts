@@ -3,7 +3,7 @@
  * (the refusal classes of DECISIONS: auth_refused = 401 or 403, "refused" = any 4xx, never a 2xx
  * success), perp refusals; a refusal the reference would explain is explained.
  */
-import type { Exchange } from './http.ts'
+import type { Exchange } from '../target/http.ts'
 import type { CheckContext, FailOptions } from './types.ts'
 import { brief } from './context.ts'
 import { refusedRequestNote } from '../../explain/note.ts'

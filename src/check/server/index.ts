@@ -8,5 +8,5 @@ export {
 } from './catalog.ts'
 export type { CheckId as ServerCheckId, CheckSelector as ServerCheckSelector } from './registry.ts'
 export { deriveMutations as deriveServerMutations, type Mutation as ServerMutation } from './mutations.ts'
-export { curlCommand } from './curl.ts'
+export { curlCommand } from '../target/curl.ts'
 export type { RunnerConfig as ServerRunnerConfig } from './config.ts'

@@ -12,7 +12,7 @@
 import type { RuleId } from '../../contract/generated/rules.ts'
 import type { Level } from '../../report/model.ts'
 import { deref, isObject, type JsonObject } from '../../contract/index.ts'
-import { RawJson, type BodyValue } from './requests.ts'
+import { RawJson, type BodyValue } from '../target/requests.ts'
 import type { Rng } from './rng.ts'
 import type { OptionsKind } from '../../signing/index.ts'
 import type { KnownErrorCode } from '../../contract/generated/errors.ts'

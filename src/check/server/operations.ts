@@ -1,37 +1,10 @@
-/**
- * Requests addressed by operationId: the method and path come from the contract under test at
- * run time, so a spec that moves a path moves the checks' requests with it.
- */
+/** A check's request to an operation, through the check's context (recorded, with its header). */
 import type { OperationId } from '../../contract/generated/types.ts'
-import type { FullContract } from '../../contract/index.ts'
-import type { Exchange } from './http.ts'
+import type { Exchange } from '../target/http.ts'
+import { pathOf, route } from '../target/routes.ts'
 import type { CheckContext } from './types.ts'
-
-export interface Route {
-  readonly method: string
-  readonly path: string
-}
-
-/** The method and path of an operation of the contract; a contract without it is a check error. */
-export function route(ctx: { readonly spec: FullContract }, id: OperationId): Route {
-  const op = ctx.spec.operations.find((o) => o.operationId === id)
-  if (!op) throw new Error(`the contract has no operation ${id}`)
-  return { method: op.method, path: op.path }
-}
-
-/** The operation's path with a query string (values URI-encoded). */
-export function pathOf(ctx: { readonly spec: FullContract }, id: OperationId, query?: Readonly<Record<string, string>>): string {
-  const q = Object.entries(query ?? {}).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
-  return `${route(ctx, id).path}${q.length ? `?${q.join('&')}` : ''}`
-}
 
 /** Sends a request to an operation: its own method and path, this body, this query. */
 export function call(ctx: CheckContext, id: OperationId, body?: string, query?: Readonly<Record<string, string>>): Promise<Exchange> {
   return ctx.send(route(ctx, id).method, pathOf(ctx, id, query), body)
-}
-
-/** `POST /order`: how a message names the operation, as the contract under test has it. */
-export function label(ctx: { readonly spec: FullContract }, id: OperationId): string {
-  const { method, path } = route(ctx, id)
-  return `${method} ${path}`
 }

@@ -10,10 +10,10 @@ import type { OperationId } from '../../contract/generated/types.ts'
 import { PREFLIGHT_SKIP, PreflightError } from '../preflight-error.ts'
 import type { PlaceOrderRequest } from '../../contract/generated/types.ts'
 import type { BodyValue } from '../../signing/wire.ts'
-import { HttpClient, type Exchange } from './http.ts'
-import { pathOf, route } from './operations.ts'
-import { signBody } from './requests.ts'
-import { walletFromKey } from './wallets.ts'
+import { HttpClient, type Exchange } from '../target/http.ts'
+import { pathOf, route } from '../target/routes.ts'
+import { signBody } from '../target/requests.ts'
+import { walletFromKey } from '../target/wallets.ts'
 
 export interface PreflightTarget {
   readonly url: string

@@ -14,13 +14,14 @@ import { InputError } from '../../errors.ts'
 import type { OperationId } from '../../contract/generated/types.ts'
 import { allChecks } from './registry.ts'
 import { runCheck, type RunShared } from './context.ts'
-import { HttpClient, probe, UnreachableError, type Exchange } from './http.ts'
+import { HttpClient, probe, UnreachableError, type Exchange } from '../target/http.ts'
 import { preflight } from './preflight.ts'
 import { createRng } from './rng.ts'
 import { schedule } from './schedule.ts'
 import type { Check, TargetInfo } from './types.ts'
 import { VirtualTime } from './virtual-time.ts'
-import { NonceBook, randomPrivateKey, runSalt, walletDeriver } from './wallets.ts'
+import { NonceBook, randomPrivateKey, runSalt, walletDeriver } from '../target/wallets.ts'
+import { missingSymbolFor } from '../target/world.ts'
 
 /**
  * Checks at a time against a live target: enough that every window-waiting check (rl.*, cap.*:
@@ -112,14 +113,6 @@ export function selects(id: string, only: readonly string[] | undefined, skip: r
     (o) =>
       idMatches(id, o) || o.startsWith(`${id}/`) || o.startsWith(`${id}.`) || (o.includes('*') && idMatches(o.replace(/\*.*$/, ''), id)),
   )
-}
-
-/** A well-formed symbol that is not among the listed ones. */
-export function missingSymbolFor(symbols: readonly string[]): string {
-  for (let i = 0; ; i++) {
-    const s = `OECMISSING${i || ''}-20301231-1-C`
-    if (!symbols.includes(s)) return s
-  }
 }
 
 /** Extra instruments and one known-tier wallet so that `cap.positions` can run on the embedded server. */

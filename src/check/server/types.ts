@@ -8,9 +8,9 @@ import type { RuleId } from '../../contract/generated/rules.ts'
 import type { Level } from '../../report/model.ts'
 import type { FullContract } from '../../contract/index.ts'
 import type { LoadedFile } from '../../vectors/load.ts'
-import type { Exchange, HttpClient, SendOptions } from './http.ts'
+import type { Exchange, HttpClient, SendOptions } from '../target/http.ts'
 import type { Rng } from './rng.ts'
-import type { Wallet } from './wallets.ts'
+import type { Wallet } from '../target/wallets.ts'
 
 export type { Level }
 

@@ -9,7 +9,7 @@ import { createReporter, exitCodeFor, type ReporterName } from '../../report/ind
 import { parseBudget } from '../../check/explore/budget.ts'
 import { explore, type ExploreProgress } from '../../check/explore/explore.ts'
 import { loadSaved, savedFile } from '../../check/explore/saved.ts'
-import { UnreachableError } from '../../check/server/http.ts'
+import { UnreachableError } from '../../check/target/http.ts'
 import { reportOut } from '../report-out.ts'
 import type { CliIO } from '../program.ts'
 import type { TargetProfile } from '../../check/target/profile.ts'

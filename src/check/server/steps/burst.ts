@@ -9,10 +9,10 @@ import type { OperationId } from '../../../contract/generated/types.ts'
 import { brief } from '../context.ts'
 import { bulkBody, orderBody, placeOrder } from '../builders.ts'
 import { jsonOf, rateHeaders, statusOf, succeeded } from '../answers.ts'
-import type { Exchange } from '../http.ts'
-import { pathOf, route } from '../operations.ts'
+import type { Exchange } from '../../target/http.ts'
+import { pathOf, route } from '../../target/routes.ts'
 import type { CheckContext } from '../types.ts'
-import type { Wallet } from '../wallets.ts'
+import type { Wallet } from '../../target/wallets.ts'
 import { capRefusalProblems, defaultTier, rateLimitRefusalProblems, STATED_429 } from './rate-limits.ts'
 
 export interface BurstRequest {

@@ -2,9 +2,10 @@
  * The error responses the `err.*` body checks read: every 4xx/5xx of the run, plus a few
  * provoked here so that a check run alone (`--only err.body-shape`) still has material.
  */
-import type { Exchange } from '../http.ts'
+import type { Exchange } from '../../target/http.ts'
 import type { CheckContext } from '../types.ts'
-import { call, route } from '../operations.ts'
+import { call } from '../operations.ts'
+import { route } from '../../target/routes.ts'
 
 /** A few error responses of its own, so the body checks have material even when run alone. */
 export async function provokeErrors(ctx: CheckContext): Promise<void> {

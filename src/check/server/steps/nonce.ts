@@ -2,7 +2,7 @@
 import { expectRefused, expectSuccess } from '../expectations.ts'
 import { placeOrder } from '../builders.ts'
 import type { CheckContext } from '../types.ts'
-import type { Wallet } from '../wallets.ts'
+import type { Wallet } from '../../target/wallets.ts'
 
 /** Sends an order with this nonce; it must be ACKED (the nonce then counts as consumed). */
 export async function acked(ctx: CheckContext, w: Wallet, nonce: bigint, what: string): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import { call } from '../operations.ts'
 import { jsonOf } from '../answers.ts'
-import type { Exchange } from '../http.ts'
+import type { Exchange } from '../../target/http.ts'
 import type { CheckContext } from '../types.ts'
 
 /** The per-item statuses of an `ok` envelope (empty when there are none). */

@@ -7,9 +7,9 @@ import { brief } from '../context.ts'
 import { expectSuccess } from '../expectations.ts'
 import { hasCode, isCode, jsonOf, type RateHeaders, rateHeaders, statusOf, succeeded } from '../answers.ts'
 import { orderField, placeOrder } from '../builders.ts'
-import type { Exchange } from '../http.ts'
+import type { Exchange } from '../../target/http.ts'
 import type { CheckContext } from '../types.ts'
-import type { Wallet } from '../wallets.ts'
+import type { Wallet } from '../../target/wallets.ts'
 
 export function defaultTier(ctx: CheckContext): Tier {
   const rl = ctx.spec.rateLimits

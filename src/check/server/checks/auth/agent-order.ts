@@ -4,7 +4,8 @@ import { approveAgent, cancelBody, placeOrder } from '../../builders.ts'
 import { expectSuccess } from '../../expectations.ts'
 import { jsonOf, statusOf } from '../../answers.ts'
 import type { Check } from '../../types.ts'
-import { call, label } from '../../operations.ts'
+import { call } from '../../operations.ts'
+import { label } from '../../../target/routes.ts'
 
 export const AUTH_AGENT_ORDER = 'auth.agent-order'
 

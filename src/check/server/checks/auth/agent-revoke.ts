@@ -4,7 +4,7 @@ import { approveAgent, placeOrder, revokeAgent } from '../../builders.ts'
 import { expectAuthRefused, expectSuccess } from '../../expectations.ts'
 import { hasCode, statusOf } from '../../answers.ts'
 import type { Check } from '../../types.ts'
-import { label } from '../../operations.ts'
+import { label } from '../../../target/routes.ts'
 
 export const AUTH_AGENT_REVOKE = 'auth.agent-revoke'
 

@@ -5,7 +5,7 @@
 import { expectAuthRefused, expectRefused } from '../../expectations.ts'
 import { hasCode } from '../../answers.ts'
 import { placeOrder, withState } from '../../builders.ts'
-import { RawJson } from '../../requests.ts'
+import { RawJson } from '../../../target/requests.ts'
 import type { Check } from '../../types.ts'
 
 export const AUTH_NUMBER_PRICE = 'auth.number-price'

@@ -7,7 +7,7 @@ import { brief } from '../../context.ts'
 import { call } from '../../operations.ts'
 import { bulkBody, orderBody, placeOrder } from '../../builders.ts'
 import { jsonOf, rateHeaders, statusOf, succeeded } from '../../answers.ts'
-import type { Exchange } from '../../http.ts'
+import type { Exchange } from '../../../target/http.ts'
 import { defaultTier, expectCapRefusal } from '../../steps/rate-limits.ts'
 import type { Check, CheckContext } from '../../types.ts'
 

@@ -5,7 +5,7 @@ import { jsonOf, succeeded } from '../../answers.ts'
 import { placeOrder } from '../../builders.ts'
 import { defaultTier, expectCapRefusal } from '../../steps/rate-limits.ts'
 import type { Check, CheckContext } from '../../types.ts'
-import { walletFromKey, type Wallet } from '../../wallets.ts'
+import { walletFromKey, type Wallet } from '../../../target/wallets.ts'
 
 function positionsTaker(ctx: CheckContext): { wallet: Wallet; cap: number } {
   const tiers = ctx.spec.rateLimits.tiers

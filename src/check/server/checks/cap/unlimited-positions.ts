@@ -5,7 +5,7 @@ import { placeOrder } from '../../builders.ts'
 import { succeeded } from '../../answers.ts'
 import type { Tier } from '../../../../contract/index.ts'
 import type { Check, CheckContext } from '../../types.ts'
-import { walletFromKey, type Wallet } from '../../wallets.ts'
+import { walletFromKey, type Wallet } from '../../../target/wallets.ts'
 
 /** Opens one position per instrument for `taker` (a maker rests a sell, the taker lifts the lowest ask). */
 async function openPositions(ctx: CheckContext, taker: Wallet, symbols: readonly string[]): Promise<void> {

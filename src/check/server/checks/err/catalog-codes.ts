@@ -1,6 +1,6 @@
 /** `err.catalog-codes`: error codes come from the published catalog (an unknown code is a warning: clients tolerate it). */
 import { jsonOf } from '../../answers.ts'
-import type { Exchange } from '../../http.ts'
+import type { Exchange } from '../../../target/http.ts'
 import { errorResponses, provokeErrors } from '../../steps/errors.ts'
 import type { Check } from '../../types.ts'
 

@@ -1,7 +1,6 @@
 /** `err.head`: HEAD responses have no body and no error-code header. */
-import { rawHead } from '../../http.ts'
 import type { Check } from '../../types.ts'
-import { pathOf } from '../../operations.ts'
+import { pathOf } from '../../../target/routes.ts'
 
 export const ERR_HEAD = 'err.head'
 
@@ -23,7 +22,7 @@ export const errHead: Check<typeof ERR_HEAD> = {
       // Through the HTTP client (logged, with a curl command) and over a raw socket, which
       // sees bytes sent after the headers that an HTTP client silently drops.
       const e = await ctx.send('HEAD', p)
-      const raw = await rawHead(ctx.target.url, p)
+      const raw = await ctx.http.rawHead(p)
       if ('error' in raw) return ctx.fail(`HEAD ${p}: ${raw.error}`, { exchange: e })
       if (raw.trailing.length > 0)
         ctx.fail(`HEAD ${p} sent ${raw.trailing.length} bytes after the headers (a body): ${JSON.stringify(raw.trailing.slice(0, 80))}`, {

@@ -8,7 +8,8 @@ import { isObject } from '../../../../contract/index.ts'
 import { brief } from '../../context.ts'
 import { codeOf, isCode, jsonOf, statusOf } from '../../answers.ts'
 import type { Check } from '../../types.ts'
-import { call, pathOf } from '../../operations.ts'
+import { call } from '../../operations.ts'
+import { pathOf } from '../../../target/routes.ts'
 
 export const ERR_ORDERBOOK_UNLISTED = 'err.orderbook-unlisted'
 

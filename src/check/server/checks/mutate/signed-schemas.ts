@@ -10,9 +10,9 @@ import { brief } from '../../context.ts'
 import { hasCode, statusOf, succeeded } from '../../answers.ts'
 import { newClientId, orderEntries, signed } from '../../builders.ts'
 import { deriveMutations, mutationRules, REMOVE, type Mutation, type SchemaInfo } from '../../mutations.ts'
-import { bodyText, type BodyEntries, type BodyValue } from '../../requests.ts'
+import { bodyText, type BodyEntries, type BodyValue } from '../../../target/requests.ts'
 import type { Check, CheckContext, CheckFamily } from '../../types.ts'
-import type { Wallet } from '../../wallets.ts'
+import type { Wallet } from '../../../target/wallets.ts'
 import type { FullContract } from '../../../../contract/index.ts'
 
 export interface SignedTarget {

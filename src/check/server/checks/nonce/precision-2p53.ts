@@ -5,7 +5,8 @@
 import { statusOf } from '../../answers.ts'
 import { acked, reused } from '../../steps/nonce.ts'
 import type { Check } from '../../types.ts'
-import { call, label } from '../../operations.ts'
+import { call } from '../../operations.ts'
+import { label } from '../../../target/routes.ts'
 
 export const NONCE_PRECISION_2P53 = 'nonce.precision-2p53'
 

@@ -9,7 +9,7 @@ import { call } from '../../operations.ts'
 import { statusOf, succeeded } from '../../answers.ts'
 import { withState } from '../../builders.ts'
 import type { Check, CheckContext } from '../../types.ts'
-import type { Wallet } from '../../wallets.ts'
+import type { Wallet } from '../../../target/wallets.ts'
 import { defaultPerpAction, perpOrder } from './orders.ts'
 
 export const PERP_EXACT_INTEGERS = 'perp.exact-integers'

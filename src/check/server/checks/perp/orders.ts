@@ -14,9 +14,9 @@ import { call } from '../../operations.ts'
 import { expectPerpRefused, expectSuccess } from '../../expectations.ts'
 import { jsonOf, statusOf, succeeded } from '../../answers.ts'
 import { withState } from '../../builders.ts'
-import { perpOrderAction, signPerpBody } from '../../requests.ts'
+import { perpOrderAction, signPerpBody } from '../../../target/requests.ts'
 import type { Check, CheckContext } from '../../types.ts'
-import type { Wallet } from '../../wallets.ts'
+import type { Wallet } from '../../../target/wallets.ts'
 import { type DomainFacts, wrongChainId, wrongDomainName } from '../../../target/probes.ts'
 
 export interface PerpOptions {

@@ -2,9 +2,9 @@
 import { brief } from '../../context.ts'
 import { isCode, jsonOf, rateHeaders, statusOf, succeeded } from '../../answers.ts'
 import { defaultTier, exhaustOrders, freshWindow, rateLimitRefusalProblems, STATED_429 } from '../../steps/rate-limits.ts'
-import type { Exchange } from '../../http.ts'
+import type { Exchange } from '../../../target/http.ts'
 import type { Check, CheckContext } from '../../types.ts'
-import type { Wallet } from '../../wallets.ts'
+import type { Wallet } from '../../../target/wallets.ts'
 
 export const RL_ORDER_LIMIT = 'rl.order-limit'
 

@@ -2,10 +2,11 @@
 import { bulkBody, cancelBody, orderBody, orderField, placeOrder } from '../../builders.ts'
 import { jsonOf, type RateHeaders } from '../../answers.ts'
 import { expectAuthenticated } from '../../expectations.ts'
-import type { Exchange } from '../../http.ts'
+import type { Exchange } from '../../../target/http.ts'
 import { checkHeaders, freshWindow } from '../../steps/rate-limits.ts'
 import type { Check } from '../../types.ts'
-import { call, label } from '../../operations.ts'
+import { call } from '../../operations.ts'
+import { label } from '../../../target/routes.ts'
 
 export const RL_REMAINING = 'rl.remaining'
 

@@ -3,7 +3,7 @@
  * path comes from the spec's `x-websocket`; the seed states the capability but not the channel
  * or payloads, so those are assumed and a departure warns.
  */
-import type { Exchange } from '../../http.ts'
+import type { Exchange } from '../../../target/http.ts'
 import WebSocket from 'ws'
 import { isObject } from '../../../../contract/index.ts'
 import { expectSuccess } from '../../expectations.ts'
@@ -22,7 +22,7 @@ export const wsOrderUpdates: Check<typeof WS_ORDER_UPDATES> = {
     const path = ctx.spec.websocket.path
     const w = ctx.wallet()
     const url = `${ctx.target.url.replace(/^http/, 'ws')}${path}`
-    const socket = new WebSocket(url)
+    const socket = new WebSocket(url, { headers: { ...ctx.http.headers } })
     const messages: unknown[] = []
     let waiter: (() => void) | undefined
     socket.on('message', (d) => {

@@ -104,6 +104,11 @@ export class HttpClient {
     return this.base.toString().replace(/\/$/, '')
   }
 
+  /** The headers sent with every request (`--header`), for the connections it does not open itself (a WebSocket). */
+  get headers(): Readonly<Record<string, string>> {
+    return this.extraHeaders
+  }
+
   /** Every exchange is reported to listeners (the runner keeps a per-case log and a global one). */
   onExchange(listener: ExchangeListener): () => void {
     this.listeners.push(listener)
@@ -115,6 +120,11 @@ export class HttpClient {
 
   close(): void {
     this.agent.destroy()
+  }
+
+  /** A HEAD over a raw socket (it sees bytes after the headers that an HTTP client drops), with the `--header`s. */
+  rawHead(path: string): ReturnType<typeof rawHead> {
+    return rawHead(this.baseUrl, path, this.timeoutMs, this.extraHeaders)
   }
 
   /** A pool of `size` connections to the target, each opened and answered once (a GET of `path`) before it is returned. */
@@ -207,6 +217,7 @@ export async function rawHead(
   baseUrl: string,
   path: string,
   timeoutMs = 10_000,
+  extraHeaders: Readonly<Record<string, string>> = {},
 ): Promise<{ status: number; headers: Record<string, string>; trailing: string } | { error: string }> {
   const url = new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`)
   const net = await import('node:net')
@@ -238,7 +249,9 @@ export async function rawHead(
       }
       resolve({ status: Number(statusLine?.split(' ')[1] ?? 0), headers, trailing: text.slice(end + 4) })
     }
-    socket.on('connect', () => socket.write(`HEAD ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`))
+    const extra = Object.entries(extraHeaders).map(([k, v]) => `${k}: ${v}\r\n`)
+    const head = `HEAD ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n${extra.join('')}Connection: close\r\n\r\n`
+    socket.on('connect', () => socket.write(head))
     socket.on('secureConnect', () => {})
     socket.on('data', (c: Buffer) => chunks.push(c))
     socket.on('end', finish)
