@@ -37,6 +37,9 @@ async function check(args: readonly string[]): Promise<Report & { code: number |
 
 const failures = (r: Report) => r.results.filter((x) => x.outcome === 'fail').map((x) => `${x.id}: ${x.message.slice(0, 300)}`)
 const warnings = (r: Report) => new Set(r.results.filter((x) => x.outcome === 'warn').map((x) => x.id))
+/** The warnings of a run with their messages, for an assertion's message. */
+const warned = (r: Report) =>
+  JSON.stringify(r.results.filter((x) => x.outcome === 'warn').map((x) => `${x.id}: ${x.message.slice(0, 400)}`))
 const jaccard = (a: Set<string>, b: Set<string>) =>
   a.size + b.size === 0 ? 1 : [...a].filter((x) => b.has(x)).length / new Set([...a, ...b]).size
 
@@ -107,7 +110,11 @@ describe('a shared book: the reference server in its own process with a noisy ne
       expect(await neighbour.stop()).toBeGreaterThan(50)
     }
     for (let i = 0; i < runs.length; i++)
-      for (let j = i + 1; j < runs.length; j++) expect(jaccard(warnings(runs[i]!), warnings(runs[j]!))).toBeGreaterThanOrEqual(0.8)
+      for (let j = i + 1; j < runs.length; j++)
+        expect(
+          jaccard(warnings(runs[i]!), warnings(runs[j]!)),
+          `seeds ${i + 1} and ${j + 1}: ${warned(runs[i]!)} / ${warned(runs[j]!)}`,
+        ).toBeGreaterThanOrEqual(0.8)
     for (const r of runs) {
       const median = Number(/a median of (\d+) steps/.exec(r.results.find((x) => x.id === 'explore')!.message)?.[1])
       expect(median).toBeGreaterThanOrEqual(4)
