@@ -15,6 +15,8 @@ export interface Import {
   readonly line: number
   /** No file of the tree answers the specifier. */
   readonly unresolved?: true
+  /** An `import()` of a computed path (`to` is its text): an arrow no one can follow. */
+  readonly computed?: true
 }
 
 /** Every file of the tree (paths from its root, `/`-separated) with the arrows out of it. */
@@ -34,9 +36,9 @@ export function sourceFiles(root: string, folders: readonly string[]): string[] 
 }
 
 /** The specifiers a file imports, with their 1-based line, in source order. */
-export function specifiersOf(fileName: string, text: string): { specifier: string; line: number }[] {
+export function specifiersOf(fileName: string, text: string): { specifier: string; line: number; computed?: true }[] {
   const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
-  const out: { specifier: string; line: number }[] = []
+  const out: { specifier: string; line: number; computed?: true }[] = []
   const add = (lit: ts.StringLiteralLike) =>
     out.push({ specifier: lit.text, line: sf.getLineAndCharacterOfPosition(lit.getStart(sf)).line + 1 })
   const visit = (node: ts.Node): void => {
@@ -48,6 +50,8 @@ export function specifiersOf(fileName: string, text: string): { specifier: strin
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const arg = node.arguments[0]
       if (arg && ts.isStringLiteralLike(arg)) add(arg)
+      else if (arg)
+        out.push({ specifier: arg.getText(sf), line: sf.getLineAndCharacterOfPosition(arg.getStart(sf)).line + 1, computed: true })
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal))
       add(node.argument.literal)
     ts.forEachChild(node, visit)
@@ -70,8 +74,9 @@ export function readImportGraph(root: string, folders: readonly string[]): Impor
   const graph = new Map<string, Import[]>()
   for (const file of files) {
     const arrows = specifiersOf(file, readFileSync(join(root, file), 'utf8'))
-      .filter((s) => s.specifier.startsWith('.'))
-      .map(({ specifier, line }): Import => {
+      .filter((s) => s.computed || s.specifier.startsWith('.'))
+      .map(({ specifier, line, computed }): Import => {
+        if (computed) return { to: specifier, line, computed }
         const to = resolveIn(known, file, specifier)
         return to ? { to, line } : { to: specifier, line, unresolved: true }
       })

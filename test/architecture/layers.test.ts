@@ -113,6 +113,12 @@ describe('the checker fails on planted trees (test/fixtures/layers/)', () => {
     expect(lines('unplaced')).toEqual(['src/stray/loose.ts: in no room of the layer table (add its folder to a layer)'])
   })
 
+  it('computed/: an import() of a computed path is refused, since its arrow cannot be checked', () => {
+    expect(lines('computed')).toEqual([
+      'src/core/engine.ts:2: import() of a computed path (path): write each path out, so the check can follow it',
+    ])
+  })
+
   it('a pending entry excuses exactly its arrow or circle, and fails once it no longer occurs', () => {
     expect(lines('upward', { arrows: [arrowKey('src/base.ts', 'src/core/engine.ts')] })).toEqual([])
     expect(lines('circle', { circles: [['src/core/b.ts', 'src/core/a.ts']] })).toEqual([])

@@ -5,8 +5,9 @@
  * particular room that holds it. An arrow may stay inside its room or go down to a lower layer;
  * an arrow up, or sideways into another room of the same layer, is a violation, and so is any
  * import circle between files (type-only imports included: a circle of types still ties the
- * files to each other). The same function judges src/ and the planted trees of
- * test/fixtures/layers/, so a test can show that it fails.
+ * files to each other), and so is an `import()` of a computed path, whose arrow no one can see.
+ * The same function judges src/ and the planted trees of test/fixtures/layers/, so a test can
+ * show that it fails.
  */
 import type { ImportGraph } from './imports.ts'
 
@@ -29,7 +30,7 @@ export interface Pending {
 export type Violation =
   | { readonly kind: 'unplaced'; readonly file: string }
   | { readonly kind: 'empty-room'; readonly room: string }
-  | { readonly kind: 'unresolved'; readonly file: string; readonly line: number; readonly specifier: string }
+  | { readonly kind: 'unresolved' | 'computed'; readonly file: string; readonly line: number; readonly specifier: string }
   | {
       readonly kind: 'upward' | 'sideways'
       readonly file: string
@@ -89,9 +90,9 @@ export function checkLayers(graph: ImportGraph, layers: readonly Layer[], pendin
       out.push({ kind: 'unplaced', file })
       continue
     }
-    for (const { to, line, unresolved } of imports) {
-      if (unresolved) {
-        out.push({ kind: 'unresolved', file, line, specifier: to })
+    for (const { to, line, unresolved, computed } of imports) {
+      if (unresolved || computed) {
+        out.push({ kind: computed ? 'computed' : 'unresolved', file, line, specifier: to })
         continue
       }
       const into = placeOf(layers, to)
@@ -125,8 +126,8 @@ export function importCircles(graph: ImportGraph): string[][] {
     low.set(v, index.get(v)!)
     stack.push(v)
     onStack.add(v)
-    for (const { to, unresolved } of graph.get(v) ?? []) {
-      if (unresolved || !graph.has(to)) continue
+    for (const { to } of graph.get(v) ?? []) {
+      if (!graph.has(to)) continue
       if (!index.has(to)) {
         visit(to)
         low.set(v, Math.min(low.get(v)!, low.get(to)!))
@@ -140,7 +141,7 @@ export function importCircles(graph: ImportGraph): string[][] {
       onStack.delete(w)
       component.push(w)
     } while (w !== v)
-    const selfImport = (graph.get(v) ?? []).some((i) => i.to === v && !i.unresolved)
+    const selfImport = (graph.get(v) ?? []).some((i) => i.to === v)
     if (component.length > 1 || selfImport) circles.push(component.sort())
   }
   for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v)
@@ -156,6 +157,8 @@ export function describeViolation(v: Violation): string {
       return `${v.room}: a room of the layer table that holds no file (remove it or fix its path)`
     case 'unresolved':
       return `${v.file}:${v.line}: '${v.specifier}' names no file of the tree`
+    case 'computed':
+      return `${v.file}:${v.line}: import() of a computed path (${v.specifier}): write each path out, so the check can follow it`
     case 'upward':
     case 'sideways': {
       const how =
