@@ -7,7 +7,6 @@
  */
 import type { RuleId } from '../contract/generated/rules.ts'
 import type { LintRuleId } from '../lint/registry.ts'
-import type { Level } from '../report/model.ts'
 import { serverCheckCatalog } from '../check/server/catalog.ts'
 import { CLIENT_CHECKS } from '../check/client/http/checks/index.ts'
 import { contractFor, type Contract } from '../contract/load.ts'
@@ -15,7 +14,7 @@ import { generateVectors } from '../vectors/generate.ts'
 import { casesOf, loadVectorCases, type LoadedCase } from '../vectors/load.ts'
 import type { VectorFile } from '../vectors/model.ts'
 import { DEFAULT_VECTORS_DIR } from '../vectors/paths.ts'
-import { loadRules, type Rule } from '../contract/rules.ts'
+import { loadRules, type Level, type Rule } from '../contract/rules.ts'
 
 export * from '../contract/rules.ts'
 

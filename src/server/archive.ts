@@ -4,7 +4,7 @@
  * everything ever placed. In memory mode the archive keeps the most recent `retain` finished
  * orders and forgets older ones; with `--data` it is the database (persist/).
  */
-import type { Order } from './exchange.ts'
+import type { Order } from './order-types.ts'
 
 /** How far back GET /orders sees finished orders. */
 export interface Horizon {

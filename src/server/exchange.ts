@@ -6,51 +6,11 @@
  * entries that fall to zero are deleted, so memory follows what is open.
  */
 import { createMemoryArchive, type OrderArchive } from './archive.ts'
-import { add, cmp, div, formatDec, isZero, min, mul, neg, parseDec, sub, ZERO, type Dec } from './decimal.ts'
+import { add, cmp, formatDec, isZero, min, mul, neg, parseDec, sub, ZERO, type Dec } from './decimal.ts'
+import type { Order, OrderInput, OrderStatus } from './order-types.ts'
 
-export type Side = 'Buy' | 'Sell'
-export type OrderStatus = 'OPEN' | 'FILLED' | 'CANCELED' | 'REJECTED'
-
-export interface OrderInput {
-  wallet: string
-  symbol: string
-  side: Side
-  /** Exact text as sent (and signed). */
-  size: string
-  price: string
-  tif: string
-  route: string
-  clientId: string
-}
-
-export interface Order {
-  readonly id: string
-  readonly seq: number
-  readonly input: OrderInput
-  readonly walletKey: string
-  readonly size: Dec
-  readonly price: Dec
-  filled: Dec
-  /** Sum of price × quantity over fills (average fill price). */
-  notional: Dec
-  status: OrderStatus
-  readonly createdAt: number
-}
-
-export interface OrderRecord {
-  order_id: string
-  client_id: string
-  wallet: string
-  symbol: string
-  side: string
-  size: string
-  price: string
-  tif: string
-  route: string
-  status: OrderStatus
-  filled_size: string
-  created_at: string
-}
+// The engine's API speaks these; the data directory's journal takes them from here.
+export type { Order, OrderInput, OrderStatus }
 
 export interface Caps {
   readonly maxOpenOrders: number
@@ -91,27 +51,6 @@ interface Book {
 
 function bookSide(better: (a: Dec, b: Dec) => boolean): BookSide {
   return { levels: [], byPrice: new Map(), better }
-}
-
-export function toRecord(o: Order): OrderRecord {
-  return {
-    order_id: o.id,
-    client_id: o.input.clientId,
-    wallet: o.input.wallet,
-    symbol: o.input.symbol,
-    side: o.input.side,
-    size: o.input.size,
-    price: o.input.price,
-    tif: o.input.tif,
-    route: o.input.route,
-    status: o.status,
-    filled_size: formatDec(o.filled),
-    created_at: new Date(o.createdAt).toISOString(),
-  }
-}
-
-export function averagePrice(o: Order): string {
-  return isZero(o.filled) ? '0' : formatDec(div(o.notional, o.filled))
 }
 
 /** What a change touched, for a journal that keeps the state on disk. */

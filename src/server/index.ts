@@ -6,5 +6,5 @@ export { defaultDeps, type ServerDeps, type RequestLog, type ReplyContext } from
 export { createRateLimiter, type RateLimiter, type ChargeResult, type WindowStatus, type CategoryLimits, type Cost } from './limits.ts'
 export { createNonceStore, createAgentStore, type NonceStore, type AgentStore, type AgentRecord } from './stores.ts'
 export type { Reply } from './reply.ts'
-export type { OrderRecord } from './exchange.ts'
+export type { OrderRecord } from './order-types.ts'
 export { MAX_BODY_BYTES, type InProcessRequest, type InProcessResponse } from './http.ts'

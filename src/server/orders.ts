@@ -8,7 +8,7 @@ import type { ParsedBodyOk } from '../signing/index.ts'
 import { readUint64 } from '../signing/index.ts'
 import type { ErrorCatalog } from './catalog.ts'
 import type { ServerContext } from './context.ts'
-import type { Order, OrderInput, Side } from './exchange.ts'
+import type { Order, OrderInput, Side } from './order-types.ts'
 import { symbolProblem } from './symbols.ts'
 import type { FieldProblem } from './validate.ts'
 

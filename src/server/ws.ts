@@ -16,7 +16,7 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { deref, getPointer, isObject } from '../contract/index.ts'
 import type { ServerContext } from './context.ts'
-import { toRecord, type Order, type OrderRecord } from './exchange.ts'
+import { toRecord, type Order, type OrderRecord } from './order-types.ts'
 import { createBroadcaster } from './ws-broadcast.ts'
 
 /** Close code for a subscriber whose unsent data passed the cap (1008: policy violation). */

@@ -137,7 +137,7 @@ export const SERVER_BEHAVIOURS: readonly Behaviour[] = [
   },
   {
     what: 'GET /orders and GET /authorized-agents',
-    modules: ['handlers/read.ts', 'handlers/agents.ts'],
+    modules: ['handlers/read.ts', 'handlers/agents.ts', 'order-types.ts'],
     checks: ['perp.agent-account', 'auth.agent-order'],
   },
   { what: 'GET /health', modules: ['handlers/read.ts'], checks: ['ops.health'] },

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { countBySeverity, DIFF_RULES, diffSpecs } from '../../src/diff/index.ts'
-import { operationsOf, renderDiffHtml } from '../../src/report/html/index.ts'
+import { operationsOf, renderDiffHtml } from '../../src/diff/html.ts'
 import { base, edited } from '../diff/helpers.ts'
 import { describeInBrowser, outputDir } from './browser.ts'
 

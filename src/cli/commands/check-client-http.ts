@@ -7,7 +7,8 @@ import { createReporter, exitCodeFor, type ReporterName } from '../../report/ind
 import { shippedContract, type Contract } from '../../contract/index.ts'
 import { applyExpectedFailures, loadExpectedFailures, writeExpectedFailures } from '../../check/expected-failures.ts'
 import { runClientHttpCheck } from '../../check/client/http/runner.ts'
-import { EVERY_SCENARIO, scenarios } from '../../check/client/http/scenarios.ts'
+import { checksOf } from '../../check/client/http/plan.ts'
+import { scenarios } from '../../check/client/http/scenarios.ts'
 import { reportOut } from '../report-out.ts'
 import type { CliIO, ExitCode } from '../program.ts'
 
@@ -30,16 +31,14 @@ export async function runHttpCommand(
 ): Promise<void> {
   // The symbol does not matter here: only the ids and the checks of each scenario are read.
   const all = scenarios('')
-  const known = all.map((s) => s.id)
+  const known: readonly string[] = all.map((s) => s.id)
   const unknown = opts.only.filter((id) => !known.includes(id))
   if (unknown.length > 0) throw new InputError(`check client --http: no scenario ${unknown.join(', ')} (scenarios: ${known.join(', ')})`)
   const list = opts.expectedFailures && !opts.fix ? loadExpectedFailures(opts.expectedFailures) : undefined
   const report = reportOut(opts.out, io.stdout)
   const shown = opts.reporter === 'html' ? (spec ?? shippedContract()) : undefined
   const reporter = createReporter(opts.reporter, report.stream, {
-    total: all
-      .filter((s) => opts.only.length === 0 || opts.only.includes(s.id))
-      .reduce((n, s) => n + EVERY_SCENARIO.length + s.checks.length, 0),
+    total: all.filter((s) => opts.only.length === 0 || opts.only.includes(s.id)).reduce((n, s) => n + checksOf(s).length, 0),
     ...(opts.out ? { color: false } : {}),
     ...(shown ? { html: { specVersion: shown.version, ...(shown.rules ? { rules: shown.rules } : {}) } } : {}),
   })

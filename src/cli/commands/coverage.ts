@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { InputError } from '../../errors.ts'
-import { renderCoverageHtml } from '../../report/html/coverage.ts'
+import { renderCoverageHtml } from '../../coverage/html.ts'
 import { buildCoverage, coverageExitCode, coverageJson, formatCoverageText } from '../../coverage/index.ts'
 import { DEFAULT_VECTORS_DIR } from '../../vectors/paths.ts'
 import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'

@@ -126,7 +126,7 @@ export const diffCommand: CommandModule = {
             opts.format === 'junit'
               ? await junitText(findings, opts.failOn, { base: base.spec, head: head.spec, headPath: head.path }, base.path)
               : opts.format === 'html'
-                ? (await import('../../report/html/diff.ts')).renderDiffHtml(findings, {
+                ? (await import('../../diff/html.ts')).renderDiffHtml(findings, {
                     base: { label: baseArg, version: base.spec.version },
                     head: { label: headArg ?? headSpec, version: head.spec.version },
                     failOn: opts.failOn,

@@ -7,9 +7,8 @@
 import { isObject, type JsonObject } from '../../contract/model.ts'
 import type { SchemaSuffix } from '../registry.ts'
 import { resolve } from '../refs.ts'
-import { describeMember } from './composition.ts'
 import { fingerprint, shape } from './fingerprint.ts'
-import { diffSchema, nest, push, type NodePair } from './index.ts'
+import { nest, push, type NodePair } from './kernel.ts'
 
 const COMBINERS = [
   ['oneOf', 'one-of'],
@@ -75,6 +74,17 @@ export function matchAlternatives(
   return pairs
 }
 
+/** What a member adds, in a client's words: "the empty string", "null", "any integer", `Card`. */
+export function describeMember(doc: unknown, member: unknown, i: number): string {
+  if (isObject(member) && typeof member.$ref === 'string') return member.$ref.slice(member.$ref.lastIndexOf('/') + 1)
+  const s = resolve(doc, member, '').node
+  if (!s) return `#${i}`
+  if (Array.isArray(s.enum)) return s.enum.map((v) => (v === '' ? 'the empty string' : v === null ? 'null' : JSON.stringify(v))).join(', ')
+  if (s.type === 'null') return 'null'
+  if (typeof s.type === 'string') return `any ${s.type}`
+  return typeof s.title === 'string' ? s.title : `#${i}`
+}
+
 const ANNOTATION_ONLY = new Set(['title', 'description', 'example', 'examples', '$comment', 'deprecated', 'externalDocs'])
 const annotationOnly = (doc: unknown, alt: unknown) => {
   const s = resolve(doc, alt, '').node
@@ -83,7 +93,7 @@ const annotationOnly = (doc: unknown, alt: unknown) => {
 
 /** Returns 'wrapped' when head wraps base's object in a oneOf: that one finding stands for the rest. */
 export function compareAlternatives(p: NodePair): 'wrapped' | undefined {
-  const { ctx, bs, bPtr, hs, hPtr, out, stack } = p
+  const { ctx, bs, bPtr, hs, hPtr, out, stack, walk } = p
   if (
     !Array.isArray(bs.oneOf) &&
     !Array.isArray(bs.anyOf) &&
@@ -108,7 +118,7 @@ export function compareAlternatives(p: NodePair): 'wrapped' | undefined {
     const pairs = matchAlternatives(ctx.baseDoc, bs, lb, ctx.headDoc, hs, lh)
     const matchedH = new Set(pairs.values())
     for (const [i, j] of [...pairs].sort((x, y) => x[0] - y[0]))
-      nest(out, '', diffSchema(ctx, lb[i], `${bPtr}/${kw}/${i}`, lh[j], `${hPtr}/${kw}/${j}`, stack))
+      nest(out, '', walk(ctx, lb[i], `${bPtr}/${kw}/${i}`, lh[j], `${hPtr}/${kw}/${j}`, stack))
     lb.forEach((alt, i) => {
       if (pairs.has(i)) return
       const suffix: SchemaSuffix =

@@ -10,7 +10,7 @@
 import { isObject, type JsonObject } from '../../contract/model.ts'
 import { esc } from '../refs.ts'
 import type { SchemaSuffix } from '../registry.ts'
-import { descend, push, type NodePair } from './index.ts'
+import { descend, push, type NodePair } from './kernel.ts'
 
 /** Keyword → [added, removed] suffixes and the label a nested change is named by. */
 const SINGLE: readonly [key: string, added: SchemaSuffix, removed: SchemaSuffix, rel: string][] = [

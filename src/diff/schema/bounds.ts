@@ -6,7 +6,7 @@
  */
 import type { JsonObject } from '../../contract/model.ts'
 import { isSchemaSuffix } from '../registry.ts'
-import { push, type NodePair } from './index.ts'
+import { push, type NodePair } from './kernel.ts'
 
 interface Bound {
   readonly key: string

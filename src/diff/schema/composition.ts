@@ -10,11 +10,11 @@
  *   compared, so properties that are still there are not reported as added or removed (and
  *   properties.ts finds a property inherited through allOf on one side only as still there).
  */
-import { isObject, type JsonObject } from '../../contract/model.ts'
+import type { JsonObject } from '../../contract/model.ts'
 import { resolve } from '../refs.ts'
-import { matchAlternatives } from './alternatives.ts'
+import { describeMember, matchAlternatives } from './alternatives.ts'
 import { fingerprint, shape } from './fingerprint.ts'
-import { diffSchema, nest, push, type NodePair } from './index.ts'
+import { nest, push, type NodePair } from './kernel.ts'
 
 const UNIONS = ['anyOf', 'oneOf'] as const
 /** Keys that do not change which values a schema accepts (beside its single allOf member). */
@@ -58,17 +58,6 @@ function selfMember(doc: unknown, list: readonly unknown[], targetDoc: unknown, 
   return alike.length === 1 ? alike[0] : undefined
 }
 
-/** What a member adds, in a client's words: "the empty string", "null", "any integer", `Card`. */
-export function describeMember(doc: unknown, member: unknown, i: number): string {
-  if (isObject(member) && typeof member.$ref === 'string') return member.$ref.slice(member.$ref.lastIndexOf('/') + 1)
-  const s = resolve(doc, member, '').node
-  if (!s) return `#${i}`
-  if (Array.isArray(s.enum)) return s.enum.map((v) => (v === '' ? 'the empty string' : v === null ? 'null' : JSON.stringify(v))).join(', ')
-  if (s.type === 'null') return 'null'
-  if (typeof s.type === 'string') return `any ${s.type}`
-  return typeof s.title === 'string' ? s.title : `#${i}`
-}
-
 const isNull = (doc: unknown, m: unknown) => {
   const s = resolve(doc, m, '').node
   return s !== undefined && (s.type === 'null' || (Array.isArray(s.enum) && s.enum.length === 1 && s.enum[0] === null))
@@ -76,13 +65,13 @@ const isNull = (doc: unknown, m: unknown) => {
 
 /** Returns 'handled' when the pair was a composition refactor and has been compared as one. */
 export function compareComposition(p: NodePair): 'handled' | undefined {
-  const { ctx, bs, bPtr, hs, hPtr, out, stack } = p
+  const { ctx, bs, bPtr, hs, hPtr, out, stack, walk } = p
   const fb = flatAllOf(ctx.baseDoc, bs, bPtr)
   const fh = flatAllOf(ctx.headDoc, hs, hPtr)
   if ((fb === undefined) !== (fh === undefined)) {
     const b = fb ?? { node: bs, ptr: bPtr }
     const h = fh ?? { node: hs, ptr: hPtr }
-    nest(out, '', diffSchema(ctx, b.node, b.ptr, h.node, h.ptr, stack))
+    nest(out, '', walk(ctx, b.node, b.ptr, h.node, h.ptr, stack))
     return 'handled'
   }
   if (switchedUnion(p)) return 'handled'
@@ -99,12 +88,12 @@ export function compareComposition(p: NodePair): 'handled' | undefined {
         // Nullable spelled as a union: the member with `nullable` is what is compared.
         const member = resolve(ctx.headDoc, list[j], memberPtr)
         if (!member.node) return undefined
-        nest(out, '', diffSchema(ctx, bs, bPtr, { ...member.node, nullable: true }, member.ptr, stack))
+        nest(out, '', walk(ctx, bs, bPtr, { ...member.node, nullable: true }, member.ptr, stack))
         return 'handled'
       }
       const what = others.map(({ m, k }) => describeMember(ctx.headDoc, m, k)).join(', ')
       push(out, `${stem}-added`, `${hPtr}/${kw}`, (n) => `${n} ${verb} ${what} (it became ${kw} [itself, ${what}])`, { after: what })
-      nest(out, '', diffSchema(ctx, bs, bPtr, list[j], memberPtr, stack))
+      nest(out, '', walk(ctx, bs, bPtr, list[j], memberPtr, stack))
       return 'handled'
     }
     if (onlyUnion(bs, kw) && !hasUnion(hs)) {
@@ -116,13 +105,13 @@ export function compareComposition(p: NodePair): 'handled' | undefined {
       if (others.every(({ m }) => isNull(ctx.baseDoc, m))) {
         const member = resolve(ctx.baseDoc, list[i], memberPtr)
         if (!member.node) return undefined
-        nest(out, '', diffSchema(ctx, { ...member.node, nullable: true }, member.ptr, hs, hPtr, stack))
+        nest(out, '', walk(ctx, { ...member.node, nullable: true }, member.ptr, hs, hPtr, stack))
         return 'handled'
       }
       const what = others.map(({ m, k }) => describeMember(ctx.baseDoc, m, k)).join(', ')
       const verb = ctx.dir === 'request' ? 'no longer accepts' : 'is no longer'
       push(out, `${stem}-removed`, hPtr, (n) => `${n} ${verb} ${what} (it was ${kw} [itself, ${what}])`, { before: what })
-      nest(out, '', diffSchema(ctx, list[i], memberPtr, hs, hPtr, stack))
+      nest(out, '', walk(ctx, list[i], memberPtr, hs, hPtr, stack))
       return 'handled'
     }
   }
@@ -135,7 +124,7 @@ export function compareComposition(p: NodePair): 'handled' | undefined {
  * went reported as such, not every member lost and gained.
  */
 function switchedUnion(p: NodePair): boolean {
-  const { ctx, bs, bPtr, hs, hPtr, out, stack } = p
+  const { ctx, bs, bPtr, hs, hPtr, out, stack, walk } = p
   const [from, to] =
     onlyUnion(bs, 'anyOf') && onlyUnion(hs, 'oneOf')
       ? (['anyOf', 'oneOf'] as const)
@@ -161,7 +150,7 @@ function switchedUnion(p: NodePair): boolean {
   const stem = to === 'oneOf' ? 'one-of' : 'any-of'
   const matchedH = new Set(pairs.values())
   for (const [i, j] of [...pairs].sort((x, y) => x[0] - y[0]))
-    nest(out, '', diffSchema(ctx, lb[i], `${bPtr}/${from}/${i}`, lh[j], `${hPtr}/${to}/${j}`, stack))
+    nest(out, '', walk(ctx, lb[i], `${bPtr}/${from}/${i}`, lh[j], `${hPtr}/${to}/${j}`, stack))
   lb.forEach((m, i) => {
     if (!pairs.has(i))
       push(out, `${stem}-removed`, `${hPtr}/${to}`, (n) => `${n} lost the ${to} member ${describeMember(ctx.baseDoc, m, i)}`)

@@ -5,7 +5,7 @@
  */
 import { isObject, type JsonObject } from '../../contract/model.ts'
 import { esc, resolve } from '../refs.ts'
-import { diffSchema, nest, push, type NodePair } from './index.ts'
+import { nest, push, type NodePair } from './kernel.ts'
 
 function propertiesOf(s: JsonObject): { props: JsonObject; required: Set<string> } {
   const props = isObject(s.properties) ? s.properties : {}
@@ -50,7 +50,7 @@ function flag(doc: unknown, prop: unknown, ptr: string, key: 'readOnly' | 'write
 /** A default does not help a client that omits a required property: it is called out all the same. */
 const hasDefault = (doc: unknown, prop: unknown, ptr: string) => resolve(doc, prop, ptr).node?.default !== undefined
 
-export function compareProperties({ ctx, bs, bPtr, hs, hPtr, out, stack }: NodePair): void {
+export function compareProperties({ ctx, bs, bPtr, hs, hPtr, out, stack, walk }: NodePair): void {
   const b = propertiesOf(bs)
   const h = propertiesOf(hs)
   const req = ctx.dir === 'request'
@@ -137,6 +137,6 @@ export function compareProperties({ ctx, bs, bPtr, hs, hPtr, out, stack }: NodeP
         {},
         name,
       )
-    if (inB && inH) nest(out, name, diffSchema(ctx, bProp, bp, hProp, hp, stack))
+    if (inB && inH) nest(out, name, walk(ctx, bProp, bp, hProp, hp, stack))
   }
 }

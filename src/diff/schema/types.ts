@@ -5,7 +5,7 @@
  */
 import type { JsonObject } from '../../contract/model.ts'
 import type { SchemaSuffix } from '../registry.ts'
-import { push, type NodePair } from './index.ts'
+import { push, type NodePair } from './kernel.ts'
 
 function typeSet(s: JsonObject): Set<string> | undefined {
   const t = s.type

@@ -5,7 +5,7 @@
  */
 import type { JsonObject } from '../../contract/model.ts'
 import { deprecationChange } from '../sunset.ts'
-import { push, type NodePair } from './index.ts'
+import { push, type NodePair } from './kernel.ts'
 
 const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v))
 const key = (v: unknown): string => JSON.stringify(v)

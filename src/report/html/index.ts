@@ -1,5 +1,6 @@
-/** Self-contained HTML reports: conformance runs, coverage and diffs. */
+/**
+ * Self-contained HTML reports: conformance runs here, and the page kit (page.ts) that the
+ * coverage and diff pages use from beside what they show (src/coverage/html.ts, src/diff/html.ts).
+ */
 export { renderRunHtml, checkOf, type RunReportMeta } from './run.ts'
-export { renderCoverageHtml, type CoverageReportMeta } from './coverage.ts'
-export { renderDiffHtml, operationsOf, type DiffReportMeta, type DiffSide } from './diff.ts'
 export { esc } from './page.ts'

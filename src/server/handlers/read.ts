@@ -1,6 +1,6 @@
 /** The unsigned read endpoints: GET /orders, GET /orderbook (JSON-RPC envelope), GET /health. */
 import type { ServerContext } from '../context.ts'
-import { toRecord } from '../exchange.ts'
+import { toRecord } from '../order-types.ts'
 import { json, type Reply } from '../reply.ts'
 import type { QueryParam } from '../validate.ts'
 import type { HandlerFactory } from './types.ts'

@@ -5,7 +5,7 @@
  */
 import { cmp, formatDec, parseDec } from '../decimal.ts'
 import type { ServerContext } from '../context.ts'
-import { averagePrice, type OrderInput } from '../exchange.ts'
+import { averagePrice, type OrderInput } from '../order-types.ts'
 import { executeOrder } from '../orders.ts'
 import type { PerpStatus } from './envelope.ts'
 import { indexIn } from './exact.ts'

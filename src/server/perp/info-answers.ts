@@ -6,7 +6,7 @@
  */
 import type { ServerContext } from '../context.ts'
 import { add, div, formatDec, parseDec, sub } from '../decimal.ts'
-import type { Order } from '../exchange.ts'
+import type { Order } from '../order-types.ts'
 
 export interface InfoRequest {
   readonly type: string

@@ -14,7 +14,8 @@ import { startServer } from '../../../server/server.ts'
 import { clientCheck } from './checks/index.ts'
 import { ENV } from './protocol.ts'
 import { startScenarioServer } from './scenario-server.ts'
-import { EVERY_SCENARIO, scenarios, type Scenario } from './scenarios.ts'
+import { checksOf } from './plan.ts'
+import { scenarios, type Scenario } from './scenarios.ts'
 import { runSession, type SessionResult } from './session.ts'
 import { renderTimeline } from './timeline.ts'
 
@@ -48,7 +49,7 @@ function judge(
   contract: FullContract,
   ms: number,
 ): CaseResult[] {
-  return [...EVERY_SCENARIO, ...scenario.checks].map((name) => {
+  return checksOf(scenario).map((name) => {
     const check = clientCheck(name)
     const verdict = check.judge({ scenario, session, exchanges, contract })
     const base = { id: `${scenario.id}/${check.name}`, title: check.title, rules: [...check.rules], level: check.level, durationMs: ms }

@@ -4,7 +4,6 @@
  * in place of the reference server (a request past the script goes to the reference server).
  * Retry-After values stay short (1-3 s) so that the whole check runs in well under a minute.
  */
-import type { CheckName } from './checks/index.ts'
 import type { Task } from './protocol.ts'
 
 /** A scripted answer to one request. */
@@ -34,16 +33,23 @@ export interface ScenarioTask {
   readonly script?: readonly Step[]
 }
 
+/** The scenario ids, in report order: plan.ts pairs each with the checks that judge it. */
+export type ScenarioId =
+  | 'rate-limited'
+  | 'consecutive-429'
+  | 'unavailable'
+  | 'unknown-code'
+  | 'rejected'
+  | 'slow-answer'
+  | 'connection-closed'
+  | 'cancel'
+  | 'route-less'
+
 export interface Scenario {
-  readonly id: string
+  readonly id: ScenarioId
   readonly title: string
   readonly tasks: readonly ScenarioTask[]
-  /** The checks judged on this scenario, besides those judged on every scenario. */
-  readonly checks: readonly CheckName[]
 }
-
-/** The checks every scenario is judged by. */
-export const EVERY_SCENARIO: readonly CheckName[] = ['answer', 'order-status', 'nonce-reuse', 'nonce-order', 'signature']
 
 /** An answer to a request outside the task's script. */
 export const FORWARD = { kind: 'forward' } as const
@@ -68,7 +74,6 @@ export function scenarios(symbol: string): Scenario[] {
       id: 'rate-limited',
       title: '429 with Retry-After: 2 (header and retry_after_secs), then the order goes through',
       tasks: [{ task: place('t1', 'rl-1'), script: [{ kind: 'rate-limited', retryAfter: 2 }] }, { task: place('t2', 'rl-2') }],
-      checks: ['retry-after'],
     },
     {
       id: 'consecutive-429',
@@ -77,37 +82,31 @@ export function scenarios(symbol: string): Scenario[] {
         { task: place('t1', 'c429-1'), script: Array.from({ length: 4 }, () => ({ kind: 'rate-limited' as const, retryAfter: 1 })) },
         { task: place('t2', 'c429-2') },
       ],
-      checks: ['retry-after', 'backoff'],
     },
     {
       id: 'unavailable',
       title: '503 with Retry-After: 1 on POST /order',
       tasks: [{ task: place('t1', 'u503-1'), script: [{ kind: 'unavailable', retryAfter: 1 }] }, { task: place('t2', 'u503-2') }],
-      checks: ['retry-after'],
     },
     {
       id: 'unknown-code',
       title: 'a 4xx with a code no catalog lists, then a normal task',
       tasks: [{ task: place('t1', 'unk-1'), script: [{ kind: 'unknown-code' }] }, { task: place('t2', 'unk-2') }],
-      checks: ['unknown-code'],
     },
     {
       id: 'rejected',
       title: '200 REJECTED whose reason reads like an error code',
       tasks: [{ task: place('t1', 'rej-1'), script: [{ kind: 'rejected' }] }, { task: place('t2', 'rej-2') }],
-      checks: [],
     },
     {
       id: 'slow-answer',
       title: 'the answer to POST /order comes after 1.5 s',
       tasks: [{ task: place('t1', 'slow-1'), script: [{ kind: 'slow', ms: 1500 }] }, { task: place('t2', 'slow-2') }],
-      checks: [],
     },
     {
       id: 'connection-closed',
       title: 'the connection is closed before the answer',
       tasks: [{ task: place('t1', 'cc-1'), script: [{ kind: 'close' }] }, { task: place('t2', 'cc-2') }],
-      checks: [],
     },
     {
       id: 'cancel',
@@ -119,13 +118,11 @@ export function scenarios(symbol: string): Scenario[] {
         { task: place('t4', 'cx-4') },
         { task: { id: 't5', action: 'cancel', client_id: 'cx-4' } },
       ],
-      checks: [],
     },
     {
       id: 'route-less',
       title: 'place tasks without route: the client decides what to send',
       tasks: [{ task: place('t1', 'nr-1', false) }, { task: place('t2', 'nr-2', false) }],
-      checks: ['route'],
     },
   ]
 }

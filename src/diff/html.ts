@@ -2,10 +2,11 @@
  * The HTML page of `oec diff`: findings grouped by operation (a change to a shared schema shows
  * under every operation it reaches) and by level, each with its rule id, the rule's explanation,
  * the sentence and both sides' values. Written against `DiffFinding` (src/diff/model.ts) only,
- * so the page does not depend on how the comparers are organised.
+ * so the page does not depend on how the comparers are organised. It lives beside the findings
+ * it shows and builds on the report page kit below it (src/report/html/page.ts).
  */
-import { countBySeverity, DIFF_RULES, failsOn, type DiffFinding, type DiffSeverity } from '../../diff/index.ts'
-import { checkboxes, esc, filterForm, page, ruleSelect, search, token } from './page.ts'
+import { countBySeverity, DIFF_RULES, failsOn, type DiffFinding, type DiffSeverity } from './index.ts'
+import { checkboxes, esc, filterForm, page, ruleSelect, search, token } from '../report/html/page.ts'
 
 export interface DiffSide {
   /** File, git ref or label the user gave for this side. */

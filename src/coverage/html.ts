@@ -1,10 +1,11 @@
 /**
  * The HTML page of `oec coverage`: the rule × check matrix as one table, the stated rules no
  * check covers on top (they fail the command), then the assumed gaps, then the rest in catalog
- * order.
+ * order. It lives beside the matrix it shows and builds on the report page kit below it
+ * (src/report/html/page.ts), so the arrow runs coverage → report, never back.
  */
-import { coverageExitCode, type CheckSource, type CoverageReport, type CoverageRow } from '../../coverage/index.ts'
-import { checkboxes, esc, filterForm, page, search, token } from './page.ts'
+import { coverageExitCode, type CheckSource, type CoverageReport, type CoverageRow } from './index.ts'
+import { checkboxes, esc, filterForm, page, search, token } from '../report/html/page.ts'
 
 export interface CoverageReportMeta {
   /** Where the rules came from, shown in the header. */
