@@ -17,16 +17,6 @@ export interface Layer {
   readonly rooms: readonly string[]
 }
 
-/**
- * Known departures being removed elsewhere, each listed exactly: an arrow as `from -> to`
- * (two files), a circle as its files. An entry that no longer occurs is itself a violation,
- * so the lists can only shrink.
- */
-export interface Pending {
-  readonly arrows?: readonly string[]
-  readonly circles?: readonly (readonly string[])[]
-}
-
 export type Violation =
   | { readonly kind: 'unplaced'; readonly file: string }
   | { readonly kind: 'empty-room'; readonly room: string }
@@ -40,7 +30,6 @@ export type Violation =
       readonly into: Place
     }
   | { readonly kind: 'circle'; readonly files: readonly string[] }
-  | { readonly kind: 'stale'; readonly entry: string }
 
 /** Where a file sits: its room and its layer (0 = top). */
 export interface Place {
@@ -72,14 +61,9 @@ export function placeOf(layers: readonly Layer[], file: string): Place | undefin
   return best
 }
 
-export const arrowKey = (from: string, to: string) => `${from} -> ${to}`
-const circleKey = (files: readonly string[]) => [...files].sort().join(' ')
-
-/** Every violation of the table by the graph, minus the pending ones (and every stale pending entry). */
-export function checkLayers(graph: ImportGraph, layers: readonly Layer[], pending: Pending = {}): Violation[] {
+/** Every violation of the table by the graph: no exceptions are kept. */
+export function checkLayers(graph: ImportGraph, layers: readonly Layer[]): Violation[] {
   const out: Violation[] = []
-  const allowedArrows = new Set(pending.arrows ?? [])
-  const seenArrows = new Set<string>()
   const files = [...graph.keys()]
   for (const layer of layers)
     for (const room of layer.rooms)
@@ -97,17 +81,10 @@ export function checkLayers(graph: ImportGraph, layers: readonly Layer[], pendin
       }
       const into = placeOf(layers, to)
       if (!into || into.room === from.room || into.layer > from.layer) continue
-      const key = arrowKey(file, to)
-      seenArrows.add(key)
-      if (!allowedArrows.has(key)) out.push({ kind: into.layer < from.layer ? 'upward' : 'sideways', file, line, to, from, into })
+      out.push({ kind: into.layer < from.layer ? 'upward' : 'sideways', file, line, to, from, into })
     }
   }
-  const allowedCircles = new Set((pending.circles ?? []).map(circleKey))
-  const circles = importCircles(graph)
-  for (const files of circles) if (!allowedCircles.has(circleKey(files))) out.push({ kind: 'circle', files })
-  const seenCircles = new Set(circles.map(circleKey))
-  for (const entry of allowedArrows) if (!seenArrows.has(entry)) out.push({ kind: 'stale', entry })
-  for (const entry of allowedCircles) if (!seenCircles.has(entry)) out.push({ kind: 'stale', entry })
+  for (const files of importCircles(graph)) out.push({ kind: 'circle', files })
   return out
 }
 
@@ -167,7 +144,5 @@ export function describeViolation(v: Violation): string {
     }
     case 'circle':
       return `import circle: ${v.files.join(', ')}`
-    case 'stale':
-      return `pending entry no longer occurs, remove it: ${v.entry}`
   }
 }

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { InProcessClient } from '../../src/check/explore/in-process.ts'
-import { Session, type Pair } from '../../src/check/explore/session.ts'
+import type { Pair } from '../../src/check/explore/pair.ts'
+import { Session } from '../../src/check/explore/session.ts'
 import type { OrderSpec, Step } from '../../src/check/explore/steps.ts'
 import { missingSymbolFor } from '../../src/check/target/world.ts'
 import { walletDeriver } from '../../src/check/target/wallets.ts'

@@ -18,7 +18,7 @@ import { cmp, formatDec, parseDec, sub, ZERO, type Dec } from '../../server/deci
 import { pathOf, route } from '../target/routes.ts'
 import { signBody, type BodyEntries } from '../target/requests.ts'
 import { walletFromKey, type Wallet } from '../target/wallets.ts'
-import type { Pair } from './session.ts'
+import type { Sides } from './pair.ts'
 
 interface Level {
   readonly price: string
@@ -51,7 +51,7 @@ export class BookMirror {
   private nonce = BigInt(Date.now()) * 1000n
 
   constructor(
-    private readonly pair: Omit<Pair, 'mirror'>,
+    private readonly pair: Sides,
     ghostKeys: readonly Hex[],
   ) {
     this.ghosts = ghostKeys.map((k) => walletFromKey(k))

@@ -6,16 +6,15 @@
  * target alone (one acceptance per nonce, no more orders taken in a window than its limit, no
  * more open orders than the cap).
  */
-import type { FullContract } from '../../contract/index.ts'
 import type { RuleId } from '../../contract/generated/rules.ts'
 import type { Hex, OptionsKind } from '../../signing/index.ts'
-import type { Exchange, HttpClient } from '../target/http.ts'
+import type { Exchange } from '../target/http.ts'
 import { route, pathOf } from '../target/routes.ts'
 import { perpOrderAction, RawJson, signBody, signPerpBody, type BodyEntries, type BodyValue } from '../target/requests.ts'
 import { walletFromKey, type Wallet } from '../target/wallets.ts'
 import type { OperationId } from '../../contract/generated/types.ts'
 import { compareAnswers, divergence, invariant, type AnswerContext, type Divergence } from './compare.ts'
-import type { BookMirror } from './mirror.ts'
+import type { Pair } from './pair.ts'
 import { observe, tookEffect, type AnswerKind, type Observed } from './observe.ts'
 import {
   AGENTS,
@@ -28,35 +27,6 @@ import {
   type Step,
   type SymbolPick,
 } from './steps.ts'
-
-/** What sends a step's requests: the HTTP client for the target, the in-process door for the oracle. */
-export type Sender = Pick<HttpClient, 'send'>
-
-/** What a sequence runs against: the target, the oracle, and what both were configured with. */
-export interface Pair {
-  readonly spec: FullContract
-  readonly target: Sender
-  readonly oracle: Sender
-  readonly domainName: string
-  readonly chainId: number
-  readonly perpChainId: number
-  readonly isMainnet: boolean
-  readonly symbols: readonly string[]
-  /** The perp asset index of each of `symbols`: its position in the target's own instrument list. */
-  readonly assets: readonly number[]
-  readonly missingSymbol: string
-  /** Max open orders of the tier fresh wallets get. */
-  readonly openCap: number
-  /** Moves both clocks (absent: the target's clock is its own, and no step waits). */
-  readonly advance?: (ms: number) => void
-  /** On a live target: makes the oracle's books the target's before each step (mirror.ts). */
-  readonly mirror?: BookMirror
-  /**
-   * A wallet the target has put in a tier (`--config` wallets): it trades as the sequence's last
-   * wallet, so that the tier's limits and cap are explored too. The oracle knows its tier.
-   */
-  readonly tierWallet?: { readonly privateKey: Hex; readonly tier: string }
-}
 
 export interface TraceStep {
   readonly step: Step

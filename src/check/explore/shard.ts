@@ -15,7 +15,8 @@ import { BookMirror } from './mirror.ts'
 import type { Divergence } from './compare.ts'
 import { InProcessClient } from './in-process.ts'
 import { findingKind, type Found } from './report.ts'
-import { Session, type Pair } from './session.ts'
+import type { Pair, Sides } from './pair.ts'
+import { Session } from './session.ts'
 import type { TierWallet } from '../target/profile.ts'
 import { describeStep, stepArbitrary, type Step } from './steps.ts'
 
@@ -129,7 +130,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
   const targetClock = own?.clock ?? hooks.clock
   const instruments = oracle.server.config.instruments
   const listed = plan.symbols.length ? plan.symbols : instruments
-  const sides: Omit<Pair, 'mirror'> = {
+  const sides: Sides = {
     spec,
     target,
     oracle: new InProcessClient(oracle.server),

@@ -9,4 +9,4 @@ export {
 export type { CheckId as ServerCheckId, CheckSelector as ServerCheckSelector } from './registry.ts'
 export { deriveMutations as deriveServerMutations, type Mutation as ServerMutation } from './mutations.ts'
 export { curlCommand } from '../target/curl.ts'
-export type { RunnerConfig as ServerRunnerConfig } from './config.ts'
+export type { RunnerConfig as ServerRunnerConfig } from '../target/config.ts'

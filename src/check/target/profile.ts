@@ -5,7 +5,7 @@
  * value, so no mode reads an option by itself and none can silently drop one.
  */
 import { InputError } from '../../errors.ts'
-import type { RunnerConfig } from '../server/config.ts'
+import type { RunnerConfig } from './config.ts'
 
 /** A wallet the target has put in a tier (`--config` wallets). */
 export interface TierWallet {

@@ -10,7 +10,7 @@ import { addContractOptions, contractFromFlags, type ContractFlags } from '../co
 import { intOption, Option, type CommandModule } from '../program.ts'
 import { applyExpectedFailures, loadExpectedFailures, writeExpectedFailures } from '../../check/expected-failures.ts'
 import { CATALOG_FORMATS, formatServerCatalog, serverCheckCatalog, type CatalogFormat } from '../../check/server/catalog.ts'
-import { loadRunnerConfig } from '../../check/server/config.ts'
+import { loadRunnerConfig } from '../../check/target/config.ts'
 import { HttpClient, UnreachableError } from '../../check/target/http.ts'
 import { EMBEDDED_WORKERS, LIVE_WORKERS, runServerChecks } from '../../check/server/runner.ts'
 import { targetProfile, type TargetProfile } from '../../check/target/profile.ts'

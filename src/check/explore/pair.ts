@@ -1,0 +1,49 @@
+/**
+ * What a sequence runs against: the target, the oracle, and what both were configured with. Its
+ * own module so that the mirror (which needs the sides) and the session (which needs the mirror's
+ * door) both read it and neither imports the other.
+ */
+import type { FullContract } from '../../contract/index.ts'
+import type { Hex } from '../../signing/index.ts'
+import type { HttpClient } from '../target/http.ts'
+import type { TierWallet } from '../target/profile.ts'
+
+/** What sends a step's requests: the HTTP client for the target, the in-process door for the oracle. */
+export type Sender = Pick<HttpClient, 'send'>
+
+/** The two sides and their shared configuration. */
+export interface Sides {
+  readonly spec: FullContract
+  readonly target: Sender
+  readonly oracle: Sender
+  readonly domainName: string
+  readonly chainId: number
+  readonly perpChainId: number
+  readonly isMainnet: boolean
+  readonly symbols: readonly string[]
+  /** The perp asset index of each of `symbols`: its position in the target's own instrument list. */
+  readonly assets: readonly number[]
+  readonly missingSymbol: string
+  /** Max open orders of the tier fresh wallets get. */
+  readonly openCap: number
+  /** Moves both clocks (absent: the target's clock is its own, and no step waits). */
+  readonly advance?: (ms: number) => void
+  /**
+   * A wallet the target has put in a tier (`--config` wallets): it trades as the sequence's last
+   * wallet, so that the tier's limits and cap are explored too. The oracle knows its tier.
+   */
+  readonly tierWallet?: TierWallet & { readonly privateKey: Hex }
+}
+
+/** What the session asks of the mirror (mirror.ts). */
+export interface Mirror {
+  /** Makes the oracle's books the target's. */
+  sync(): Promise<void>
+  /** Whether a target's book ever held what the explorer did not put there. */
+  readonly sawForeign: boolean
+}
+
+export interface Pair extends Sides {
+  /** On a live target: makes the oracle's books the target's before each step. */
+  readonly mirror?: Mirror
+}
