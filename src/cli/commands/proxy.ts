@@ -9,6 +9,7 @@ import { InputError } from '../../errors.ts'
 import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
 import { intOption, runUntilSignal, type CommandModule } from '../program.ts'
 import { LAYER_NAMES } from '../../contract/index.ts'
+import { targetProfile } from '../../check/target/profile.ts'
 
 interface ProxyFlags extends ContractFlags {
   target?: string
@@ -53,19 +54,30 @@ export const proxyCommand: CommandModule = {
         const { startProxy, violationLine } = await import('../../proxy/index.ts')
         const { createReporter, exitCodeFor } = await import('../../report/index.ts')
         const spec = contractFromFlags(opts, LAYER_NAMES, 'oec proxy')
-        const target = resolveTarget(opts.target, spec)!
+        // The same profile the check modes resolve: one reading of the target's flags for every mode.
+        const profile = targetProfile(
+          {
+            target: resolveTarget(opts.target, spec)!,
+            header: opts.header,
+            domainName: opts.domainName,
+            chainId: opts.chainId,
+            symbol: [],
+          },
+          {},
+        )
+        const target = profile.url!
         // Opened before the proxy starts, so that a path that cannot take the report is refused first.
         const name = opts.reporter === 'json' || opts.reporter === 'junit' ? opts.reporter : undefined
         const report = name ? ({ name, out: reportOut(opts.out, io.stdout) } as const) : undefined
         const proxy = await startProxy({
           target,
           port: opts.port,
-          headers: opts.header,
+          headers: Object.entries(profile.headers),
           host: opts.host,
           spec,
           domain: {
-            ...(opts.domainName !== undefined ? { name: opts.domainName } : {}),
-            ...(opts.chainId !== undefined ? { chainId: opts.chainId } : {}),
+            ...(profile.domainName !== undefined ? { name: profile.domainName } : {}),
+            ...(profile.chainId !== undefined ? { chainId: profile.chainId } : {}),
           },
           onViolation: (v) => io.stdout.write(`${violationLine(v)}\n`),
           onError: (m) => io.stderr.write(`oec proxy: ${m}\n`),
