@@ -114,6 +114,12 @@ function sameBatchRefusal(t: Observed, o: Observed): boolean {
 const header = (o: Observed, name: string) => o.headers[name.toLowerCase()]
 const text = (v: unknown) => (v === undefined ? '' : JSON.stringify(v))
 
+/** The answer's own words: its order status and its error code, when it has them. */
+function ownWords(o: Observed): string {
+  const parts = ['status', 'code', 'error'].map((k) => bodyField(o, k)).filter((v) => typeof v === 'string')
+  return parts.length ? ` (${parts.join(', ')})` : ''
+}
+
 function bodyField(o: Observed, k: string): unknown {
   const j = o.json
   return j !== null && typeof j === 'object' ? (j as Record<string, unknown>)[k] : undefined
@@ -131,7 +137,13 @@ export function compareAnswers(target: Observed, oracle: Observed, c: AnswerCont
     if (rule === 'rolled') return 'rolled'
     // A 5xx is wrong whatever state the reference has.
     const said = target.outcome === 'server' ? invariant : divergence
-    if (rule) out.push(said(rule, `target: ${target.status} ${target.outcome}; reference: ${oracle.status} ${oracle.outcome}`))
+    if (rule)
+      out.push(
+        said(
+          rule,
+          `target: ${target.status} ${target.outcome}${ownWords(target)}; reference: ${oracle.status} ${oracle.outcome}${ownWords(oracle)}`,
+        ),
+      )
     else if (target.items && oracle.items) {
       const n = Math.max(target.items.length, oracle.items.length)
       for (let i = 0; i < n; i++) {
@@ -181,7 +193,8 @@ export function compareAnswers(target: Observed, oracle: Observed, c: AnswerCont
       out.push(
         divergence(
           'RL-12',
-          `X-RateLimit-Remaining ${header(target, 'x-ratelimit-remaining')}, reference ${header(oracle, 'x-ratelimit-remaining')}`,
+          // The answers first when they differ (a batch refused whole on one side, taken item by item on the other), then the counters.
+          `${target.status === oracle.status ? '' : `target ${target.status}${ownWords(target)}, reference ${oracle.status}${ownWords(oracle)}: `}X-RateLimit-Remaining ${header(target, 'x-ratelimit-remaining')}, reference ${header(oracle, 'x-ratelimit-remaining')}`,
         ),
       )
   }
