@@ -546,6 +546,21 @@ export const FAULTS: readonly Fault[] = [
     start: () => serve({}, { rateLimiter: batchCountedOnce() }),
   },
   {
+    name: 'order status filter ignored',
+    how: "GET /orders?status=X lists the wallet's orders in every status",
+    rules: ['EP-9'],
+    start: () => proxied({ request: (r) => (r.path.startsWith('/orders?') ? { ...r, path: r.path.replace(/&status=[A-Z]+/, '') } : r) }),
+  },
+  {
+    name: 'HEAD answered with an error-code header',
+    how: 'a HEAD of a read carries X-Error-Code beside its status',
+    rules: ['ERR-5'],
+    start: () =>
+      proxied({
+        response: (req, res) => (req.method === 'HEAD' ? { ...res, headers: { ...res.headers, 'x-error-code': 'not_found' } } : res),
+      }),
+  },
+  {
     name: 'orders listed with normalized prices',
     how: 'GET /orders shows prices and sizes normalized ("1.0" as "1", "1.50" as "1.5")',
     rules: ['EP-9'],

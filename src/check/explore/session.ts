@@ -720,6 +720,8 @@ export class Session {
   }
 
   private async read(step: Extract<Step, { op: 'read' }>): Promise<StepVerdict> {
+    if (step.head) return this.head(step)
+    if (step.status !== undefined) return this.filtered(step, step.status)
     switch (step.what) {
       case 'orders':
         return this.state([step.wallet], step)
@@ -741,7 +743,52 @@ export class Session {
     }
   }
 
+  /** The read as a HEAD on both sides: the same status as the reference's, and no error-code header (ERR-5). */
+  private async head(step: Extract<Step, { op: 'read' }>): Promise<StepVerdict> {
+    const [op, query] =
+      step.what === 'orders'
+        ? (['listOrders', { wallet: this.wallets[step.wallet]!.address }] as const)
+        : (['getOrderbook', { symbol: this.symbol(step.symbol) }] as const)
+    const path = pathOf(this.pair, op, query)
+    const te = await this.pair.target.send('HEAD', path)
+    const oe = await this.pair.oracle.send('HEAD', path)
+    this.record(step, [te], [oe])
+    const t = te.response
+    if (!t) return [invariant('EP-8', `HEAD ${path}: the target did not answer`)]
+    const out: Divergence[] = []
+    const codeHeader = Object.keys(t.headers).find((h) => /error-?code|x-error/i.test(h))
+    if (codeHeader) out.push(invariant('ERR-5', `HEAD ${path} answered ${t.status} with the error-code header ${codeHeader}`))
+    if (oe.response && t.status !== oe.response.status)
+      out.push(divergence('EP-8', `HEAD ${path}: target ${t.status}; reference ${oe.response.status}`))
+    return out
+  }
+
+  /** GET /orders?status=: both listings compared, and every order the target lists in that status. */
+  private async filtered(step: Extract<Step, { op: 'read' }>, status: string): Promise<StepVerdict> {
+    const addr = this.wallets[step.wallet]!.address
+    const [te, oe] = await this.both('listOrders', undefined, undefined, { wallet: addr, status })
+    this.record(step, [te], [oe])
+    const [t, o] = [this.records(te, addr, 'target'), this.records(oe, addr, 'oracle')]
+    if (t === undefined || o === undefined) {
+      if (t === undefined && o !== undefined)
+        return [divergence('EP-8', `GET /orders?status=${status} answered ${te.response?.status ?? 'nothing'} with no order list`)]
+      return []
+    }
+    const other = t.filter((r) => !r.endsWith(`|${status}`))
+    if (other.length) return [divergence('EP-9', `GET /orders?status=${status} of ${addr} lists [${other.join(', ')}]`)]
+    if (t.join('\n') === o.join('\n')) return []
+    // On a shared book an order can fill between the two reads and so leave one side's filter:
+    // no verdict then (the unfiltered listing re-reads after the mirror's sync and judges it).
+    if (this.pair.mirror?.sawForeign) return 'rolled'
+    return [divergence('EP-9', `orders of ${addr} in ${status} differ: target [${t.join(', ')}]; reference [${o.join(', ')}]`)]
+  }
+
   // ---------------------------------------------------------------- visible state
+
+  /** A wallet's order records as one side lists them, leaving out a tier wallet's orders from before the sequence. */
+  private records(e: Exchange, addr: string, side: 'target' | 'oracle'): string[] | undefined {
+    return records(e, this.isTierWallet(addr) ? this.earlier?.[side] : undefined)
+  }
 
   /**
    * GET /orders of the wallets on both sides, compared; the open-order cap checked on the target.
@@ -756,13 +803,12 @@ export class Session {
     for (const i of new Set(wallets)) {
       const addr = this.wallets[i]!.address
       let [te, oe] = await this.both('listOrders', undefined, undefined, { wallet: addr })
-      const mine = (e: Exchange, side: 'target' | 'oracle') => records(e, this.isTierWallet(addr) ? this.earlier?.[side] : undefined)
-      if (this.pair.mirror && mine(te, 'target')?.join('\n') !== mine(oe, 'oracle')?.join('\n')) {
+      if (this.pair.mirror && this.records(te, addr, 'target')?.join('\n') !== this.records(oe, addr, 'oracle')?.join('\n')) {
         await this.pair.mirror.sync()
         ;[te, oe] = await this.both('listOrders', undefined, undefined, { wallet: addr })
       }
       tx.push(te), ox.push(oe)
-      const [t, o] = [mine(te, 'target'), mine(oe, 'oracle')]
+      const [t, o] = [this.records(te, addr, 'target'), this.records(oe, addr, 'oracle')]
       if (t === undefined && o !== undefined)
         out.push(divergence('EP-8', `GET /orders answered ${te.response?.status ?? 'nothing'} with no order list`))
       else if (t && o) {

@@ -9,6 +9,7 @@ import fc from 'fast-check'
 import type { FullContract } from '../../contract/index.ts'
 import { SimulatedClock, startServer, type RunningServer, type ServerConfig } from '../../server/index.ts'
 import { HttpClient } from '../target/http.ts'
+import { queryValues } from '../target/routes.ts'
 import { missingSymbolFor } from '../target/world.ts'
 import { walletDeriver, walletFromKey } from '../target/wallets.ts'
 import { BookMirror } from './mirror.ts'
@@ -188,7 +189,11 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
       return { found, sequences, steps, lengths }
     }
     let left = plan.sequences ?? Number.POSITIVE_INFINITY
-    const arb = stepArbitrary({ listed: listed.length, canWait: targetClock !== undefined })
+    const arb = stepArbitrary({
+      listed: listed.length,
+      canWait: targetClock !== undefined,
+      statuses: queryValues(spec, 'listOrders', 'status'),
+    })
     for (let attempt = 0; left > 0 && found.length < plan.maxFound; attempt++) {
       const msLeft = plan.deadline === undefined ? undefined : plan.deadline - Date.now()
       if (msLeft !== undefined && msLeft <= 0) break

@@ -78,7 +78,16 @@ export type Step =
       readonly ref: OrderRef | 'big'
       readonly nonce: NoncePick
     }
-  | { readonly op: 'read'; readonly what: 'orders' | 'book' | 'agents' | 'info'; readonly wallet: number; readonly symbol: SymbolPick }
+  | {
+      readonly op: 'read'
+      readonly what: 'orders' | 'book' | 'agents' | 'info'
+      readonly wallet: number
+      readonly symbol: SymbolPick
+      /** GET /orders with `?status=` (one of the spec's order statuses). */
+      readonly status?: string
+      /** HEAD instead of GET (only the status applies, and no body may follow). */
+      readonly head?: boolean
+    }
   /** The same request sent n times at once (one body: one nonce). */
   | { readonly op: 'burst'; readonly n: number; readonly step: Step }
   /** n different resting orders of one wallet at once (n nonces): the rate limit and the open-order cap. */
@@ -104,7 +113,7 @@ const signer: fc.Arbitrary<SignerPick> = fc.oneof(
 )
 const symbol = (listed: number): fc.Arbitrary<SymbolPick> =>
   fc.oneof(
-    { weight: 10, arbitrary: fc.integer({ min: 0, max: Math.max(0, Math.min(listed, 3) - 1) }) },
+    { weight: 10, arbitrary: fc.integer({ min: 0, max: Math.max(0, listed - 1) }) },
     { weight: 1, arbitrary: fc.constantFrom('unlisted' as const, 'malformed' as const, 'lower' as const) },
   )
 // Decimal spellings at the edges: trailing zeros, a fraction, zero, large.
@@ -148,6 +157,8 @@ export interface StepOptions {
   readonly listed: number
   /** The explorer can move the target's clock to the next window (embedded or a test's simulated clock). */
   readonly canWait: boolean
+  /** The order statuses the spec lists (`?status=` reads); none: no filtered reads. */
+  readonly statuses?: readonly string[]
 }
 
 /** Steps that are not bursts. */
@@ -246,13 +257,22 @@ function single(o: StepOptions): fc.Arbitrary<Step> {
     },
     {
       weight: 4,
-      arbitrary: fc.record({
-        op: fc.constant('read' as const),
-        what: fc.constantFrom('orders' as const, 'book' as const, 'book' as const, 'agents' as const, 'info' as const),
-        wallet,
-        // Reads probe the symbol grammar harder than orders do: the 13020 envelope is for any unlisted symbol.
-        symbol: fc.oneof(symbol(o.listed), fc.constantFrom('unlisted' as const, 'malformed' as const, 'lower' as const)),
-      }),
+      arbitrary: fc
+        .record({
+          op: fc.constant('read' as const),
+          what: fc.constantFrom('orders' as const, 'orders' as const, 'book' as const, 'book' as const, 'agents' as const, 'info' as const),
+          wallet,
+          // Reads probe the symbol grammar harder than orders do: the 13020 envelope is for any unlisted symbol.
+          symbol: fc.oneof(symbol(o.listed), fc.constantFrom('unlisted' as const, 'malformed' as const, 'lower' as const)),
+          status: o.statuses?.length ? fc.option(fc.constantFrom(...o.statuses), { nil: undefined, freq: 2 }) : fc.constant(undefined),
+          head: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+        })
+        // Only the listing takes a status; HEAD only where a GET is read (the orders and the book).
+        .map(({ status, head, ...r }) => ({
+          ...r,
+          ...(status !== undefined && r.what === 'orders' ? { status } : {}),
+          ...(head && (r.what === 'orders' || r.what === 'book') ? { head } : {}),
+        })),
     },
     ...(o.canWait
       ? [

@@ -5,6 +5,7 @@
  */
 import type { OperationId } from '../../contract/generated/types.ts'
 import type { FullContract } from '../../contract/index.ts'
+import { deref, isObject } from '../../contract/model.ts'
 
 export interface Route {
   readonly method: string
@@ -28,4 +29,18 @@ export function pathOf(ctx: { readonly spec: FullContract }, id: OperationId, qu
 export function label(ctx: { readonly spec: FullContract }, id: OperationId): string {
   const { method, path } = route(ctx, id)
   return `${method} ${path}`
+}
+
+/** The values a query parameter of an operation takes, as its schema's `enum` lists them (none: not an enum, or no such parameter). */
+export function queryValues(spec: FullContract, id: OperationId, name: string): string[] {
+  const { method, path } = route({ spec }, id)
+  const op = (spec.doc.paths as Record<string, Record<string, unknown>> | undefined)?.[path]?.[method.toLowerCase()]
+  const params = isObject(op) && Array.isArray(op.parameters) ? op.parameters : []
+  for (const p of params) {
+    const param = deref(spec.doc, p)
+    if (!isObject(param) || param.name !== name || param.in !== 'query') continue
+    const schema = deref(spec.doc, param.schema)
+    return isObject(schema) && Array.isArray(schema.enum) ? schema.enum.filter((v): v is string => typeof v === 'string') : []
+  }
+  return []
 }
