@@ -15,6 +15,7 @@ const UNIT = [
   'test/explain/note.test.ts',
   'test/server/{auth-unit,book-model,matching,rate-limiter,stores,units,wire,verify-batch,retain}.test.ts',
   'test/check-server/registry.test.ts',
+  'test/client-runtime/client.test.ts',
 ]
 const ALL = ['test/**/*.test.ts', 'src/**/*.test.ts', 'generators/**/*.test.ts']
 
