@@ -21,14 +21,7 @@ import {
 import { parseBody } from '../../src/signing/index.ts'
 import type { Reply } from '../../src/server/reply.ts'
 import type { RuleId } from '../../src/contract/generated/rules.ts'
-import {
-  batchCountedOnce,
-  jsonResponse,
-  nonceConsumedOnFailure,
-  proxied,
-  rewriteObjects,
-  type Target,
-} from '../check-server/broken-servers.ts'
+import { batchCountedOnce, jsonResponse, nonceConsumedOnFailure, proxied, rewriteObjects, type Target } from '../fixtures/broken-servers.ts'
 
 export interface Fault {
   readonly name: string
