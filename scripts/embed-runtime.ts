@@ -22,6 +22,8 @@ export const EMBEDDED_PATH = join(ROOT, 'generators', 'client-runtime.ts')
 
 /** One runtime file as client.ts carries it. */
 export function embeddable(source: string, file: string): string {
+  // The header is about the module, not client.ts; the imports come after it.
+  if (!source.startsWith('/**')) throw new Error(`src/client-runtime/${file}: must open with its header comment`)
   const text = source
     .replace(/^\/\*\*[\s\S]*?\*\/\n/, '')
     .replace(/^import [\s\S]*?;\n/gm, '')

@@ -4,7 +4,7 @@
  * pastes into client.ts. These tests hold the two equal, hold the runtime to the ES2022 lib
  * alone (what a consumer's client.ts may assume), and check the one rewrite on the way in.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -38,6 +38,22 @@ describe('the embedded runtime', () => {
     expect(() => embeddable('/** h */\n/** @internal stray */\nconst d = 1;\n', 'x.ts')).toThrow(
       /@internal must open a doc comment right above an export/,
     )
+    expect(() => embeddable("import { a } from './a.ts';\n/** Header. */\n", 'x.ts')).toThrow(/x\.ts: must open with its header comment/)
+  })
+})
+
+describe('the runtime stands alone', () => {
+  it('imports nothing outside src/client-runtime/, so the text client.ts carries needs no package', () => {
+    const dir = join(ROOT, 'src', 'client-runtime')
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts'))
+    expect(files).toEqual(expect.arrayContaining(['client.ts', 'encoding.ts', 'model.ts', 'tables.ts']))
+    const outside = files.flatMap((f) =>
+      [...readFileSync(join(dir, f), 'utf8').matchAll(/\bfrom\s*'([^']+)'|\bimport\s*\(\s*'([^']+)'/g)]
+        .map((m) => m[1] ?? m[2]!)
+        .filter((spec) => !/^\.\/[\w-]+\.ts$/.test(spec))
+        .map((spec) => `${f} -> ${spec}`),
+    )
+    expect(outside).toEqual([])
   })
 })
 
