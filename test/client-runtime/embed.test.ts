@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { emitAll } from '../../generators/index.ts'
 import { RUNTIME_TEXT } from '../../generators/client-runtime.ts'
 import { EMBEDDED_PATH, embeddable, embeddedModule, runtimeText } from '../../scripts/embed-runtime.ts'
-import { loadContract } from '../../src/contract/load.ts'
+import { loadContract, loadContractText } from '../../src/contract/load.ts'
 import { ROOT } from '../helpers/cli.ts'
 import { runTsc } from '../generate/helpers.ts'
 
@@ -29,6 +29,16 @@ describe('the embedded runtime', () => {
     // What users of client.ts do not see: the runtime's shared helpers and its stand-in tables.
     expect(client).not.toMatch(/^export (async )?function (msgpack|toJson|integer|build|buildPerp|caller)\b/m)
     expect(client).not.toContain('./tables.ts')
+  })
+
+  it("keeps the runtime's names: an operation named like one gets a renamed builder, a schema named like an export is refused", () => {
+    const text = readFileSync(join(ROOT, 'spec', 'openapi.yaml'), 'utf8')
+    const emitted = emitAll(loadContractText(text.replace('operationId: placeOrder\n', 'operationId: build\n'), 'spec.yaml'))
+    const client = emitted.find((f) => f.name === 'client.ts')!.text
+    expect([...client.matchAll(/^(?:export )?(?:async )?function (build\d*)\(/gm)].map((m) => m[1])).toEqual(['build', 'build2'])
+    expect(client).toContain('build: (input?: unknown) => call(')
+    const clash = text.replace('\n    PlaceOrderRequest:\n', '\n    Signer:\n      type: string\n    PlaceOrderRequest:\n')
+    expect(() => emitAll(loadContractText(clash, 'spec.yaml'))).toThrow(/a declaration named Signer collides with client\.ts's own Signer/)
   })
 
   it('drops a file header and the imports, and the export of an @internal declaration only', () => {
