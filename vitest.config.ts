@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config'
  */
 const UNIT = [
   'test/signing/!(cli|jsonl-stream|perp-known-answers|differential|body-fast-path).test.ts',
-  'test/contract/!(edited-spec|typos|line-index).test.ts',
+  'test/contract/!(edited-spec|typos|line-index|server-needs).test.ts',
   'test/vectors/replay-hash.test.ts',
   'test/diff/{catalog,composition,eip712,input,plain,self}.test.ts',
   'test/generate/emit{,ters}.test.ts',
@@ -17,6 +17,7 @@ const UNIT = [
   'test/check-server/registry.test.ts',
   'test/architecture/layers.test.ts',
   'test/check-client/plan.test.ts',
+  'test/client-runtime/client.test.ts',
 ]
 const ALL = ['test/**/*.test.ts', 'src/**/*.test.ts', 'generators/**/*.test.ts']
 

@@ -9,7 +9,7 @@
 import { runServerChecks } from '../src/check/server/index.ts'
 import { NONCE_RACE_COPIES, NONCE_RACE_ROUNDS } from '../src/check/server/checks/nonce/race.ts'
 import type { CheckSelector } from '../src/check/server/registry.ts'
-import { RACE_SERVERS, type RaceServer } from '../test/check-server/race-servers.ts'
+import { RACE_SERVERS, type RaceServer } from '../test/fixtures/race-servers.ts'
 import type { BenchSection } from './types.ts'
 
 const RUNS = Number(process.env.OEC_BENCH_RACE_RUNS ?? 100)

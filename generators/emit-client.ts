@@ -9,15 +9,16 @@
  * backoff, per-wallet nonces and rate-limit headers. Request and response types come from the
  * openapi-fetch `paths` interface of types.ts.
  *
- * The tables come from the spec (client-plans.ts); the run-time part is fixed text
- * (client-runtime.ts). The generated file imports only its siblings, so a consumer needs no
- * package of ours at run time.
+ * The tables come from the spec (client-plans.ts); the run-time part is the client runtime's
+ * source (src/client-runtime/, carried here as client-runtime.ts), pasted after a
+ * `runtimeTables` object that hands it the tables. The generated file imports only its
+ * siblings, so a consumer needs no package of ours at run time.
  */
 import type { WriterFunction } from 'ts-morph'
 import type { Contract } from '../src/contract/load.ts'
 import { getPointer, isObject } from '../src/contract/model.ts'
 import { type BodyPlan, clientPlans, type OperationPlan } from './client-plans.ts'
-import { runtime } from './client-runtime.ts'
+import { RUNTIME_TEXT } from './client-runtime.ts'
 import { stringLiteral, writeValue, type NameRegistry } from './names.ts'
 import { specError, type SchemaContext } from './schema.ts'
 
@@ -80,10 +81,12 @@ export function emitClient(spec: Contract<'typedData'>, names: NameRegistry): Wr
   }
 
   // The run-time text declares these names as they are; a schema that already took one would make `export *` ambiguous.
-  for (const fixed of FIXED_NAMES) {
+  for (const fixed of [...FIXED_NAMES, ...RUNTIME_LINKS]) {
     if (names.has(fixed)) throw specError(ctx, '/components/schemas', `a declaration named ${fixed} collides with client.ts's own ${fixed}`)
     names.claim(fixed)
   }
+  // Its own top-level names too, so no builder or input type of an operation shadows one (an operationId `build`).
+  for (const local of RUNTIME_LOCALS) if (!names.has(local)) names.claim(local)
   const n = {
     bodies: names.claim('signedBodies'),
     plans: names.claim('operationPlans'),
@@ -112,7 +115,15 @@ export function emitClient(spec: Contract<'typedData'>, names: NameRegistry): Wr
       'How each operation is sent: method, path, query parameters, and how its body is built (signed, a batch of signed items, the perp Agent, plain).',
     ),
     table(n.headers, rateLimitHeaderNames(spec), 'The response headers every result reads its rate-limit counters from.'),
-    (w) => w.write(runtime({ ...n, typedData, bodyFields, errorCode: errorCode ?? 'string' })),
+    (w) => {
+      // The names the run-time text reads its tables by (src/client-runtime/tables.ts stands in for these in the runtime's own tests).
+      w.writeLine('/** The tables the run-time part below walks. */')
+      w.writeLine(
+        `const runtimeTables = { bodies: ${n.bodies}, plans: ${n.plans}, headers: ${n.headers}, ${typedData === 'typedData' ? 'typedData' : `typedData: ${typedData}`}, bodyFields: ${bodyFields} } as const satisfies RuntimeTables;`,
+      )
+      w.writeLine(`type RuntimeErrorCode = ${errorCode ?? 'string'};`).blankLine()
+      w.write(RUNTIME_TEXT)
+    },
   ]
 
   // The typed surface: per operation an input type (from `paths`), a builder where one signs, and a client method.
@@ -189,37 +200,19 @@ export function emitClient(spec: Contract<'typedData'>, names: NameRegistry): Wr
   return out
 }
 
+/** What the run-time text exports, read off the text itself, and the factory written below it. */
 const FIXED_NAMES = [
-  'Hex',
-  'FetchResponse',
-  'FetchInit',
-  'Fetch',
-  'Keccak256',
-  'TypedDataPayload',
-  'SignTypedData',
-  'Signer',
-  'NonceSource',
-  'monotonicNonces',
-  'BuildOptions',
-  'SignedRequest',
-  'SignedBatch',
-  'PerpBuildOptions',
-  'PerpSignedRequest',
-  'Unsigned',
-  'UnsignedDeep',
-  'WideInts',
-  'RequestBodyOf',
-  'QueryOf',
-  'SuccessData',
-  'checkSignature',
-  'parseJson',
-  'RetryOptions',
-  'ClientOptions',
-  'RateLimit',
-  'ApiError',
-  'Result',
+  ...[...RUNTIME_TEXT.matchAll(/^export (?:async )?(?:function|const|type|interface) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!),
   'createClient',
-] as const
+]
+
+/** Every top-level name of the run-time text, exported or not. */
+const RUNTIME_LOCALS = [...RUNTIME_TEXT.matchAll(/^(?:export )?(?:async )?(?:function|const|type|interface) ([A-Za-z_$][\w$]*)/gm)].map(
+  (m) => m[1]!,
+)
+
+/** Names client.ts declares for the run-time text to read its tables by. */
+const RUNTIME_LINKS = ['runtimeTables', 'RuntimeErrorCode'] as const
 
 function propertyKey(name: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : stringLiteral(name)

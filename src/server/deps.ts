@@ -7,9 +7,24 @@
 import { parseBody, type ParsedBodyOk, type Signing } from '../signing/index.ts'
 import type { Clock } from './clock.ts'
 import { systemClock } from './clock.ts'
+import type { OrderArchive } from './archive.ts'
+import { Exchange, type ExchangeObserver, type Order } from './exchange.ts'
 import { createRateLimiter, type RateLimiter } from './limits.ts'
 import type { Reply } from './reply.ts'
 import { createAgentStore, createNonceStore, type AgentStore, type NonceStore } from './stores.ts'
+
+/** What the server builds its matching engine from: its instruments, where order changes go, the archive, the journal. */
+export interface EngineParts {
+  readonly instruments: readonly string[]
+  /** Called on every order change (the WebSocket feed). */
+  readonly onChange: (o: Order) => void
+  readonly archive: OrderArchive
+  /** With `--data`: the journal that records every change. */
+  readonly observer: ExchangeObserver | undefined
+}
+
+/** The server's own matching engine. */
+export const createEngine = (parts: EngineParts): Exchange => new Exchange(parts.instruments, parts.onChange, parts.archive, parts.observer)
 
 /** One structured line per request. */
 export interface RequestLog {
@@ -48,6 +63,8 @@ export interface ServerDeps {
   rateLimiter: RateLimiter
   /** Request log sink; the default writes JSON lines to stderr when `config.log` is on. */
   logger: (entry: RequestLog) => void
+  /** Builds the matching engine (books, orders, positions) from the server's parts; a fault fixture passes one with a method changed. */
+  engine: (parts: EngineParts) => Exchange
   /** Last look at every reply before it is written (identity by default). */
   transformReply: (reply: Reply, context: ReplyContext) => Reply
   /** Development only (`oec serve --explain`): a diagnosis added to signature refusals as `explain`. */
@@ -73,5 +90,6 @@ export function defaultDeps(signing: Signing, windowSeconds: number, log: boolea
     rateLimiter: createRateLimiter(windowSeconds),
     logger: log ? (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`) : noRequestLog,
     transformReply: (reply) => reply,
+    engine: createEngine,
   }
 }

@@ -2,7 +2,7 @@
 export { startServer, type RunningServer, type StartOptions } from './server.ts'
 export { SimulatedClock, systemClock, type Clock } from './clock.ts'
 export { defaultConfig, loadServerConfig, mergeConfig, checkConfig, DEFAULT_INSTRUMENTS, type ServerConfig } from './config.ts'
-export { defaultDeps, type ServerDeps, type RequestLog, type ReplyContext } from './deps.ts'
+export { createEngine, defaultDeps, type EngineParts, type ServerDeps, type RequestLog, type ReplyContext } from './deps.ts'
 export { createRateLimiter, type RateLimiter, type ChargeResult, type WindowStatus, type CategoryLimits, type Cost } from './limits.ts'
 export { createNonceStore, createAgentStore, type NonceStore, type AgentStore, type AgentRecord } from './stores.ts'
 export type { Reply } from './reply.ts'

@@ -11,7 +11,6 @@ import { checkConfig, defaultConfig, mergeConfig, type ServerConfig } from './co
 import { createContext } from './context.ts'
 import { defaultDeps, type ServerDeps } from './deps.ts'
 import { createMemoryArchive } from './archive.ts'
-import { Exchange } from './exchange.ts'
 import { toRecord, type Order } from './order-types.ts'
 import { createRateLimiter } from './limits.ts'
 import { handlers } from './handlers/index.ts'
@@ -84,12 +83,12 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         else feed.deliver(o.walletKey, record)
       }
     : (o: Order) => feed.publish(o)
-  const exchange = new Exchange(
-    config.instruments,
-    publish,
-    data ? data.archive : createMemoryArchive(config.retain),
-    data ? data.observer : undefined,
-  )
+  const exchange = deps.engine({
+    instruments: config.instruments,
+    onChange: publish,
+    archive: data ? data.archive : createMemoryArchive(config.retain),
+    observer: data ? data.observer : undefined,
+  })
   data?.restore(exchange)
   const ctx = createContext(spec, signing, config, deps, exchange)
   const router = buildRouter(ctx, handlers)

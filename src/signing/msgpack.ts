@@ -3,12 +3,12 @@
  * `msgpack.packb`): integers in their smallest form, map keys in insertion order, strings as
  * fixstr/str8/str16/str32, no floats (prices and sizes travel as strings).
  *
- * `@msgpack/msgpack` does the encoding; this module only prepares the value so that its output
- * is the venue's: 32-bit-range integers become numbers (smallest form) and larger ones bigints
- * (uint64/int64 is then the smallest form), lossless-json numbers are read exactly, and a float
- * or an unsupported value is refused with the path to it, never silently encoded differently.
+ * The encoder is the generated client's own (src/client-runtime/encoding.ts): one implementation
+ * for both, held byte-equal to `@msgpack/msgpack` by the tests. This module only prepares the
+ * value: lossless-json numbers are read exactly, and a float or an unsupported value is refused
+ * with the path to it as a SigningInputError, never silently encoded differently.
  */
-import { encode } from '@msgpack/msgpack'
+import { msgpack } from '../client-runtime/encoding.ts'
 import { SigningInputError } from './types.ts'
 
 const I64_MIN = -(1n << 63n)
@@ -16,8 +16,6 @@ const U64_MAX = (1n << 64n) - 1n
 
 function integer(v: bigint, path: string): number | bigint {
   if (v < I64_MIN || v > U64_MAX) throw new SigningInputError(`${path}: integer ${v} does not fit in 64 bits`, path)
-  // The library writes 32-bit-range numbers in their smallest form but larger numbers as
-  // float64 when bigints are enabled; larger integers therefore go in as bigints (uint64/int64).
   return v >= -0x80000000n && v <= 0xffffffffn ? Number(v) : v
 }
 
@@ -58,5 +56,7 @@ function prepare(v: unknown, path: string): unknown {
 
 /** Encodes `v` (path names the root in error messages). */
 export function packb(v: unknown, path = 'action'): Uint8Array {
-  return encode(prepare(v, path), { useBigInt64: true })
+  const out: number[] = []
+  msgpack(prepare(v, path), out, path)
+  return new Uint8Array(out)
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runOec } from '../helpers/cli.ts'
-import type { Target } from '../check-server/broken-servers.ts'
+import type { Target } from '../fixtures/broken-servers.ts'
 import { FAULTS } from './faults.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'oec-explore-'))

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { explore } from '../../src/check/explore/explore.ts'
 import { runServerChecks } from '../../src/check/server/index.ts'
-import type { Target } from '../check-server/broken-servers.ts'
+import type { Target } from '../fixtures/broken-servers.ts'
 import { FAULTS } from './faults.ts'
 
 const open: Target[] = []

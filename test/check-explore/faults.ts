@@ -13,6 +13,7 @@ import {
   createRateLimiter,
   SimulatedClock,
   startServer,
+  type EngineParts,
   type RunningServer,
   type ServerConfig,
   type ServerDeps,
@@ -20,14 +21,7 @@ import {
 import { parseBody } from '../../src/signing/index.ts'
 import type { Reply } from '../../src/server/reply.ts'
 import type { RuleId } from '../../src/contract/generated/rules.ts'
-import {
-  batchCountedOnce,
-  jsonResponse,
-  nonceConsumedOnFailure,
-  proxied,
-  rewriteObjects,
-  type Target,
-} from '../check-server/broken-servers.ts'
+import { batchCountedOnce, jsonResponse, nonceConsumedOnFailure, proxied, rewriteObjects, type Target } from '../fixtures/broken-servers.ts'
 
 export interface Fault {
   readonly name: string
@@ -51,43 +45,33 @@ async function serve(config: Partial<ServerConfig> = {}, deps: Partial<ServerDep
 // ---------------------------------------------------------------- one method of one server's order book
 
 type ExchangeMethod = 'cancel' | 'place' | 'depth'
-const patched = new Map<ExchangeMethod, Map<readonly string[], (...args: never[]) => unknown>>()
+type Swap<M extends ExchangeMethod> = (real: Exchange[M], self: Exchange, ...args: Parameters<Exchange[M]>) => ReturnType<Exchange[M]>
+type Swaps = { [M in ExchangeMethod]?: Swap<M> }
 
-/**
- * Swaps one Exchange method for the exchange of one server only (recognised by its instrument
- * list, which is the server's own config array); every other server, the oracle included, keeps
- * the real method.
- */
-function swapExchange<M extends ExchangeMethod>(
-  server: RunningServer,
-  method: M,
-  impl: (real: Exchange[M], self: Exchange, ...args: Parameters<Exchange[M]>) => ReturnType<Exchange[M]>,
-): void {
-  let byServer = patched.get(method)
-  if (!byServer) {
-    byServer = new Map()
-    patched.set(method, byServer)
-    const real = Exchange.prototype[method] as (...a: unknown[]) => unknown
-    const table = byServer
-    ;(Exchange.prototype as unknown as Record<string, unknown>)[method] = function (this: Exchange, ...args: unknown[]) {
-      const f = table.get(this.instruments)
-      return f ? (f as (...a: unknown[]) => unknown)(real.bind(this), this, ...args) : real.apply(this, args)
-    }
+/** The reference engine with some methods wrapped: each swap gets the real method, the engine and the call's arguments. */
+class SwappedExchange extends Exchange {
+  constructor(
+    parts: EngineParts,
+    private readonly swaps: Swaps,
+  ) {
+    super(parts.instruments, parts.onChange, parts.archive, parts.observer)
   }
-  byServer.set(server.config.instruments, impl as never)
-  const close = server.close.bind(server)
-  server.close = () => (byServer.delete(server.config.instruments), close())
+
+  override place(...args: Parameters<Exchange['place']>): ReturnType<Exchange['place']> {
+    return this.swaps.place ? this.swaps.place((...a) => super.place(...a), this, ...args) : super.place(...args)
+  }
+
+  override cancel(...args: Parameters<Exchange['cancel']>): ReturnType<Exchange['cancel']> {
+    return this.swaps.cancel ? this.swaps.cancel((...a) => super.cancel(...a), this, ...args) : super.cancel(...args)
+  }
+
+  override depth(...args: Parameters<Exchange['depth']>): ReturnType<Exchange['depth']> {
+    return this.swaps.depth ? this.swaps.depth((...a) => super.depth(...a), this, ...args) : super.depth(...args)
+  }
 }
 
-async function withExchange<M extends ExchangeMethod>(
-  method: M,
-  impl: (real: Exchange[M], self: Exchange, ...args: Parameters<Exchange[M]>) => ReturnType<Exchange[M]>,
-  config: Partial<ServerConfig> = {},
-): Promise<Target> {
-  const t = await serve(config)
-  swapExchange(t.server, method, impl)
-  return { ...t, close: () => t.server.close() }
-}
+/** The `engine` seam of a server whose order book has `swaps`; every other server, the oracle included, keeps the real engine. */
+const swapped = (swaps: Swaps): Pick<ServerDeps, 'engine'> => ({ engine: (parts) => new SwappedExchange(parts, swaps) })
 
 // ---------------------------------------------------------------- reply filters
 
@@ -378,16 +362,17 @@ export const FAULTS: readonly Fault[] = [
     name: 'bulk orders not counted toward the open-order cap',
     how: 'the open-order cap is enforced on POST /order only: orders placed through POST /bulk_order go past it',
     rules: ['CAP-1'],
-    start: async () => {
+    start: () => {
       let bulk = false
-      const t = await serve(
+      return serve(
         {},
-        { parseBody: (text, ...rest) => ((bulk = /^\s*\{\s*"orders"/.test(String(text))), parseBody(text, ...rest)) },
+        {
+          parseBody: (text, ...rest) => ((bulk = /^\s*\{\s*"orders"/.test(String(text))), parseBody(text, ...rest)),
+          ...swapped({
+            place: (real, _self, input, caps, now) => real(input, bulk ? { ...caps, maxOpenOrders: Number.MAX_SAFE_INTEGER } : caps, now),
+          }),
+        },
       )
-      swapExchange(t.server, 'place', (real, _self, input, caps, now) =>
-        real(input, bulk ? { ...caps, maxOpenOrders: Number.MAX_SAFE_INTEGER } : caps, now),
-      )
-      return t
     },
   },
   {
@@ -395,43 +380,50 @@ export const FAULTS: readonly Fault[] = [
     how: 'DELETE /order by order id cancels the order whoever owns it',
     rules: ['EP-2', 'EP-5', 'EP-9'],
     start: () =>
-      withExchange('cancel', (real, self, wallet, by) => {
-        const owner =
-          'orderId' in by
-            ? (self as unknown as { orders: Map<string, { walletKey: string }> }).orders.get(by.orderId)?.walletKey
-            : undefined
-        return real(owner ?? wallet, by)
-      }),
+      serve(
+        {},
+        swapped({
+          cancel: (real, self, wallet, by) => {
+            const owner =
+              'orderId' in by
+                ? (self as unknown as { orders: Map<string, { walletKey: string }> }).orders.get(by.orderId)?.walletKey
+                : undefined
+            return real(owner ?? wallet, by)
+          },
+        }),
+      ),
   },
   {
     name: 'canceled orders stay in the book',
     how: 'a canceled order is marked CANCELED but its size stays on the book',
     rules: ['SVC-2'],
     namedMiss: true,
-    start: async () => {
-      const t = await serve()
+    start: () => {
       const ghosts = new Map<string, { side: 'bids' | 'asks'; price: string; size: string }[]>()
-      swapExchange(t.server, 'cancel', (real, self, wallet, by) => {
-        const out = real(wallet, by)
-        if (out.kind === 'canceled') {
-          const o = out.order as unknown as { input: { symbol: string; side: string; price: string; size: string } }
-          const list = ghosts.get(o.input.symbol) ?? []
-          list.push({ side: o.input.side === 'Buy' ? 'bids' : 'asks', price: o.input.price, size: o.input.size })
-          ghosts.set(o.input.symbol, list)
-        }
-        void self
-        return out
-      })
-      swapExchange(t.server, 'depth', (real, _self, symbol) => {
-        const d = real(symbol)
-        const extra = ghosts.get(symbol)
-        if (!d || !extra?.length) return d
-        return {
-          ...d,
-          bids: [...d.bids, ...extra.filter((g) => g.side === 'bids').map((g) => ({ price: g.price, size: g.size }))],
-        } as typeof d
-      })
-      return t
+      return serve(
+        {},
+        swapped({
+          cancel: (real, _self, wallet, by) => {
+            const out = real(wallet, by)
+            if (out.kind === 'canceled') {
+              const o = out.order as unknown as { input: { symbol: string; side: string; price: string; size: string } }
+              const list = ghosts.get(o.input.symbol) ?? []
+              list.push({ side: o.input.side === 'Buy' ? 'bids' : 'asks', price: o.input.price, size: o.input.size })
+              ghosts.set(o.input.symbol, list)
+            }
+            return out
+          },
+          depth: (real, _self, symbol) => {
+            const d = real(symbol)
+            const extra = ghosts.get(symbol)
+            if (!d || !extra?.length) return d
+            return {
+              ...d,
+              bids: [...d.bids, ...extra.filter((g) => g.side === 'bids').map((g) => ({ price: g.price, size: g.size }))],
+            } as typeof d
+          },
+        }),
+      )
     },
   },
   {

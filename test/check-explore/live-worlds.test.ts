@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest'
 import { startNeighbour } from '../fixtures/noisy-neighbour.ts'
 import { runOec, startServe, type Served } from '../helpers/cli.ts'
 import { startVariant } from '../helpers/live-target.ts'
-import { VARIANT_SERVERS } from '../check-server/variant-servers.ts'
+import { VARIANT_SERVERS } from '../fixtures/variant-servers.ts'
 
 vi.setConfig({ testTimeout: 240_000, hookTimeout: 60_000 })
 

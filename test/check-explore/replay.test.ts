@@ -6,7 +6,7 @@
 import { afterAll, expect, it } from 'vitest'
 import { explore } from '../../src/check/explore/explore.ts'
 import { parseSaved, savedFile } from '../../src/check/explore/saved.ts'
-import type { Target } from '../check-server/broken-servers.ts'
+import type { Target } from '../fixtures/broken-servers.ts'
 import { FAULTS } from './faults.ts'
 
 const open: Target[] = []

@@ -5,8 +5,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import { explore } from '../../src/check/explore/explore.ts'
-import type { Target } from '../check-server/broken-servers.ts'
-import { VARIANT_SERVERS } from '../check-server/variant-servers.ts'
+import type { Target } from '../fixtures/broken-servers.ts'
+import { VARIANT_SERVERS } from '../fixtures/variant-servers.ts'
 
 const open: Target[] = []
 afterAll(async () => {

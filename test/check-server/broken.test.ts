@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { runServerChecks } from '../../src/check/server/index.ts'
 import type { CaseResult } from '../../src/report/model.ts'
-import { BROKEN_SERVERS, reference, type Target } from './broken-servers.ts'
+import { BROKEN_SERVERS, reference, type Target } from '../fixtures/broken-servers.ts'
 
 const open: Target[] = []
 afterAll(async () => {

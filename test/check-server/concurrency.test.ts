@@ -14,7 +14,7 @@ import { SimulatedClock } from '../../src/server/index.ts'
 import { shippedContract } from '../../src/contract/index.ts'
 import type { CaseResult } from '../../src/report/model.ts'
 import { runOec } from '../helpers/cli.ts'
-import { reference } from './broken-servers.ts'
+import { reference } from '../fixtures/broken-servers.ts'
 
 const outcomes = (results: readonly CaseResult[]) => results.map((r) => `${r.id}=${r.outcome}`)
 

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest'
 import { runServerChecks } from '../../src/check/server/index.ts'
 import type { CaseResult } from '../../src/report/model.ts'
 import { createRateLimiter, type RateLimiter } from '../../src/server/index.ts'
-import { reference, type Target } from './broken-servers.ts'
-import { CONCURRENCY_CHECKS, RACE_SERVERS } from './race-servers.ts'
-import { VARIANT_SERVERS } from './variant-servers.ts'
+import { reference, type Target } from '../fixtures/broken-servers.ts'
+import { CONCURRENCY_CHECKS, RACE_SERVERS } from '../fixtures/race-servers.ts'
+import { VARIANT_SERVERS } from '../fixtures/variant-servers.ts'
 
 const RUNS = 3
 

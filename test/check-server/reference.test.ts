@@ -227,7 +227,7 @@ describe('oec check server arguments and reports', () => {
 
 describe('a failure is reproducible with its curl command', () => {
   it('prints a curl command that replays the failing request byte for byte', async () => {
-    const { BROKEN_SERVERS } = await import('./broken-servers.ts')
+    const { BROKEN_SERVERS } = await import('../fixtures/broken-servers.ts')
     const broken = BROKEN_SERVERS.find((b) => b.caughtBy === 'auth.chain-id')!
     const t = await broken.start()
     try {

@@ -5,8 +5,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import { runServerChecks } from '../../src/check/server/index.ts'
-import { reference, type Target } from './broken-servers.ts'
-import { VARIANT_SERVERS } from './variant-servers.ts'
+import { reference, type Target } from '../fixtures/broken-servers.ts'
+import { VARIANT_SERVERS } from '../fixtures/variant-servers.ts'
 
 const open: Target[] = []
 afterAll(async () => {

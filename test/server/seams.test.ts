@@ -1,6 +1,7 @@
 /** The ServerDeps seams are wired: swapping one changes exactly that behaviour (how broken servers are built). */
 import { describe, expect, it } from 'vitest'
-import { createRateLimiter, type RateLimiter } from '../../src/server/index.ts'
+import { Exchange } from '../../src/server/exchange.ts'
+import { createRateLimiter, type EngineParts, type RateLimiter } from '../../src/server/index.ts'
 import { parseBody } from '../../src/signing/index.ts'
 import { verifyOptions } from '../helpers/shipped.ts'
 import { call, nonce, placeOrder, post, signed, signedOrder, start, wallet } from './helpers.ts'
@@ -46,6 +47,25 @@ describe('ServerDeps seams', () => {
       expect(r.headers.get('x-ratelimit-remaining')).toBe('56') // batch counted once
       expect((await post(s, '/order', '"boom"')).status).toBe(500) // the parser seam's fault is the server's fault
       expect(logged).toContain('POST /order 200')
+    } finally {
+      await s.close()
+    }
+  })
+
+  it("engine: the server runs the matching engine the seam builds, from the server's own parts", async () => {
+    const built: EngineParts[] = []
+    const placed: string[] = []
+    class Recording extends Exchange {
+      override place(...args: Parameters<Exchange['place']>): ReturnType<Exchange['place']> {
+        placed.push(args[0].symbol)
+        return super.place(...args)
+      }
+    }
+    const s = await start({}, { engine: (parts) => (built.push(parts), new Recording(parts.instruments, parts.onChange, parts.archive)) })
+    try {
+      expect((await placeOrder(s, wallet())).json.status).toBe('ACKED')
+      expect(built.map((p) => p.instruments)).toEqual([s.config.instruments])
+      expect(placed).toHaveLength(1)
     } finally {
       await s.close()
     }

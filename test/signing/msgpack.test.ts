@@ -4,6 +4,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { perpActionHash, perpMsgpack, SigningInputError } from '../../src/signing/index.ts'
 import { propertyRuns } from '../helpers/mutation.ts'
+import { treeOf } from '../helpers/trees.ts'
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
 
@@ -48,14 +49,7 @@ describe('perp msgpack', () => {
       fc.boolean(),
       fc.constant(null),
     )
-    const tree = fc.letrec((tie) => ({
-      node: fc.oneof(
-        { depthSize: 'small' },
-        leaf,
-        fc.array(tie('node'), { maxLength: 20 }),
-        fc.dictionary(fc.string({ maxLength: 8 }), tie('node'), { maxKeys: 20 }),
-      ),
-    })).node
+    const tree = treeOf(leaf)
     fc.assert(
       fc.property(tree, (v) => {
         expect(hex(perpMsgpack(v))).toBe(hex(encode(v)))

@@ -205,7 +205,255 @@ export const rateLimitHeaders = {
   retryAfter: 'Retry-After',
 } as const;
 
+/** The tables the run-time part below walks. */
+const runtimeTables = { bodies: signedBodies, plans: operationPlans, headers: rateLimitHeaders, typedData, bodyFields: messageBodyFields } as const satisfies RuntimeTables;
+type RuntimeErrorCode = ErrorCode;
+
 export type Hex = `0x${string}`;
+
+/** What a signer signs: the argument of viem's `signTypedData`. */
+export interface TypedDataPayload {
+  domain: { name?: string; version?: string; chainId?: number; verifyingContract?: Hex };
+  types: { readonly [struct: string]: readonly { readonly name: string; readonly type: string }[] };
+  primaryType: string;
+  message: { [field: string]: string | bigint | boolean };
+}
+
+/** How a body is built: signed field by field, the perp Agent, a list or object holding signed parts, plain JSON. */
+type Plan =
+  | { readonly signed: readonly string[] }
+  | { readonly perp: PerpPlan }
+  | { readonly items: Plan }
+  | { readonly props: { readonly [key: string]: Plan } }
+  | { readonly plain: true };
+
+/** The key order the venue hashes a perp action in (the schemas' `properties` order), per tagged case. */
+interface KeyOrder {
+  readonly keys?: readonly string[];
+  readonly props?: { readonly [key: string]: KeyOrder };
+  readonly items?: KeyOrder;
+  readonly tag?: string;
+  readonly cases?: { readonly [value: string]: KeyOrder };
+}
+
+/** A perp operation: its Agent message, the hash field, the signature and action fields, the action's key order. */
+interface PerpPlan {
+  readonly message: string;
+  readonly derived: string;
+  readonly signature: string;
+  readonly action: string;
+  readonly order?: KeyOrder;
+}
+
+/** How one operation is sent. */
+interface OperationPlan {
+  readonly method: string;
+  readonly path: string;
+  readonly query: 'none' | 'optional' | 'required';
+  readonly pathParams?: readonly string[];
+  readonly body: Plan | null;
+}
+
+/** The generated tables the runtime walks: signed body schemas, operation plans, rate-limit header names, typed data. */
+interface RuntimeTables {
+  readonly bodies: {
+    readonly [schema: string]: {
+      readonly signature: string;
+      readonly variants: readonly { readonly message: string; readonly whenPresent?: string; readonly whenAbsent?: string }[];
+    };
+  };
+  readonly plans: { readonly [id: string]: OperationPlan };
+  readonly headers: {
+    readonly limit: string | null;
+    readonly remaining: string | null;
+    readonly reset: string | null;
+    readonly retryAfter: string | null;
+  };
+  readonly typedData: {
+    readonly [message: string]: {
+      readonly domain: TypedDataPayload['domain'];
+      readonly primaryType: string;
+      readonly types: TypedDataPayload['types'];
+    };
+  };
+  readonly bodyFields: { readonly [message: string]: { readonly [field: string]: string } };
+}
+
+const U64_MAX = (1n << 64n) - 1n;
+
+/** An integer field as a bigint: a number only while it is exact. */
+function integer(value: unknown, at: string, min = 0n, max = U64_MAX): bigint {
+  const big = typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : value;
+  if (typeof big !== 'bigint' || big < min || big > max)
+    throw new TypeError(at + ' must be an integer in ' + min + '..' + max + ' (a bigint past 2^53, never a rounded number)');
+  return big;
+}
+
+/** `value` as `bytes` big-endian bytes, appended to `out`. */
+function bigEndian(value: bigint, bytes: number, out: number[]): void {
+  for (let i = bytes - 1; i >= 0; i--) out.push(Number((value >> BigInt(8 * i)) & 0xffn));
+}
+
+/** UTF-8 by code point; a lone surrogate is written as its three-byte form, as @msgpack/msgpack writes it. */
+function utf8(text: string, out: number[]): void {
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c < 0x80) {
+      out.push(c);
+      continue;
+    }
+    if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low < 0xe000) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+        i++;
+      }
+    }
+    if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+}
+
+/** `value` (below 2^32) as `bytes` big-endian bytes, appended to `out`. */
+function bigEndianSmall(value: number, bytes: number, out: number[]): void {
+  for (let i = bytes - 1; i >= 0; i--) out.push(Math.floor(value / 2 ** (8 * i)) & 0xff);
+}
+
+/** A msgpack length header: the fix form below `fixMax`, else the 8-bit one (when `code8` is not 0), the 16-bit one, or the 32-bit one (`code16` + 1). */
+function sized(length: number, fix: number, fixMax: number, code8: number, code16: number, out: number[]): void {
+  if (length < fixMax) out.push(fix | length);
+  else if (code8 !== 0 && length < 0x100) out.push(code8, length);
+  else if (length < 0x10000) out.push(code16, length >> 8, length & 0xff);
+  else if (length < 0x100000000) out.push(code16 + 1), bigEndianSmall(length, 4, out);
+  else throw new TypeError('a msgpack value is too long');
+}
+
+const I64_MIN = -(1n << 63n);
+
+/** The dotted path to a refused value: `root` then `.key` and `[index]` steps. */
+function pathOf(root: string, path: readonly (string | number)[]): string {
+  return root + path.map((p) => (typeof p === 'number' ? '[' + p + ']' : '.' + p)).join('');
+}
+
+/** An integer in its smallest msgpack form; numbers within 32 bits never go through a bigint. */
+function packInteger(value: number | bigint, out: number[], path: readonly (string | number)[], root: string): void {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= -0x80000000 && value <= 0xffffffff) {
+    if (value >= 0) {
+      if (value < 128) out.push(value);
+      else if (value < 0x100) out.push(0xcc, value);
+      else if (value < 0x10000) out.push(0xcd, value >> 8, value & 0xff);
+      else out.push(0xce), bigEndianSmall(value, 4, out);
+    } else if (value >= -32) out.push(value & 0xff);
+    else if (value >= -0x80) out.push(0xd0, value & 0xff);
+    else if (value >= -0x8000) out.push(0xd1, (value >> 8) & 0xff, value & 0xff);
+    else out.push(0xd2), bigEndianSmall(value >>> 0, 4, out);
+    return;
+  }
+  const v = integer(value, pathOf(root, path), I64_MIN);
+  if (v >= -0x80000000n && v <= 0xffffffffn) return packInteger(Number(v), out, path, root);
+  out.push(v >= 0n ? 0xcf : 0xd3);
+  bigEndian(BigInt.asUintN(64, v), 8, out);
+}
+
+/** A string as str: ASCII straight in, anything else through a UTF-8 buffer to learn its byte length first. */
+function packString(text: string, out: number[]): void {
+  let ascii = true;
+  for (let i = 0; i < text.length && ascii; i++) ascii = text.charCodeAt(i) < 0x80;
+  if (ascii) {
+    sized(text.length, 0xa0, 32, 0xd9, 0xda, out);
+    for (let i = 0; i < text.length; i++) out.push(text.charCodeAt(i));
+    return;
+  }
+  const bytes: number[] = [];
+  utf8(text, bytes);
+  sized(bytes.length, 0xa0, 32, 0xd9, 0xda, out);
+  for (const b of bytes) out.push(b);
+}
+
+/** One value into `out`; `path` is the way down to it, read only when a value is refused. */
+function pack(value: unknown, out: number[], path: (string | number)[], root: string): void {
+  if (value === null) out.push(0xc0);
+  else if (typeof value === 'boolean') out.push(value ? 0xc3 : 0xc2);
+  else if (typeof value === 'number' || typeof value === 'bigint') packInteger(value, out, path, root);
+  else if (typeof value === 'string') packString(value, out);
+  else if (value instanceof Uint8Array) {
+    sized(value.length, 0, 0, 0xc4, 0xc5, out);
+    for (const b of value) out.push(b);
+  } else if (Array.isArray(value)) {
+    sized(value.length, 0x90, 16, 0, 0xdc, out);
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      pack(value[i], out, path, root);
+      path.pop();
+    }
+  } else if (typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).filter((k) => record[k] !== undefined);
+    sized(keys.length, 0x80, 16, 0, 0xde, out);
+    for (const k of keys) {
+      packString(k, out);
+      path.push(k);
+      pack(record[k], out, path, root);
+      path.pop();
+    }
+  } else throw new TypeError(pathOf(root, path) + ': a ' + typeof value + ' cannot be hashed as msgpack');
+}
+
+/**
+ * MessagePack as the venue hashes actions (its Python SDK's `msgpack.packb`): integers in their
+ * smallest form up to 64 bits, strings as str8/16/32, byte arrays as bin, maps in the order given,
+ * and no floats (prices and sizes travel as strings). Anything else is refused with its path
+ * (`at` names the root).
+ */
+function msgpack(value: unknown, out: number[], at: string): void {
+  pack(value, out, [], at);
+}
+
+/** A value as JSON text: bigints as their digits (never through a double), undefined members left out. */
+function toJson(value: unknown): string {
+  if (typeof value === 'bigint') return value.toString();
+  if (Array.isArray(value)) return '[' + value.map(toJson).join(',') + ']';
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    return '{' + entries.map(([k, v]) => JSON.stringify(k) + ':' + toJson(v)).join(',') + '}';
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * JSON.parse that keeps integers exact: one past 2^53 becomes a bigint instead of a rounded
+ * number. Strings are copied as they are, so a digit run inside one is never touched.
+ */
+export function parseJson(text: string): unknown {
+  let marked = '';
+  let big = false;
+  for (let i = 0; i < text.length; ) {
+    const c = text[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      marked += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === '-' || (c >= '0' && c <= '9')) {
+      const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+      const token = m?.[0] || c;
+      const integer = m !== null && m[1] === undefined && m[2] === undefined;
+      if (integer && !Number.isSafeInteger(Number(token))) {
+        marked += `"\\u0000int:${token}"`;
+        big = true;
+      } else marked += token;
+      i += token.length;
+    } else {
+      marked += c;
+      i++;
+    }
+  }
+  if (!big) return JSON.parse(text);
+  return JSON.parse(marked, (_key, value) =>
+    typeof value === 'string' && value.startsWith('\u0000int:') ? BigInt(value.slice(5)) : value,
+  );
+}
 
 /** The parts of a fetch Response the client reads, declared here so client.ts needs neither the DOM lib nor @types/node. */
 export interface FetchResponse {
@@ -231,14 +479,6 @@ export type Keccak256 = (bytes: Uint8Array) => Hex;
 
 /** What the client uses from the host, read off globalThis so the types need nothing past ES2022. */
 const host = globalThis as unknown as { fetch?: Fetch; setTimeout(callback: () => void, ms: number): unknown };
-
-/** What a signer signs: the argument of viem's `signTypedData`. */
-export interface TypedDataPayload {
-  domain: { name?: string; version?: string; chainId?: number; verifyingContract?: Hex };
-  types: { readonly [struct: string]: readonly { readonly name: string; readonly type: string }[] };
-  primaryType: string;
-  message: { [field: string]: string | bigint | boolean };
-}
 
 /** Any `signTypedData(typedData) → hex` function. */
 export type SignTypedData = (typedData: TypedDataPayload) => Promise<Hex>;
@@ -293,7 +533,7 @@ export interface SignedRequest {
 
 /** A body without what the builder supplies: the signature, the nonce, and the wallet when the signer has an address. */
 export type Unsigned<T> = T extends unknown
-  ? Omit<T, 'signature' | 'nonce' | 'wallet'> & ('wallet' extends keyof T ? { wallet?: T['wallet'] } : {})
+  ? Omit<T, 'signature' | 'nonce' | 'wallet'> & ('wallet' extends keyof T ? { wallet?: T['wallet'] } : unknown)
   : never;
 
 /** A body with every signed part unsigned (a batch's items too): what a method of a signed operation takes. */
@@ -315,7 +555,11 @@ export type WideInts<T> = T extends number
       : T;
 
 /** The request body of an operation of `paths` (its first media type). */
-export type RequestBodyOf<Op> = Op extends { requestBody?: infer B } ? (NonNullable<B> extends { content: infer C } ? C[keyof C] : never) : never;
+export type RequestBodyOf<Op> = Op extends { requestBody?: infer B }
+  ? NonNullable<B> extends { content: infer C }
+    ? C[keyof C]
+    : never
+  : never;
 
 /** The query parameters of an operation of `paths`. */
 export type QueryOf<Op> = Op extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
@@ -369,21 +613,25 @@ function signerAddress(signer: Signer): string | undefined {
   return typeof signer === 'function' ? undefined : (signer.address ?? signer.account?.address);
 }
 
-type MessageId = keyof typeof typedData;
+type MessageId = keyof typeof runtimeTables.typedData;
+type BodySchema = keyof typeof runtimeTables.bodies;
 
 /** Picks the body schema and its struct variant from the fields present, then signs. */
-async function build(schemas: readonly (keyof typeof signedBodies)[], input: Record<string, unknown>, options: BuildOptions): Promise<SignedRequest> {
+async function build(schemas: readonly string[], input: Record<string, unknown>, options: BuildOptions): Promise<SignedRequest> {
   const given = Object.keys(input).filter((k) => input[k] !== undefined);
-  for (const schema of schemas) {
-    const variants: readonly { message: string; whenPresent?: string; whenAbsent?: string }[] = signedBodies[schema].variants;
+  for (const schema of schemas as readonly BodySchema[]) {
+    const variants: readonly { message: string; whenPresent?: string; whenAbsent?: string }[] = runtimeTables.bodies[schema].variants;
     const variant = variants.find(
-      (v) => (v.whenPresent === undefined || given.includes(v.whenPresent)) && (v.whenAbsent === undefined || !given.includes(v.whenAbsent)),
+      (v) =>
+        (v.whenPresent === undefined || given.includes(v.whenPresent)) && (v.whenAbsent === undefined || !given.includes(v.whenAbsent)),
     );
     if (!variant) continue;
     const id = variant.message as MessageId;
-    const td = typedData[id];
-    const fields: readonly { name: string; type: string }[] = (td.types as Record<string, readonly { name: string; type: string }[]>)[td.primaryType]!;
-    const bodyName = (f: string): string => (messageBodyFields[id] as Record<string, string>)[f] ?? f;
+    const td = runtimeTables.typedData[id];
+    const fields: readonly { name: string; type: string }[] = (td.types as Record<string, readonly { name: string; type: string }[]>)[
+      td.primaryType
+    ]!;
+    const bodyName = (f: string): string => (runtimeTables.bodyFields[id] as Record<string, string>)[f] ?? f;
     const accepted = fields.map((f) => bodyName(f.name)).filter((b) => b !== 'nonce');
     if (!given.every((k) => accepted.includes(k))) continue;
     const wallet = input.wallet ?? signerAddress(options.signer);
@@ -393,12 +641,12 @@ async function build(schemas: readonly (keyof typeof signedBodies)[], input: Rec
     for (const f of fields) message[f.name] = checked(bodyName(f.name), f.type, values[bodyName(f.name)]);
     const payload: TypedDataPayload = { domain: options.domain ?? td.domain, types: td.types, primaryType: td.primaryType, message };
     const signature = await sign(options.signer, payload);
-    const signatureField = signedBodies[schema].signature;
+    const signatureField = runtimeTables.bodies[schema].signature;
     const parts = fields.map((f) => `${JSON.stringify(bodyName(f.name))}:${toJson(values[bodyName(f.name)])}`);
     parts.push(`${JSON.stringify(signatureField)}:${JSON.stringify(signature)}`);
     return { body: `{${parts.join(',')}}`, typedData: payload, signature, nonce: nonce as bigint };
   }
-  const known = schemas.flatMap((s) => signedBodies[s].variants.map((v) => v.message)).join(' or ');
+  const known = (schemas as readonly BodySchema[]).flatMap((s) => runtimeTables.bodies[s].variants.map((v) => v.message)).join(' or ');
   throw new TypeError(`no signed body (${known}) takes the fields ${given.join(', ') || '(none)'}`);
 }
 
@@ -409,48 +657,6 @@ async function nextNonce(source: bigint | NonceSource, owner: string): Promise<u
 
 async function sign(signer: Signer, payload: TypedDataPayload): Promise<Hex> {
   return checkSignature(typeof signer === 'function' ? await signer(payload) : await signer.signTypedData(payload));
-}
-
-/** A value as JSON text: bigints as their digits (never through a double), undefined members left out. */
-function toJson(value: unknown): string {
-  if (typeof value === 'bigint') return value.toString();
-  if (Array.isArray(value)) return '[' + value.map(toJson).join(',') + ']';
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    return '{' + entries.map(([k, v]) => JSON.stringify(k) + ':' + toJson(v)).join(',') + '}';
-  }
-  return JSON.stringify(value);
-}
-
-type Plan =
-  | { readonly signed: readonly (keyof typeof signedBodies)[] }
-  | { readonly perp: PerpPlan }
-  | { readonly items: Plan }
-  | { readonly props: { readonly [key: string]: Plan } }
-  | { readonly plain: true };
-
-interface KeyOrder {
-  readonly keys?: readonly string[];
-  readonly props?: { readonly [key: string]: KeyOrder };
-  readonly items?: KeyOrder;
-  readonly tag?: string;
-  readonly cases?: { readonly [value: string]: KeyOrder };
-}
-
-interface PerpPlan {
-  readonly message: MessageId;
-  readonly derived: string;
-  readonly signature: string;
-  readonly action: string;
-  readonly order?: KeyOrder;
-}
-
-interface OperationPlan {
-  readonly method: string;
-  readonly path: string;
-  readonly query: 'none' | 'optional' | 'required';
-  readonly pathParams?: readonly string[];
-  readonly body: Plan | null;
 }
 
 /** A batch: its body text and each signed item, in body order. */
@@ -501,81 +707,6 @@ function ordered(order: KeyOrder | undefined, value: unknown): unknown {
   return out;
 }
 
-const U64_MAX = (1n << 64n) - 1n;
-
-/** An integer field as a bigint: a number only while it is exact. */
-function integer(value: unknown, at: string, min = 0n, max = U64_MAX): bigint {
-  const big = typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : value;
-  if (typeof big !== 'bigint' || big < min || big > max)
-    throw new TypeError(at + ' must be an integer in ' + min + '..' + max + ' (a bigint past 2^53, never a rounded number)');
-  return big;
-}
-
-function bigEndian(value: bigint, bytes: number, out: number[]): void {
-  for (let i = bytes - 1; i >= 0; i--) out.push(Number((value >> BigInt(8 * i)) & 0xffn));
-}
-
-function utf8(text: string, out: number[]): void {
-  for (const ch of text) {
-    const c = ch.codePointAt(0)!;
-    if (c < 0x80) out.push(c);
-    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-  }
-}
-
-/** A msgpack length header: the fix form below `fixMax`, else the 8-, 16- or 32-bit one (`codes` in that order, 0 where none). */
-function sized(length: number, fix: number, fixMax: number, codes: readonly number[], out: number[]): void {
-  if (length < fixMax) return void out.push(fix | length);
-  const widths = [1, 2, 4];
-  for (const [i, code] of codes.entries()) {
-    if (code !== 0 && length < 2 ** (8 * widths[i]!)) {
-      out.push(code);
-      return bigEndian(BigInt(length), widths[i]!, out);
-    }
-  }
-  throw new TypeError('a msgpack value is too long');
-}
-
-/**
- * MessagePack as the venue hashes actions (its Python SDK's `msgpack.packb`): integers in their
- * smallest form up to 64 bits, strings as str8/16/32, maps in the order given, and no floats
- * (prices and sizes travel as strings). Anything else is refused with its path.
- */
-function msgpack(value: unknown, out: number[], at: string): void {
-  if (value === null) out.push(0xc0);
-  else if (typeof value === 'boolean') out.push(value ? 0xc3 : 0xc2);
-  else if (typeof value === 'number' || typeof value === 'bigint') {
-    const v = integer(value, at, -(1n << 63n));
-    if (v >= 0n && v < 128n) out.push(Number(v));
-    else if (v < 0n && v >= -32n) out.push(Number(v & 0xffn));
-    else {
-      const [code, bytes] =
-        v >= 0n
-          ? v < 1n << 8n ? [0xcc, 1] : v < 1n << 16n ? [0xcd, 2] : v < 1n << 32n ? [0xce, 4] : [0xcf, 8]
-          : v >= -(1n << 7n) ? [0xd0, 1] : v >= -(1n << 15n) ? [0xd1, 2] : v >= -(1n << 31n) ? [0xd2, 4] : [0xd3, 8];
-      out.push(code);
-      bigEndian(BigInt.asUintN(8 * bytes, v), bytes, out);
-    }
-  } else if (typeof value === 'string') {
-    const bytes: number[] = [];
-    utf8(value, bytes);
-    sized(bytes.length, 0xa0, 32, [0xd9, 0xda, 0xdb], out);
-    out.push(...bytes);
-  } else if (Array.isArray(value)) {
-    sized(value.length, 0x90, 16, [0, 0xdc, 0xdd], out);
-    value.forEach((v, i) => msgpack(v, out, at + '[' + i + ']'));
-  } else if (typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    sized(entries.length, 0x80, 16, [0, 0xde, 0xdf], out);
-    for (const [k, v] of entries) {
-      msgpack(k, out, at);
-      msgpack(v, out, at + '.' + k);
-    }
-  } else throw new TypeError(at + ': a ' + typeof value + ' cannot be hashed as msgpack');
-}
-
 export interface PerpBuildOptions {
   readonly signer: Signer;
   /** A fixed nonce or a source of them (keyed by `vaultAddress`, else the signer's address). */
@@ -599,11 +730,13 @@ export interface PerpSignedRequest extends SignedRequest {
  */
 async function buildPerp(plan: PerpPlan, input: Record<string, unknown>, options: PerpBuildOptions): Promise<PerpSignedRequest> {
   if (input === null || typeof input !== 'object') throw new TypeError('a perp request must be an object');
-  if (typeof options.keccak256 !== 'function') throw new TypeError('perp actions are hashed with keccak256: pass one (viem\'s keccak256 fits)');
+  if (typeof options.keccak256 !== 'function')
+    throw new TypeError("perp actions are hashed with keccak256: pass one (viem's keccak256 fits)");
   const action = ordered(plan.order, input[plan.action]);
   if (action === null || typeof action !== 'object') throw new TypeError(plan.action + ' must be an object');
   const vault = input.vaultAddress ?? null;
-  if (vault !== null && (typeof vault !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(vault))) throw new TypeError('vaultAddress must be a 0x-prefixed 20-byte address');
+  if (vault !== null && (typeof vault !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(vault)))
+    throw new TypeError('vaultAddress must be a 0x-prefixed 20-byte address');
   const expires = input.expiresAfter === undefined || input.expiresAfter === null ? null : integer(input.expiresAfter, 'expiresAfter');
   const nonce = integer(await nextNonce(options.nonce, (vault ?? signerAddress(options.signer) ?? '').toLowerCase()), 'nonce');
   const bytes: number[] = [];
@@ -619,49 +752,22 @@ async function buildPerp(plan: PerpPlan, input: Record<string, unknown>, options
     bigEndian(expires, 8, bytes);
   }
   const connectionId = options.keccak256(Uint8Array.from(bytes));
-  if (typeof connectionId !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(connectionId)) throw new TypeError('keccak256 must return 32 bytes as 0x-prefixed hex');
-  const td = typedData[plan.message];
+  if (typeof connectionId !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(connectionId))
+    throw new TypeError('keccak256 must return 32 bytes as 0x-prefixed hex');
+  const td = runtimeTables.typedData[plan.message as MessageId];
   const message = { source: options.isMainnet === false ? 'b' : 'a', [plan.derived]: connectionId.toLowerCase() };
   const payload: TypedDataPayload = { domain: options.domain ?? td.domain, types: td.types, primaryType: td.primaryType, message };
   const signature = await sign(options.signer, payload);
   const rsv = { r: '0x' + signature.slice(2, 66), s: '0x' + signature.slice(66, 130), v: Number.parseInt(signature.slice(130), 16) };
-  const parts = [JSON.stringify(plan.action) + ':' + toJson(action), '"nonce":' + nonce, JSON.stringify(plan.signature) + ':' + toJson(rsv)];
+  const parts = [
+    JSON.stringify(plan.action) + ':' + toJson(action),
+    '"nonce":' + nonce,
+    JSON.stringify(plan.signature) + ':' + toJson(rsv),
+  ];
   for (const [k, v] of Object.entries(input)) {
     if (k !== plan.action && k !== 'nonce' && k !== plan.signature && v !== undefined) parts.push(JSON.stringify(k) + ':' + toJson(v));
   }
   return { body: '{' + parts.join(',') + '}', typedData: payload, signature, nonce, connectionId: connectionId.toLowerCase() as Hex };
-}
-
-/**
- * JSON.parse that keeps integers exact: one past 2^53 becomes a bigint instead of a rounded
- * number. Strings are copied as they are, so a digit run inside one is never touched.
- */
-export function parseJson(text: string): unknown {
-  let marked = '';
-  let big = false;
-  for (let i = 0; i < text.length; ) {
-    const c = text[i]!;
-    if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      marked += text.slice(i, j + 1);
-      i = j + 1;
-    } else if (c === '-' || (c >= '0' && c <= '9')) {
-      const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-      const token = m?.[0] || c;
-      const integer = m !== null && m[1] === undefined && m[2] === undefined;
-      if (integer && !Number.isSafeInteger(Number(token))) {
-        marked += `"\\u0000int:${token}"`;
-        big = true;
-      } else marked += token;
-      i += token.length;
-    } else {
-      marked += c;
-      i++;
-    }
-  }
-  if (!big) return JSON.parse(text);
-  return JSON.parse(marked, (_key, value) => (typeof value === 'string' && value.startsWith('\u0000int:') ? BigInt(value.slice(5)) : value));
 }
 
 export interface RetryOptions {
@@ -709,7 +815,7 @@ export interface RateLimit {
 export interface ApiError {
   readonly status: number;
   /** Branch on this; a code this version does not know is still a string, never a crash. */
-  readonly code: ErrorCode | null;
+  readonly code: RuntimeErrorCode | null;
   /** For people: show or log it, never parse it. */
   readonly message: string | null;
   readonly body: unknown;
@@ -718,7 +824,13 @@ export interface ApiError {
 /** openapi-fetch's `{ data, error, response }`, plus the rate-limit counters and what was signed (`R`). */
 export type Result<T, R = SignedRequest> =
   | { readonly data: T; readonly error?: undefined; readonly response: FetchResponse; readonly rateLimit: RateLimit; readonly request: R }
-  | { readonly data?: undefined; readonly error: ApiError; readonly response: FetchResponse; readonly rateLimit: RateLimit; readonly request: R };
+  | {
+      readonly data?: undefined;
+      readonly error: ApiError;
+      readonly response: FetchResponse;
+      readonly rateLimit: RateLimit;
+      readonly request: R;
+    };
 
 function header(response: FetchResponse, name: string | null): number | null {
   const text = name === null ? null : response.headers.get(name);
@@ -731,10 +843,10 @@ function header(response: FetchResponse, name: string | null): number | null {
 
 function rateLimitOf(response: FetchResponse): RateLimit {
   return {
-    limit: header(response, rateLimitHeaders.limit),
-    remaining: header(response, rateLimitHeaders.remaining),
-    reset: header(response, rateLimitHeaders.reset),
-    retryAfter: header(response, rateLimitHeaders.retryAfter),
+    limit: header(response, runtimeTables.headers.limit),
+    remaining: header(response, runtimeTables.headers.remaining),
+    reset: header(response, runtimeTables.headers.reset),
+    retryAfter: header(response, runtimeTables.headers.retryAfter),
   };
 }
 
@@ -756,7 +868,8 @@ function sender(options: ClientOptions): (method: string, url: string, body: str
   const statuses = policy.statuses ?? [429, 503];
   const wait = policy.sleep ?? sleep;
   return async (method, url, body) => {
-    const init: FetchInit = body === undefined ? { method, headers: {} } : { method, headers: { 'content-type': 'application/json' }, body };
+    const init: FetchInit =
+      body === undefined ? { method, headers: {} } : { method, headers: { 'content-type': 'application/json' }, body };
     for (let attempt = 0; ; attempt++) {
       let response: FetchResponse | undefined;
       let failure: unknown;
@@ -790,7 +903,7 @@ async function readResult<R>(response: FetchResponse, request: R, parse: (text: 
   const fields = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const error: ApiError = {
     status: response.status,
-    code: typeof fields.code === 'string' ? fields.code : null,
+    code: typeof fields.code === 'string' ? (fields.code as RuntimeErrorCode) : null,
     message: typeof fields.message === 'string' ? fields.message : null,
     body,
   };
@@ -828,13 +941,17 @@ function queryPart(plan: OperationPlan, input: unknown): unknown {
 }
 
 /** The one path every client method takes: build the request its plan describes, send it, read the answer. */
-function caller(options: ClientOptions): (id: keyof typeof operationPlans, input: unknown) => Promise<Result<any, any>> {
+function caller(options: ClientOptions): (id: keyof typeof runtimeTables.plans, input: unknown) => Promise<Result<any, any>> {
   const nonces = options.nonces ?? monotonicNonces();
   const send = sender(options);
   const parse = options.parseJson ?? parseJson;
-  const signing: BuildOptions = { signer: options.signer, nonce: nonces, ...(options.domain !== undefined ? { domain: options.domain } : {}) };
+  const signing: BuildOptions = {
+    signer: options.signer,
+    nonce: nonces,
+    ...(options.domain !== undefined ? { domain: options.domain } : {}),
+  };
   return async (id, input) => {
-    const plan: OperationPlan = operationPlans[id];
+    const plan: OperationPlan = runtimeTables.plans[id];
     let url = options.baseUrl + filledPath(plan, input);
     let body: string | undefined;
     let request: unknown;
@@ -861,7 +978,6 @@ function caller(options: ClientOptions): (id: keyof typeof operationPlans, input
     return readResult(await send(plan.method, url, body), request, parse);
   };
 }
-
 /** What `placeOrder` takes: the body of POST /order without what the builder signs in. */
 export type PlaceOrderInput = UnsignedDeep<RequestBodyOf<paths['/order']['post']>>;
 
