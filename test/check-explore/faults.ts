@@ -73,6 +73,25 @@ class SwappedExchange extends Exchange {
 /** The `engine` seam of a server whose order book has `swaps`; every other server, the oracle included, keeps the real engine. */
 const swapped = (swaps: Swaps): Pick<ServerDeps, 'engine'> => ({ engine: (parts) => new SwappedExchange(parts, swaps) })
 
+/**
+ * A server whose cancel loses the race to a fill and says it won: every DELETE /order waits 80 ms
+ * in a proxy (so a taker sent at the same moment lands first), and a cancel refused because the
+ * order is FILLED is answered CANCELED.
+ */
+export function cancelLostToFill(): Promise<Target> {
+  return proxied({
+    request: async (r) => {
+      if (r.method === 'DELETE' && r.path.startsWith('/order')) await new Promise((done) => setTimeout(done, 80))
+      return r
+    },
+    response: (req, res) => {
+      if (req.method !== 'DELETE' || !/"status":"REJECTED"/.test(res.body) || !/is FILLED, not open/.test(res.body)) return res
+      const { reason: _r, ...rest } = JSON.parse(res.body) as Record<string, unknown>
+      return { ...res, body: JSON.stringify({ ...rest, status: 'CANCELED' }) }
+    },
+  })
+}
+
 // ---------------------------------------------------------------- reply filters
 
 function onReplies(ops: readonly string[], f: (r: Reply) => Reply): ServerDeps['transformReply'] {
@@ -536,6 +555,12 @@ export const FAULTS: readonly Fault[] = [
     how: 'a k-item batch is charged as one order (or one cancel)',
     rules: ['RL-12'],
     start: () => serve({}, { rateLimiter: batchCountedOnce() }),
+  },
+  {
+    name: 'cancel that lost to a fill answered CANCELED',
+    how: 'a proxy delays each cancel a little and answers a cancel refused because the order filled meanwhile as CANCELED',
+    rules: ['EP-2'],
+    start: () => cancelLostToFill(),
   },
   {
     name: 'order status filter ignored',

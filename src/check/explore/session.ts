@@ -10,6 +10,7 @@ import type { RuleId } from '../../contract/generated/rules.ts'
 import type { Hex, OptionsKind } from '../../signing/index.ts'
 import type { Exchange } from '../target/http.ts'
 import { route, pathOf } from '../target/routes.ts'
+import { cmp, formatDec, parseDec, sub } from '../../server/decimal.ts'
 import { perpOrderAction, RawJson, signBody, signPerpBody, type BodyEntries, type BodyValue } from '../target/requests.ts'
 import { walletFromKey, type Wallet } from '../target/wallets.ts'
 import type { OperationId } from '../../contract/generated/types.ts'
@@ -371,6 +372,10 @@ export class Session {
       }
       case 'order':
         return typeof step.signer === 'object' ? [`w${step.wallet}`, `a${step.signer.agent % AGENTS}`] : [`w${step.wallet}`]
+      case 'race': {
+        const p = this.ref(step.ref)
+        return p && p.wallet >= 0 ? [`w${p.wallet}`, `w${this.takerOf(step, p.wallet)}`] : []
+      }
       default:
         return [`w${step.wallet}`]
     }
@@ -401,6 +406,8 @@ export class Session {
       case 'burst':
       case 'flood':
         return this.burst(step)
+      case 'race':
+        return this.race(step)
       case 'wait':
         this.pair.advance?.(60_000)
         this.firstReset.clear()
@@ -939,6 +946,105 @@ export class Session {
     return this.state(built.wallets)
   }
 
+  /** The wallet that takes in a race: never the order's owner. */
+  private takerOf(step: Extract<Step, { op: 'race' }>, owner: number): number {
+    return step.taker === owner ? (owner + 1) % WALLETS : step.taker
+  }
+
+  /**
+   * A mixed race: the owner cancels an open order while another wallet takes it in full, both sent
+   * to the target at once. Which one wins is the target's call; that the cancel is answered as done
+   * and the order still fills in full is never right (a lost update), whatever the order of arrival.
+   */
+  private async race(step: Extract<Step, { op: 'race' }>): Promise<StepVerdict> {
+    const p = this.ref(step.ref)
+    if (!p || p.wallet < 0 || p.target === undefined || p.oracle === undefined) return []
+    const owner = this.wallets[p.wallet]!
+    const [tl, ol] = await this.both('listOrders', undefined, undefined, { wallet: owner.address })
+    const rec = orderRecord(tl, p.target)
+    // Only an order open on both sides can be raced for.
+    if (rec?.status !== 'OPEN' || orderRecord(ol, p.oracle)?.status !== 'OPEN') return []
+    const takerAt = this.takerOf(step, p.wallet)
+    const taker = this.wallets[takerAt]!
+    const cancelNonce = this.nonce(owner.address, 'fresh')
+    const cancelOf = (id: string) =>
+      this.sign(
+        'CancelOrder',
+        [
+          ['wallet', owner.address],
+          ['order_id', id],
+          ['nonce', cancelNonce],
+        ],
+        owner.privateKey,
+      )
+    const [cancelT, cancelO] = [await cancelOf(p.target), await cancelOf(p.oracle)]
+    const takeNonce = this.nonce(taker.address, 'fresh')
+    const clientId = this.clientId(takerAt, 'new')
+    const take = await this.sign(
+      'PlaceOrder',
+      [
+        ['wallet', taker.address],
+        ['symbol', rec.symbol],
+        ['side', rec.side === 'Buy' ? 'Sell' : 'Buy'],
+        ['size', formatDec(sub(parseDec(rec.size), parseDec(rec.filled_size)))],
+        ['price', rec.price],
+        ['tif', 'ioc'],
+        ['route', 'book_only'],
+        ['client_id', clientId],
+        ['nonce', takeNonce],
+      ],
+      taker.privateKey,
+    )
+    const cancel = route(this.pair, 'cancelOrder')
+    const place = route(this.pair, 'placeOrder')
+    const [tc, tt] = await Promise.all([
+      this.pair.target.send(cancel.method, cancel.path, { body: cancelT }),
+      this.pair.target.send(place.method, place.path, { body: take }),
+    ])
+    const [cT, tT] = [observe(tc, 'cancel'), observe(tt, 'order')]
+    // The oracle in the order the target's answers suggest: the cancel first when it was done.
+    const sendCancel = () => this.pair.oracle.send(cancel.method, cancel.path, { body: cancelO })
+    const sendTake = () => this.pair.oracle.send(place.method, place.path, { body: take })
+    let oc: Exchange
+    let ot: Exchange
+    if (tookEffect(cT)) {
+      oc = await sendCancel()
+      ot = await sendTake()
+    } else {
+      ot = await sendTake()
+      oc = await sendCancel()
+    }
+    const [cO, tO] = [observe(oc, 'cancel'), observe(ot, 'order')]
+    const after = await this.pair.target.send('GET', pathOf(this.pair, 'listOrders', { wallet: owner.address }))
+    this.record(step, [tc, tt, after], [oc, ot])
+    this.settle(owner.address, cancelNonce, tookEffect(cO))
+    this.settle(taker.address, takeNonce, tookEffect(tO))
+    const id = (e: Exchange) => (e.response?.json as { order_id?: unknown } | undefined)?.order_id
+    const [tid, oid] = [id(tt), id(ot)]
+    this.placed.push({
+      wallet: takerAt,
+      clientId,
+      ...(typeof tid === 'string' ? { target: tid } : {}),
+      ...(typeof oid === 'string' ? { oracle: oid } : {}),
+    })
+    if (tc.response === undefined || tt.response === undefined) return 'rolled'
+    const out: Divergence[] = []
+    if (tookEffect(cT)) out.push(...this.nonceTaken(owner.address, cancelNonce))
+    if (tookEffect(tT)) out.push(...this.nonceTaken(taker.address, takeNonce), ...this.ordersTaken(taker.address, tT, 1))
+    const end = orderRecord(after, p.target)
+    if (tookEffect(cT) && end && (end.status === 'FILLED' || cmp(parseDec(end.filled_size), parseDec(end.size)) === 0))
+      out.push(
+        invariant(
+          'EP-2',
+          `the cancel of order ${p.target} was answered ${tc.response.status} as done, and the order filled in full (${end.status}, ${end.filled_size} of ${end.size})`,
+        ),
+      )
+    if (out.length) return out
+    // Another order of arrival on the oracle leaves the two states apart: nothing after is comparable.
+    if (tookEffect(cT) !== tookEffect(cO) || tT.outcome !== tO.outcome) return 'rolled'
+    return this.state([p.wallet, takerAt])
+  }
+
   private async fill(step: Extract<Step, { op: 'fill' }>): Promise<StepVerdict> {
     const tier = this.pair.spec.rateLimits.tiers[this.pair.spec.rateLimits.defaultTier]!
     let left = this.pair.openCap - step.leave
@@ -1116,6 +1222,27 @@ function records(e: Exchange, except?: ReadonlySet<string>): string[] | undefine
     .filter((r: Record<string, unknown>) => !except?.has(String(r.order_id)))
     .map((r: Record<string, unknown>) => [r.symbol, r.side, r.size, r.price, r.tif, r.filled_size, r.status].map(String).join('|'))
     .sort()
+}
+
+interface OrderRecord {
+  readonly symbol: string
+  readonly side: string
+  readonly size: string
+  readonly price: string
+  readonly filled_size: string
+  readonly status: string
+}
+
+/** One order's record in a listing, by its id on that side. */
+function orderRecord(e: Exchange, id: string): OrderRecord | undefined {
+  const list = (e.response?.json as { orders?: Record<string, unknown>[] } | undefined)?.orders
+  const r = Array.isArray(list) ? list.find((x) => String(x?.order_id) === id) : undefined
+  if (!r) return undefined
+  const fields = ['symbol', 'side', 'size', 'price', 'filled_size', 'status'] as const
+  if (!fields.every((k) => typeof r[k] === 'string')) return undefined
+  // Decimals the toolkit cannot read are the comparisons' business, not a race's.
+  if (![r.size, r.filled_size, r.price].every((v) => /^(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(String(v)))) return undefined
+  return r as unknown as OrderRecord
 }
 
 function orderIds(e: Exchange): Set<string> {

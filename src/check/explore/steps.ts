@@ -92,6 +92,12 @@ export type Step =
   | { readonly op: 'burst'; readonly n: number; readonly step: Step }
   /** n different resting orders of one wallet at once (n nonces): the rate limit and the open-order cap. */
   | { readonly op: 'flood'; readonly wallet: number; readonly n: number; readonly bulk: boolean }
+  /**
+   * A mixed race: the owner's cancel of an earlier order and another wallet's order that takes
+   * it in full (same price, other side, `ioc`), sent at once. Whatever the order of arrival, the
+   * cancel and the fill never both succeed in full.
+   */
+  | { readonly op: 'race'; readonly ref: OrderRef; readonly taker: number }
   /** The next rate-limit window (only where the explorer moves the target's clock). */
   | { readonly op: 'wait' }
   /** Resting orders of wallet 0 up to `leave` below the open-order cap, across as many windows as the order limit needs. */
@@ -273,6 +279,10 @@ function single(o: StepOptions): fc.Arbitrary<Step> {
           ...(status !== undefined && r.what === 'orders' ? { status } : {}),
           ...(head && (r.what === 'orders' || r.what === 'book') ? { head } : {}),
         })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({ op: fc.constant('race' as const), ref, taker: fc.integer({ min: 0, max: WALLETS - 1 }) }),
     },
     ...(o.canWait
       ? [

@@ -1,0 +1,75 @@
+/**
+ * Mixed races: the owner's cancel and another wallet's taking order sent to the target at once.
+ * Which wins is the target's call; a cancel answered as done for an order that filled in full is
+ * a lost update whatever the order of arrival, and the explorer says so on the target's answers
+ * alone. A correct server gives no finding, whichever request it took first.
+ */
+import { afterAll, expect, it } from 'vitest'
+import { InProcessClient } from '../../src/check/explore/in-process.ts'
+import type { Pair } from '../../src/check/explore/pair.ts'
+import { Session } from '../../src/check/explore/session.ts'
+import type { Step } from '../../src/check/explore/steps.ts'
+import { HttpClient } from '../../src/check/target/http.ts'
+import { walletDeriver } from '../../src/check/target/wallets.ts'
+import { missingSymbolFor } from '../../src/check/target/world.ts'
+import { shippedContract } from '../../src/contract/index.ts'
+import { SimulatedClock, startServer, type RunningServer } from '../../src/server/index.ts'
+import { reference, type Target } from '../fixtures/broken-servers.ts'
+import { cancelLostToFill } from './faults.ts'
+
+const spec = shippedContract()
+const closing: (() => Promise<void>)[] = []
+afterAll(async () => {
+  for (const c of closing) await c()
+})
+
+async function pairWith(target: Target): Promise<Pair> {
+  closing.push(() => target.close())
+  const oracle: RunningServer = await startServer({ config: { log: false }, deps: { clock: new SimulatedClock(Date.UTC(2026, 0, 5, 12)) } })
+  closing.push(() => oracle.close())
+  const http = new HttpClient(target.url)
+  closing.push(async () => http.close())
+  const instruments = oracle.config.instruments
+  return {
+    spec,
+    target: http,
+    oracle: new InProcessClient(oracle),
+    domainName: oracle.config.domainName,
+    chainId: oracle.config.chainId,
+    perpChainId: oracle.config.perpChainId ?? 1337,
+    isMainnet: true,
+    symbols: instruments,
+    assets: instruments.map((_, i) => i),
+    missingSymbol: missingSymbolFor(instruments),
+    openCap: spec.rateLimits.tiers[spec.rateLimits.defaultTier]!.maxOpenOrders,
+  }
+}
+
+const resting: Step = {
+  op: 'order',
+  wallet: 0,
+  signer: 'self',
+  order: { symbol: 0, side: 'Buy', size: '2', price: '5', tif: 'gtc', route: 'book_only', clientId: 'new' },
+  nonce: 'fresh',
+  sig: 'none',
+}
+const race: Step = { op: 'race', ref: 0, taker: 1 }
+
+it('a cancel answered CANCELED for an order that filled in full meanwhile fails EP-2 on the target alone', async () => {
+  const s = new Session(await pairWith(await cancelLostToFill()), walletDeriver(11, 'race'))
+  expect(await s.run(resting)).toEqual([])
+  const v = await s.run(race)
+  expect(v).not.toBe('rolled')
+  const found = v as Exclude<typeof v, 'rolled'>
+  expect(found.map((d) => [d.rule, d.level, d.invariant])).toContainEqual(['EP-2', 'stated', true])
+  expect(found.find((d) => d.rule === 'EP-2')!.what).toMatch(/answered 200 as done, and the order filled in full \(FILLED, 2 of 2\)/)
+})
+
+it('a correct server: no finding from the race, in either order of arrival', async () => {
+  for (const seed of [1, 2, 3]) {
+    const s = new Session(await pairWith(await reference()), walletDeriver(seed, 'race-ok'))
+    expect(await s.run(resting)).toEqual([])
+    const v = await s.run(race)
+    expect(v === 'rolled' ? [] : v).toEqual([])
+  }
+})
