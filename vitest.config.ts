@@ -13,7 +13,8 @@ const UNIT = [
   'test/diff/{catalog,composition,eip712,input,plain,self}.test.ts',
   'test/generate/emit{,ters}.test.ts',
   'test/explain/note.test.ts',
-  'test/server/{auth-unit,book-model,matching,rate-limiter,stores,units,wire,verify-batch,retain}.test.ts',
+  'test/server/{auth-unit,book-model,matching,rate-limiter,units,wire,verify-batch,retain}.test.ts',
+  'test/server/stores/memory.test.ts',
   'test/check-server/registry.test.ts',
 ]
 const ALL = ['test/**/*.test.ts', 'src/**/*.test.ts', 'generators/**/*.test.ts']
