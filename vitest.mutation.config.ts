@@ -38,7 +38,7 @@ export default defineConfig({
       'test/server/wire.test.ts',
       'test/server/perp.test.ts',
       'test/server/ws.test.ts',
-      'test/server/stores.test.ts',
+      'test/server/stores/memory.test.ts',
       'test/server/auth-unit.test.ts',
       'test/server/rate-limiter.test.ts',
       // Diff: catalog and EIP-712 rules.

@@ -209,6 +209,8 @@ export function createEdge(
       return answer(withRate(busy), rc, match.head, started, state, true)
     }
     const read = method === 'GET' || method === 'HEAD'
+    // A write is refused while the store cannot commit; a read (POST /info too) goes on.
+    const writes = !read && handler.readOnly !== true
     // A store that cannot commit (a full disk) refuses writes before they change anything.
     const storeDown = (outcome: string): EdgeAnswer | undefined => {
       const why = store?.unavailable()
@@ -216,7 +218,7 @@ export function createEdge(
       const down = catalog.reply('not_ready', `the state cannot be saved now (${why}); ${outcome}`, {}, { 'Retry-After': '1' })
       return answer(withRate(down), rc, match.head, started, state)
     }
-    if (!read) {
+    if (writes) {
       const down = storeDown('nothing was changed, retry shortly')
       if (down) {
         req.discard()
@@ -264,7 +266,7 @@ export function createEdge(
     // Nothing is answered before the state it reports is on disk. A read while the store cannot
     // commit answers at once; a write whose commit failed answers 503 (its change stays queued
     // and is committed when space returns).
-    const pending = read && store?.unavailable() !== undefined ? undefined : store?.settled()
+    const pending = !writes && store?.unavailable() !== undefined ? undefined : store?.settled()
     if (pending)
       try {
         await pending

@@ -58,6 +58,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const data = opts.data
     ? (await import('./persist/data-dir.ts')).openDataDir(opts.data, `${config.domainName}/${config.chainId}`, {
         sync: opts.dataSync === true,
+        retain: config.retain,
       })
     : undefined
   const base = defaultDeps(signing, spec.rateLimits.windowSeconds, config.log === true)

@@ -9,6 +9,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { operationErrorCodes, operationRoutes } from '../../src/contract/generated/index.ts'
 import { startServe } from '../helpers/cli.ts'
 import { call, signedOrder, wallet, type Wallet } from './helpers.ts'
 
@@ -69,6 +70,21 @@ describe.skipIf(!mounted)('a full disk under --data', () => {
       const read = await call(a, 'GET', `/orders?wallet=${acked[0]!.wallet.address}`)
       expect(read.status).toBe(200)
       expect((read.json as { orders: { order_id: string }[] }).orders.map((o) => o.order_id)).toContain(acked[0]!.orderId)
+      // Every operation as the spec declares it: a write whose spec declares the 503 `not_ready`
+      // gets it (refused before its body is read), any other operation is served.
+      let writes = 0
+      for (const [op, route] of Object.entries(operationRoutes)) {
+        if (route.method === 'GET') continue
+        const declared = (operationErrorCodes[op as keyof typeof operationErrorCodes] as Record<number, readonly string[]>)[503] ?? []
+        const res = await call(a, route.method, route.path, '{"type":"meta"}')
+        if (declared.includes('not_ready')) {
+          writes++
+          expect(res.status, `${route.method} ${route.path}`).toBe(503)
+          expect((res.json as { code?: string }).code).toBe('not_ready')
+          expect(res.headers.get('retry-after')).toBe('1')
+        } else expect(res.status, `${route.method} ${route.path} is a read`).toBe(200)
+      }
+      expect(writes).toBeGreaterThan(0)
 
       // Space returns: writes succeed again in the same process.
       rmSync(filler)

@@ -133,8 +133,9 @@ describe('a store that is not this store is refused in one line', () => {
     async (name, damage, why) => {
       const dir = copy(`case-${name.replace(/\W+/g, '-')}`)
       await damage(dir)
-      // Refused, so no replay can be answered.
+      // Refused, so no replay can be answered; and a second start on the same DIR is refused too.
       expect(await refusal(dir)).toMatch(why)
+      expect(await refusedOrIntact(dir)).toBe('refused')
     },
     60_000,
   )

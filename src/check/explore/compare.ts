@@ -72,6 +72,8 @@ const taken = (o: Outcome) => o === 'accepted'
 function outcomeRule(target: Outcome, oracle: Outcome, c: AnswerContext): RuleId | 'rolled' | undefined {
   if (target === oracle) return undefined
   const pair = (a: Outcome, b: Outcome) => (target === a && oracle === b) || (target === b && oracle === a)
+  // A declared 503 (the target cannot save state now) says "not now": the rest of the run is not comparable.
+  if (target === 'unavailable' && oracle !== 'unavailable') return 'rolled'
   // A 5xx is never the answer to a request the reference answers: the endpoint's own stated behaviour is missing.
   if (target === 'server') return c.rule ?? KIND_RULE[c.kind]
   // Past the signature check on one side only: a rejection for a business reason means the signer was taken.
@@ -106,7 +108,7 @@ function capAsRejection(t: Observed, o: Observed): boolean {
 
 /** A batch refused whole and one answered 200 with no slot taken are both conformant. */
 function sameBatchRefusal(t: Observed, o: Observed): boolean {
-  const refusedWhole = (x: Observed) => x.status >= 400 && x.outcome !== 'rate' && x.outcome !== 'server'
+  const refusedWhole = (x: Observed) => x.status >= 400 && x.outcome !== 'rate' && x.outcome !== 'unavailable' && x.outcome !== 'server'
   const noneTaken = (x: Observed) => x.status === 200 && (x.items ?? []).every((i) => !taken(i))
   return (refusedWhole(t) && noneTaken(o)) || (refusedWhole(o) && noneTaken(t))
 }

@@ -1,12 +1,12 @@
 /**
  * What an answer shows, read the same way for the target and the reference: the outcome class
  * the rule catalog distinguishes (accepted, a business rejection, an auth refusal, a rate limit,
- * a cap, a reused nonce, another refusal, a server error), the per-item classes of a batch or a
+ * a cap, a reused nonce, another refusal, not now (503), a server error), the per-item classes of a batch or a
  * perp action, and the headers a rule states. Pure: an exchange in, a value out.
  */
 import type { Exchange } from '../target/http.ts'
 
-export type Outcome = 'accepted' | 'rejected' | 'auth' | 'rate' | 'cap' | 'nonce' | 'refused' | 'server' | 'none'
+export type Outcome = 'accepted' | 'rejected' | 'auth' | 'rate' | 'cap' | 'nonce' | 'refused' | 'unavailable' | 'server' | 'none'
 
 export interface Observed {
   readonly status: number
@@ -27,6 +27,8 @@ function errorOutcome(status: number, body: unknown): Outcome {
   const b = isObj(body) ? body : {}
   if (b.error === 'limit_exceeded' || b.code === 'limit_exceeded') return 'cap'
   if (status === 429) return 'rate'
+  // The spec's 503 on a write (the server cannot save state now, Retry-After): "not now", nothing changed.
+  if (status === 503) return 'unavailable'
   if (status >= 500) return 'server'
   if (status === 401 || status === 403) return 'auth'
   if (status === 409) return 'nonce'

@@ -56,7 +56,11 @@ export const serveCommand: CommandModule = {
         'keep the state (nonces, orders, agents, positions, rate windows) in an LMDB database in DIR; without it a restart forgets',
       )
       .option('--data-sync', 'with --data: fsync every commit (survives power loss, not only a crash), slower')
-      .option('--retain <n>', 'memory mode: finished orders kept for GET /orders (default 10000)', intOption('--retain', 0))
+      .option(
+        '--retain <n>',
+        'finished orders kept for GET /orders (default 10000); older ones are forgotten, in memory and with --data',
+        intOption('--retain', 0),
+      )
       .option(
         '--max-connections <n>',
         'open connections served normally (default 512); past it: 503, GET /health still served',

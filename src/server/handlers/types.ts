@@ -15,6 +15,8 @@ export interface Request {
 export type Handler = ((req: Request) => Reply | Promise<Reply>) & {
   /** Answers a body the edge refused as a bad field (duplicate key, nesting), when the operation has its own envelope. */
   readonly refuseBody?: (message: string) => Reply
+  /** Changes no state though not a GET (POST /info): served while the store cannot commit. */
+  readonly readOnly?: true
 }
 
 /** Builds an operation's handler once at start-up (validators compiled, kinds resolved). */

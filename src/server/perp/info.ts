@@ -23,5 +23,6 @@ export const perpInfo: HandlerFactory = (ctx, op) => {
       return ctx.catalog.reply('invalid_field', `invalid field "${needs}": required for type ${JSON.stringify(request.type)}`)
     return json(200, answer(ctx, request))
   }
-  return handler
+  // A read: answered on a full disk too (the spec declares no 503 for it).
+  return Object.assign(handler, { readOnly: true as const })
 }

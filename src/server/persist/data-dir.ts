@@ -15,7 +15,14 @@
  * | `ag:<owner>:<agent>`       | approval                      | agent approvals                 |
  * | `ak:<address>`             | 1 (took part in an approval)  | none: read on use               |
  * | `r:<wallet>`               | the current rate window       | this window's counters          |
+ * | `f:<n>`                    | seq of the n-th finished order| the queue's two ends            |
+ * | `!forgotten`               | highest seq forgotten         | the horizon, the next order id  |
  * | `!store`                   | the header (its id)           | none: checked before opening    |
+ *
+ * Finished orders past `retain` leave the store as memory mode forgets them (oldest finished
+ * first, through the `f:` queue): their `o:` and `w:` records are removed and LMDB reuses the
+ * freed pages, so the file stops growing but for one `n:` record an order. The nonce stays
+ * consumed (a replay of a forgotten order is still refused) and `!forgotten` keeps its id given.
  *
  * Before the database is opened, DIR is locked for this process (lock.ts), its header checked
  * or written (header.ts), and every record read in a child process (verify.ts), so that a second
@@ -25,12 +32,12 @@
  */
 import { mkdirSync } from 'node:fs'
 import { InputError } from '../../errors.ts'
-import type { Horizon, OrderArchive } from '../archive.ts'
+import type { OrderArchive } from '../archive.ts'
 import { formatDec, isZero, parseDec, type Dec } from '../decimal.ts'
 import type { Exchange, ExchangeObserver, Order, OrderInput, OrderStatus } from '../exchange.ts'
 import type { Window, WindowJournal } from '../limits.ts'
 import { createAgentStore, type AgentStore, type NonceStore } from '../stores.ts'
-import { openHeader } from './header.ts'
+import { markMigrated, openHeader, type StoreHeader } from './header.ts'
 import { Kv, type KvOptions } from './kv.ts'
 import { lockDir, type DirLock } from './lock.ts'
 import { verifyStore } from './verify.ts'
@@ -96,17 +103,23 @@ export interface DataDir {
   close(): Promise<void>
 }
 
+export interface DataDirOptions extends KvOptions {
+  /** Finished orders kept (the newest); older ones leave the store. Default: all. */
+  retain?: number
+}
+
 /** `contract` names the signing domain the store's signatures belong to (`name/chainId`). */
-export function openDataDir(path: string, contract: string, options: KvOptions = {}): DataDir {
+export function openDataDir(path: string, contract: string, options: DataDirOptions = {}): DataDir {
   let kv: Kv
   let lock: DirLock | undefined
   try {
     mkdirSync(path, { recursive: true })
     lock = lockDir(path)
-    const { header, created } = openHeader(path, contract)
+    const { header, created, migrateFrom } = openHeader(path, contract)
     if (!created) verifyStore(path, header.id)
     kv = new Kv(path, options)
     if (created) kv.put('!store', { id: header.id, version: header.version, contract })
+    if (migrateFrom !== undefined) migrate(kv, path, header)
   } catch (err) {
     lock?.release()
     if (err instanceof InputError) throw err
@@ -151,15 +164,35 @@ export function openDataDir(path: string, contract: string, options: KvOptions =
     },
   }
 
-  const horizon: Horizon = { complete: true, retain: null, forgottenThrough: null }
+  const retain = options.retain ?? Number.POSITIVE_INFINITY
+  // The queue of finished orders: `f:<head>` is the oldest, `f:<tail - 1>` the newest.
+  const first = kv.firstKey('f:')
+  const last = kv.lastKey('f:')
+  let head = first ? Number(first.slice(2)) : 0
+  let tail = last ? Number(last.slice(2)) + 1 : head
+  let forgotten = kv.get('!forgotten') as number | undefined
+  const forgetOldest = () => {
+    const key = `f:${pad(head++)}`
+    const seq = kv.get(key) as number
+    kv.remove(key)
+    const s = kv.get(`o:${pad(seq)}`) as StoredOrder | undefined
+    if (s) {
+      kv.remove(`o:${pad(seq)}`)
+      kv.remove(`w:${s.input.wallet.toLowerCase()}:${pad(seq)}`)
+    }
+    if (forgotten === undefined || seq > forgotten) kv.put('!forgotten', (forgotten = seq))
+  }
   const stored = (id: string): Order | undefined => {
     if (!ORDER_ID.test(id)) return undefined
     const s = kv.get(`o:${pad(Number(id))}`) as StoredOrder | undefined
     return s ? fromStored(s) : undefined
   }
   const archive: OrderArchive = {
-    // The observer has written it already; nothing stays in memory.
-    add() {},
+    // The observer has written it already; nothing stays in memory but the queue's ends.
+    add(order) {
+      kv.put(`f:${pad(tail++)}`, order.seq)
+      while (tail - head > retain) forgetOldest()
+    },
     get: (id) => {
       const o = stored(id)
       return o && o.status !== 'OPEN' ? o : undefined
@@ -172,7 +205,11 @@ export function openDataDir(path: string, contract: string, options: KvOptions =
       }
       return out
     },
-    horizon: () => horizon,
+    horizon: () => ({
+      complete: forgotten === undefined,
+      retain: Number.isFinite(retain) ? retain : null,
+      forgottenThrough: forgotten === undefined ? null : String(forgotten),
+    }),
   }
 
   // Orders whose index entries are written: one write per order, not one per fill.
@@ -202,7 +239,7 @@ export function openDataDir(path: string, contract: string, options: KvOptions =
     archive,
     observer,
     restore(exchange) {
-      const last = kv.lastKey('o:')
+      const lastOrder = kv.lastKey('o:')
       const open: Order[] = []
       for (const [key] of kv.range('open:')) {
         const s = kv.get(`o:${key.slice(5)}`) as StoredOrder | undefined
@@ -212,7 +249,8 @@ export function openDataDir(path: string, contract: string, options: KvOptions =
         open.push(o)
       }
       exchange.restore({
-        seq: last ? Number(last.slice(2)) : 0,
+        // An order id once given stays given, its order forgotten or not.
+        seq: Math.max(lastOrder ? Number(lastOrder.slice(2)) : 0, forgotten ?? 0),
         known: kv.range('k:').map(([key]) => key.slice(2)),
         positions: kv.range('p:').map(([key, v]): [string, string, Dec] => {
           const rest = key.slice(2)
@@ -232,4 +270,17 @@ export function openDataDir(path: string, contract: string, options: KvOptions =
       }
     },
   }
+}
+
+/**
+ * Version 1 to 2: the finished orders a version-1 store holds enter the queue (in id order: when
+ * each finished was not recorded), so that `retain` bounds them too; then the header says 2.
+ */
+function migrate(kv: Kv, path: string, header: StoreHeader): void {
+  let n = 0
+  for (const [key, v] of kv.range('o:')) if ((v as StoredOrder).status !== 'OPEN') kv.put(`f:${pad(n++)}`, Number(key.slice(2)))
+  const committed = kv.settled()
+  // The header changes only once the queue is on disk: a crash before leaves a version-1 store.
+  if (committed) committed.then(() => markMigrated(path, header)).catch(() => {})
+  else markMigrated(path, header)
 }

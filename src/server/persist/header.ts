@@ -15,8 +15,13 @@ import { LOCK_FILE } from './lock.ts'
 export const HEADER_FILE = 'oec-store.json'
 export const DATA_FILE = 'data.mdb'
 const MARKER = 'oec-store'
-/** The format this code reads and writes; a store of another version is refused (no migration exists yet). */
-export const FORMAT_VERSION = 1
+/**
+ * The format this code writes. 2 added the finished-order queue (`f:`) and `!forgotten`, so that
+ * finished orders past `--retain` leave the store; a version-1 store is migrated on open
+ * (`migrateFrom`), any other version is refused.
+ */
+export const FORMAT_VERSION = 2
+const MIGRATES_FROM: readonly number[] = [1]
 
 export interface StoreHeader {
   readonly marker: typeof MARKER
@@ -33,7 +38,7 @@ const recover = (dir: string) => `move ${dir} aside (or pick another --data dire
  * The header of the store in `dir`, checked against this server's contract; a new header when
  * `dir` is empty (`created`). Throws one line for anything else.
  */
-export function openHeader(dir: string, contract: string): { header: StoreHeader; created: boolean } {
+export function openHeader(dir: string, contract: string): { header: StoreHeader; created: boolean; migrateFrom?: number } {
   const file = join(dir, HEADER_FILE)
   if (!existsSync(file)) {
     const others = readdirSync(dir).filter((f) => f !== LOCK_FILE)
@@ -42,9 +47,7 @@ export function openHeader(dir: string, contract: string): { header: StoreHeader
         `--data ${dir}: not an oec store (no ${HEADER_FILE}, but it holds ${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}); point --data at an empty or new directory`,
       )
     const header: StoreHeader = { marker: MARKER, version: FORMAT_VERSION, contract, id: randomUUID(), createdAt: new Date().toISOString() }
-    // Written whole or not at all: a crash never leaves half a header.
-    writeFileSync(`${file}.tmp`, `${JSON.stringify(header, null, 2)}\n`)
-    renameSync(`${file}.tmp`, file)
+    writeHeader(file, header)
     return { header, created: true }
   }
   let header: Partial<StoreHeader>
@@ -55,9 +58,9 @@ export function openHeader(dir: string, contract: string): { header: StoreHeader
   }
   if (header === null || typeof header !== 'object' || header.marker !== MARKER || typeof header.id !== 'string')
     throw new InputError(`--data ${dir}: ${HEADER_FILE} is not an oec store header (foreign or damaged); ${recover(dir)}`)
-  if (header.version !== FORMAT_VERSION)
+  if (header.version !== FORMAT_VERSION && !MIGRATES_FROM.includes(header.version as number))
     throw new InputError(
-      `--data ${dir}: store format version ${String(header.version)}, this oec reads version ${FORMAT_VERSION} and has no migration from it; use the oec that wrote it, or ${recover(dir)}`,
+      `--data ${dir}: store format version ${String(header.version)}, this oec reads version ${FORMAT_VERSION} and migrates only from ${MIGRATES_FROM.join(', ')}; use the oec that wrote it, or ${recover(dir)}`,
     )
   if (header.contract !== contract)
     throw new InputError(
@@ -65,5 +68,17 @@ export function openHeader(dir: string, contract: string): { header: StoreHeader
     )
   if (!existsSync(join(dir, DATA_FILE)))
     throw new InputError(`--data ${dir}: ${DATA_FILE} is missing (deleted?): its orders and nonces are gone; ${recover(dir)}`)
-  return { header: header as StoreHeader, created: false }
+  const migrateFrom = header.version === FORMAT_VERSION ? undefined : (header.version as number)
+  return { header: header as StoreHeader, created: false, ...(migrateFrom === undefined ? {} : { migrateFrom }) }
+}
+
+/** Records that the store in `dir` is now of this format version (after its migration committed). */
+export function markMigrated(dir: string, header: StoreHeader): void {
+  writeHeader(join(dir, HEADER_FILE), { ...header, version: FORMAT_VERSION })
+}
+
+function writeHeader(file: string, header: StoreHeader): void {
+  // Written whole or not at all: a crash never leaves half a header.
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(header, null, 2)}\n`)
+  renameSync(`${file}.tmp`, file)
 }

@@ -89,6 +89,19 @@ export class Kv {
     return queued ? entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) : entries
   }
 
+  /** The first key starting with `prefix`, committed or queued (a queued removal hides a committed key). */
+  firstKey(prefix: string): string | undefined {
+    let first: string | undefined
+    for (const key of this.db.getKeys({ start: prefix, end: `${prefix}\uffff` })) {
+      if (this.pending.get(key)?.value === undefined && this.pending.has(key)) continue
+      first = key
+      break
+    }
+    for (const [key, p] of this.pending)
+      if (p.value !== undefined && key.startsWith(prefix) && (first === undefined || key < first)) first = key
+    return first
+  }
+
   /** The last key starting with `prefix`, committed or queued. */
   lastKey(prefix: string): string | undefined {
     let last: string | undefined

@@ -29,11 +29,12 @@ for (const { key, value } of db.getRange()) {
   n++
   if (typeof key !== 'string') say('a record with a key of the wrong type')
   const colon = key.indexOf(':')
-  const kind = key === '!store' ? '!store' : key.slice(0, colon)
+  const kind = key.startsWith('!') ? key : key.slice(0, colon)
   const rest = key.slice(colon + 1)
   let ok
   switch (kind) {
     case '!store': ok = true; break
+    case '!forgotten': case 'f': ok = Number.isSafeInteger(value) && value > 0; break
     case 'n': case 'k': case 'ak': ok = value === 1; break
     case 'w': ok = value === 1; indexed.add(rest); break
     case 'open': ok = value === 1; opens.push(rest); break
