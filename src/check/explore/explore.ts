@@ -185,8 +185,6 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   const salt = embedded ? undefined : runSalt()
   const deadline = 'ms' in opts.budget ? Date.now() + opts.budget.ms : undefined
   const maxFound = opts.maxFound ?? 30
-  // One thread per core at most: a thread costs a module load and a spec compile.
-  const threads = THREADS_AVAILABLE ? Math.min(workers, shards, Math.ceil(shards / (opts.part?.of ?? 1)), availableParallelism()) : 1
   const part = opts.part ?? { index: 1, of: 1 }
   if (part.of > shards)
     throw new InputError(
@@ -194,6 +192,8 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     )
   // This part's shards: the whole run's, dealt round-robin (part I of N runs shards I-1, I-1+N, ...).
   const mine = Array.from({ length: shards }, (_, i) => i).filter((i) => i % part.of === part.index - 1)
+  // One thread per core at most: a thread costs a module load and a spec compile.
+  const threads = THREADS_AVAILABLE ? Math.min(workers, mine.length, availableParallelism()) : 1
   const shardSymbols = (shard: number) => (embedded || shards === 1 ? symbols : symbols.filter((_, i) => i % shards === shard))
 
   // Running totals per shard, summed for progress: a shard reports its own totals.
