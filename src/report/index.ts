@@ -240,6 +240,7 @@ function jsonReporter(out: NodeJS.WritableStream): Reporter {
         ok: exitCodeFor(results) === 0,
         counts: countOutcomes(results),
         results,
+        ...(s.campaign ? { campaign: s.campaign } : {}),
       }
       out.write(JSON.stringify(doc, null, 2) + '\n')
     },

@@ -29,6 +29,27 @@ export interface RunSummary {
   results: CaseResult[]
   startedAt: string
   durationMs: number
+  /** An exploration's part of a campaign: what `oec report merge` needs to join the parts. */
+  campaign?: Campaign
+}
+
+/**
+ * What an explored run was (seed, spec, budget, which part of the whole) and what it did, in the
+ * JSON report, so that the reports of a campaign's shards can be checked as parts of one run and
+ * joined into the report that run would have given.
+ */
+export interface Campaign {
+  seed: number
+  /** The spec's version and a digest of its text: parts of one campaign explore one contract. */
+  spec: { version: string; digest: string }
+  /** The --explore budget as given (`500`, `2m`). */
+  budget: string
+  /** The 1-based parts of `of` this report holds (a run without --shard: part 1 of 1), and the explorer's shards they ran. */
+  part: { parts: number[]; of: number; shards: number[] }
+  sequences: number
+  steps: number
+  /** lengths[n] = explored sequences that ran n steps (for the merged median). */
+  lengths: number[]
 }
 
 export const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'warn', 'skip', 'xfail']

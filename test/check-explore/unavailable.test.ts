@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { compareAnswers } from '../../src/check/explore/compare.ts'
 import { observe } from '../../src/check/explore/observe.ts'
-import type { Exchange } from '../../src/check/server/http.ts'
+import type { Exchange } from '../../src/check/target/http.ts'
 import { shippedContract } from '../../src/contract/load.ts'
 import { ErrorCatalog } from '../../src/server/catalog.ts'
 

@@ -2,7 +2,7 @@
  * The composite action and the example workflows of docs/ci/ stay usable: valid YAML; the action
  * installs the packed package (cached) rather than building on every use, and hands `args` to
  * `oec` without a shell's word splitting; every `oec` invocation in an example names a command
- * and flags that `oec <command> --help` lists. The action's shell steps also run here, as a
+ * and flags that `oec <command> --help` lists (the explore campaign's matrix and merge jobs included). The action's shell steps also run here, as a
  * runner would run them (a packed tarball installed, then a cache hit), except the `uses:` steps
  * (setup-node; actions/cache is played by "the folder exists").
  */
@@ -74,8 +74,8 @@ describe('CI recipes', () => {
     expect(oec.run).not.toMatch(/\$OEC_ARGS/)
   })
 
-  it('there is an example for each job: check server, check client --http, diff, generate --check', () => {
-    expect(examples.sort()).toEqual(['check-client-http.yml', 'check-server.yml', 'diff.yml', 'generate-check.yml'])
+  it('there is an example for each job: check server, check client --http, diff, generate --check, an explore campaign', () => {
+    expect(examples.sort()).toEqual(['check-client-http.yml', 'check-server.yml', 'diff.yml', 'explore-campaign.yml', 'generate-check.yml'])
   })
 
   it.each(examples)('%s: every oec command and flag exists', async (file) => {
@@ -83,7 +83,7 @@ describe('CI recipes', () => {
     const calls = actionArgs(wf)
     expect(calls.length).toBeGreaterThan(0)
     for (const words of calls) {
-      const command = words[0] === 'check' ? words.slice(0, 2) : words.slice(0, 1)
+      const command = words[0] === 'check' || words[0] === 'report' ? words.slice(0, 2) : words.slice(0, 1)
       const help = await runMain([...command, '--help'])
       expect(help.code, `${file}: oec ${command.join(' ')} --help`).toBe(0)
       // After a bare `--` come the testee's own arguments, not oec's.

@@ -8,16 +8,19 @@
  * budget is the same whatever the number of workers running the shards, and whether they run in
  * worker threads (the compiled package: one shard per thread, every core busy) or in this one.
  */
+import { createHash } from 'node:crypto'
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { contractFor, shippedContract, type Contract, type FullContract } from '../../contract/index.ts'
-import type { CaseResult, RunSummary } from '../../report/model.ts'
+import type { Campaign, CaseResult, RunSummary } from '../../report/model.ts'
 import type { SimulatedClock, ServerConfig } from '../../server/index.ts'
 import { HttpClient, probe, UnreachableError } from '../target/http.ts'
 import type { TierWallet } from '../target/profile.ts'
 import { listedInstruments } from '../target/world.ts'
 import { runSalt, walletFromKey } from '../target/wallets.ts'
-import { foundCase, foundId, type Found } from './report.ts'
+import { InputError } from '../../errors.ts'
+import { exploredCase, foundCase, foundId, type Found } from './report.ts'
+import { DEFAULT_SHRINK, type ShrinkBudget } from './shrink.ts'
 import { findingKey, runShard, type SavedSequence, type ShardPlan, type ShardResult } from './shard.ts'
 import type { ThreadInput, ThreadMessage, ThreadSpec } from './shard-thread.ts'
 
@@ -55,6 +58,14 @@ export interface ExploreOptions {
   readonly replay?: readonly SavedSequence[]
   /** Stop after this many divergences (default 30). */
   readonly maxFound?: number
+  /** Shrinking a find, apart from the exploration budget (default DEFAULT_SHRINK). */
+  readonly shrink?: ShrinkBudget
+  /**
+   * `--shard I/N`: run part I (1-based) of N of this exploration: the shards the whole run would
+   * have, dealt round-robin to the parts, so the N parts together run exactly the whole run's
+   * sequences and each part runs its shards as the whole run would.
+   */
+  readonly part?: { readonly index: number; readonly of: number }
   readonly onProgress?: (p: ExploreProgress) => void
 }
 
@@ -72,6 +83,8 @@ export interface ExploreResult {
   readonly steps: number
   /** The median number of steps an explored sequence ran: how deep exploration reached. */
   readonly medianSteps: number
+  /** Each shard this run ran, with a digest of the sequences it ran (what a part of a campaign did). */
+  readonly shards: readonly { readonly shard: number; readonly sequences: number; readonly digest: string }[]
 }
 
 /** The shards of an embedded run: fixed, so that the report does not depend on --workers. */
@@ -107,7 +120,13 @@ function inThread(
         found.set(m.shard, [...(found.get(m.shard) ?? []), m.found])
         onFound(m.shard, m.found)
       } else if (m.kind === 'done')
-        results.set(m.shard, { found: found.get(m.shard) ?? [], sequences: m.sequences, steps: m.steps, lengths: m.lengths })
+        results.set(m.shard, {
+          found: found.get(m.shard) ?? [],
+          sequences: m.sequences,
+          steps: m.steps,
+          lengths: m.lengths,
+          digest: m.digest,
+        })
       else {
         failed = true
         reject(new Error(m.message))
@@ -166,8 +185,15 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   const salt = embedded ? undefined : runSalt()
   const deadline = 'ms' in opts.budget ? Date.now() + opts.budget.ms : undefined
   const maxFound = opts.maxFound ?? 30
+  const part = opts.part ?? { index: 1, of: 1 }
+  if (part.of > shards)
+    throw new InputError(
+      `--shard ${part.index}/${part.of}: this exploration has ${shards} shard(s) to deal out, so at most ${shards} parts`,
+    )
+  // This part's shards: the whole run's, dealt round-robin (part I of N runs shards I-1, I-1+N, ...).
+  const mine = Array.from({ length: shards }, (_, i) => i).filter((i) => i % part.of === part.index - 1)
   // One thread per core at most: a thread costs a module load and a spec compile.
-  const threads = THREADS_AVAILABLE ? Math.min(workers, shards, availableParallelism()) : 1
+  const threads = THREADS_AVAILABLE ? Math.min(workers, mine.length, availableParallelism()) : 1
   const shardSymbols = (shard: number) => (embedded || shards === 1 ? symbols : symbols.filter((_, i) => i % shards === shard))
 
   // Running totals per shard, summed for progress: a shard reports its own totals.
@@ -197,6 +223,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
       ? { sequences: Math.floor(opts.budget.sequences / shards) + (shard < opts.budget.sequences % shards ? 1 : 0) }
       : {}),
     ...(deadline !== undefined ? { deadline } : {}),
+    shrink: opts.shrink ?? DEFAULT_SHRINK,
   })
   const onCount = (shard: number, sequences: number, steps: number) => {
     counts[shard] = { sequences, steps }
@@ -209,12 +236,10 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
 
   const perShard: ShardResult[] = new Array(shards)
   if (threads > 1 && !opts.clock && !opts.replay) {
-    // Thread k runs shards k, k + threads, ...; the shards a run has are the same either way.
+    // Thread k runs this part's k-th, (k + threads)-th, ... shard; the shards a run has are the same either way.
     const input = (k: number): ThreadInput => {
-      const plans = Array.from({ length: shards }, (_, i) => i)
-        .filter((i) => i % threads === k)
-        .map(planFor)
-      return { spec: threadSpec(spec), plans, concurrency: Math.ceil(Math.min(workers, shards) / threads) }
+      const plans = mine.filter((_, j) => j % threads === k).map(planFor)
+      return { spec: threadSpec(spec), plans, concurrency: Math.ceil(Math.min(workers, mine.length) / threads) }
     }
     const running: Worker[] = []
     const done = await Promise.all(Array.from({ length: threads }, (_, k) => inThread(input(k), onCount, onFound, running))).catch(
@@ -228,9 +253,9 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   } else {
     let next = 0
     await Promise.all(
-      Array.from({ length: Math.min(workers, shards) }, async () => {
-        while (next < shards) {
-          const i = next++
+      Array.from({ length: Math.min(workers, mine.length) }, async () => {
+        while (next < mine.length) {
+          const i = mine[next++]!
           perShard[i] = await runShard(spec, planFor(i), {
             onCount: (sequences, steps) => onCount(i, sequences, steps),
             onFound,
@@ -241,37 +266,38 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
       }),
     )
   }
-  const sequences = perShard.reduce((n, r) => n + r.sequences, 0)
-  const steps = perShard.reduce((n, r) => n + r.steps, 0)
-  const all = perShard.flatMap((r) => r.found)
-  const lengths = perShard.flatMap((r) => r.lengths).sort((a, b) => a - b)
-  const medianSteps = lengths.length ? lengths[Math.floor((lengths.length - 1) / 2)]! : 0
+  const ran = mine.map((i) => perShard[i]!)
+  const sequences = ran.reduce((n, r) => n + r.sequences, 0)
+  const steps = ran.reduce((n, r) => n + r.steps, 0)
+  const all = ran.flatMap((r) => r.found)
+  const campaign: Campaign = {
+    seed,
+    spec: { version: spec.version, digest: createHash('sha256').update(spec.text).digest('hex').slice(0, 16) },
+    budget: 'sequences' in opts.budget ? String(opts.budget.sequences) : `${opts.budget.ms}ms`,
+    part: { parts: [part.index], of: part.of, shards: mine },
+    sequences,
+    steps,
+    lengths: ran.flatMap((r) => r.lengths).reduce<number[]>((h, n) => ((h[n] = (h[n] ?? 0) + 1), h), []),
+  }
+  for (let n = 0; n < campaign.lengths.length; n++) campaign.lengths[n] ??= 0
   // A replay reports each saved sequence; an exploration one case per finding (rule and step
   // kind) and per id, in shard order, at most maxFound: the same run gives the same report.
   const found = opts.replay ? all.filter((f) => f.trace.length > 0) : distinct(all).slice(0, maxFound)
   opts.onProgress?.({ sequences, steps, divergences: found.length, elapsedMs: performance.now() - t0 })
+  const explored = exploredCase(campaign, found.length)
   const results: CaseResult[] = opts.replay
     ? opts.replay.map((saved, i) => replayCase(saved, perShard[0]!.found[i]!))
-    : [
-        {
-          id: 'explore',
-          title: `explored ${sequences} sequences (${steps} steps) against the reference server`,
-          rules: [],
-          level: 'stated',
-          outcome: 'pass',
-          message: `${found.length} divergence(s); seed ${seed}; a median of ${medianSteps} steps a sequence`,
-          durationMs: 0,
-        },
-        ...found.map(foundCase),
-      ]
+    : [explored.result, ...found.map(foundCase)]
   const summary: RunSummary = {
     suite: 'oec check server --explore',
     target: embedded ? 'embedded reference server' : opts.target!,
     results,
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - t0),
+    ...(opts.replay ? {} : { campaign }),
   }
-  return { summary, found, sequences, steps, medianSteps }
+  const shardsRan = mine.map((i) => ({ shard: i, sequences: perShard[i]!.sequences, digest: perShard[i]!.digest }))
+  return { summary, found, sequences, steps, medianSteps: explored.medianSteps, shards: shardsRan }
 }
 
 function distinct(all: readonly Found[]): Found[] {

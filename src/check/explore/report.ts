@@ -3,7 +3,7 @@
  * rule and its level, and the sequence as numbered steps with the target's and the reference's
  * answers side by side and a curl line per request sent to the target. Pure.
  */
-import type { CaseResult } from '../../report/model.ts'
+import type { Campaign, CaseResult } from '../../report/model.ts'
 import { curlCommand } from '../target/curl.ts'
 import type { Exchange } from '../target/http.ts'
 import type { Divergence } from './compare.ts'
@@ -86,5 +86,35 @@ export function foundCase(f: Found): CaseResult {
       replay: 'save with --explore-out FILE, rerun with oec check server --replay FILE --target URL',
     },
     durationMs: 0,
+  }
+}
+
+/**
+ * The case that says what an exploration did: its sequences and steps, how many divergences, its
+ * seed and the median steps a sequence (from the campaign's length counts, so that the merged
+ * report of a campaign's parts says what one whole run would). A part of a campaign says which.
+ */
+export function exploredCase(c: Campaign, divergences: number): { result: CaseResult; medianSteps: number } {
+  const total = c.lengths.reduce((a, b) => a + b, 0)
+  let medianSteps = 0
+  for (let n = 0, below = 0; n < c.lengths.length; n++) {
+    below += c.lengths[n]!
+    if (total && below > Math.floor((total - 1) / 2)) {
+      medianSteps = n
+      break
+    }
+  }
+  const part = c.part.parts.length < c.part.of ? `; part ${c.part.parts.join(', ')} of ${c.part.of}` : ''
+  return {
+    medianSteps,
+    result: {
+      id: 'explore',
+      title: `explored ${c.sequences} sequences (${c.steps} steps) against the reference server`,
+      rules: [],
+      level: 'stated',
+      outcome: 'pass',
+      message: `${divergences} divergence(s); seed ${c.seed}; a median of ${medianSteps} steps a sequence${part}`,
+      durationMs: 0,
+    },
   }
 }

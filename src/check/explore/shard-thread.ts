@@ -27,6 +27,7 @@ export type ThreadMessage =
       readonly sequences: number
       readonly steps: number
       readonly lengths: readonly number[]
+      readonly digest: string
     }
   | { readonly kind: 'error'; readonly message: string }
 
@@ -52,7 +53,8 @@ if (parentPort) {
             onCount: (sequences, steps) => post({ kind: 'count', shard, sequences, steps }),
             onFound: (found) => post({ kind: 'found', shard, found }),
           })
-          post({ kind: 'done', shard, sequences: result.sequences, steps: result.steps, lengths: result.lengths })
+          const { found: _found, ...totals } = result
+          post({ kind: 'done', shard, ...totals })
         }
       }),
     )

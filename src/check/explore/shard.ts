@@ -19,6 +19,7 @@ import { findingKind, type Found } from './report.ts'
 import type { Pair, Sides } from './pair.ts'
 import { Session } from './session.ts'
 import type { TierWallet } from '../target/profile.ts'
+import { shrinkFound, type ShrinkBudget } from './shrink.ts'
 import { describeStep, stepArbitrary, type Step } from './steps.ts'
 
 /** Sequences whose orders stay on a live target's book for later sequences to trade with. */
@@ -59,6 +60,8 @@ export interface ShardPlan {
   readonly sequences?: number
   /** `Date.now()` time at which to stop drawing sequences. */
   readonly deadline?: number
+  /** Shrinking a find: a budget of its own, not what is left of the deadline. */
+  readonly shrink: ShrinkBudget
 }
 
 export interface ShardHooks {
@@ -69,6 +72,8 @@ export interface ShardHooks {
   readonly clock?: SimulatedClock
   /** Saved sequences to run once each instead of exploring. */
   readonly replay?: readonly SavedSequence[]
+  /** The time the deadline and the shrink budget are measured in (tests move it); default Date.now. */
+  readonly now?: () => number
 }
 
 export interface ShardResult {
@@ -77,9 +82,14 @@ export interface ShardResult {
   readonly steps: number
   /** Steps each explored sequence ran (shrinking's reruns included). */
   readonly lengths: readonly number[]
+  /** A digest of every sequence the shard ran, step by step: which sequences a part of a campaign ran. */
+  readonly digest: string
 }
 
 class StopSequence extends Error {}
+
+/** Thrown by a sequence drawn after the deadline: the end of exploring, not a finding. */
+class DeadlinePassed extends Error {}
 
 interface Model {
   readonly session: Session
@@ -109,6 +119,8 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
   const seen = new Set<string>()
   let sequences = 0
   let steps = 0
+  const ran = createHash('sha256')
+  const done = (): ShardResult => ({ found, sequences, steps, lengths, digest: ran.digest('hex') })
   const count = () => hooks.onCount?.(sequences, steps)
   const perps = spec.typedData.domains.perps
   const walletKey = walletDeriver(plan.seed, plan.salt)
@@ -158,35 +170,56 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
   const newSession = () => new Session(pair, (label) => walletKey(`explore/${plan.shard}/${run}/${label}`))
   const live = plan.target !== undefined
   const leftovers: Session[] = []
+  const now = hooks.now ?? Date.now
+  /**
+   * Runs `sequence` alone: fresh wallets, and what it left on the book cancelled before the next,
+   * so one rerun's orders never trade with another's. The finding when a step shows a divergence
+   * `wanted` takes; one that `ends` takes ends it without.
+   */
+  const rerun = async (
+    sequence: readonly Step[],
+    wanted: (d: Divergence, step: Step) => boolean,
+    ends: (d: Divergence, step: Step) => boolean,
+  ): Promise<Found | undefined> => {
+    run++
+    const session = newSession()
+    let hit: Divergence | undefined
+    try {
+      await session.begin()
+      for (const step of sequence) {
+        steps++
+        const v = await session.run(step)
+        if (v === 'rolled') break
+        hit = v.find((d) => wanted(d, step))
+        if (hit || v.some((d) => ends(d, step))) break
+      }
+    } finally {
+      await session.cleanup()
+    }
+    sequences++
+    lengths.push(session.steps.length)
+    ran.update(`${session.steps.map(describeStep).join(';')}\n`)
+    count()
+    return hit ? { divergence: hit, steps: [...session.steps], trace: session.trace } : undefined
+  }
   try {
     if (hooks.replay) {
-      // Each saved sequence alone: fresh wallets, and what it left on the book cancelled before
-      // the next, so one sequence's orders never trade with another's. It reproduces only when
-      // the saved rule diverges again; another rule on the way is not the saved finding.
-      for (const saved of hooks.replay) {
-        run++
-        const session = newSession()
-        let hit: Divergence | undefined
-        try {
-          await session.begin()
-          for (const step of saved.steps) {
-            steps++
-            const v = await session.run(step)
-            if (v === 'rolled') break
-            hit = v.find((d) => d.rule === saved.rule)
-            // As in exploration, a stated difference ends the sequence; an allowed one does not.
-            if (hit || v.some((d) => d.level === 'stated')) break
-          }
-        } finally {
-          await session.cleanup()
-        }
-        sequences++
-        count()
-        if (hit) found.push({ divergence: hit, steps: [...session.steps], trace: session.trace })
-        else
-          found.push({ divergence: { rule: saved.rule as Divergence['rule'], level: 'stated', what: '' }, steps: saved.steps, trace: [] })
-      }
-      return { found, sequences, steps, lengths }
+      // A saved sequence reproduces only when the saved rule diverges again; another rule on the
+      // way is not the saved finding. As in exploration, a stated difference ends the sequence; an
+      // allowed one does not.
+      for (const saved of hooks.replay)
+        found.push(
+          (await rerun(
+            saved.steps,
+            (d) => d.rule === saved.rule,
+            (d) => d.level === 'stated',
+          )) ?? {
+            divergence: { rule: saved.rule as Divergence['rule'], level: 'stated', what: '' },
+            steps: saved.steps,
+            trace: [],
+          },
+        )
+      return done()
     }
     let left = plan.sequences ?? Number.POSITIVE_INFINITY
     const arb = stepArbitrary({
@@ -195,8 +228,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
       statuses: queryValues(spec, 'listOrders', 'status'),
     })
     for (let attempt = 0; left > 0 && found.length < plan.maxFound; attempt++) {
-      const msLeft = plan.deadline === undefined ? undefined : plan.deadline - Date.now()
-      if (msLeft !== undefined && msLeft <= 0) break
+      if (plan.deadline !== undefined && now() >= plan.deadline) break
       let last: Found | undefined
       const command = (step: Step): fc.AsyncCommand<Model, object> => ({
         check: (m) => !m.stopped,
@@ -221,6 +253,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
       })
       const details = await fc.check(
         fc.asyncProperty(fc.commands([arb.map(command)], { maxCommands: plan.maxSteps }), async (cmds) => {
+          if (plan.deadline !== undefined && now() >= plan.deadline) throw new DeadlinePassed()
           run++
           sequences++
           const model: Model = { session: newSession(), stopped: false }
@@ -237,23 +270,34 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
               if (leftovers.length > KEEP_LEFTOVERS) await leftovers.shift()!.cleanup()
             }
             lengths.push(model.session.steps.length)
+            ran.update(`${model.session.steps.map(describeStep).join(';')}\n`)
             count()
           }
         }),
-        {
-          seed: shardSeed(plan.seed, plan.shard, attempt),
-          numRuns: Number.isFinite(left) ? left : 2 ** 31 - 1,
-          ...(msLeft !== undefined ? { interruptAfterTimeLimit: msLeft, markInterruptAsFailure: false } : {}),
-        },
+        // The first failure ends the draw unshrunk: shrinking has its own budget, below.
+        { seed: shardSeed(plan.seed, plan.shard, attempt), numRuns: Number.isFinite(left) ? left : 2 ** 31 - 1, endOnFailure: true },
       )
       if (!details.failed || !last) break
-      const f: Found = last
-      seen.add(findingKey(f.divergence, f.steps.at(-1)!))
+      const key = findingKey(last.divergence, last.steps.at(-1)!)
+      // A candidate diverging otherwise (stated, or a finding not yet seen) is not this finding:
+      // it ends there, as an explored sequence would, and counts as passing.
+      const f = await shrinkFound(
+        last,
+        (candidate) =>
+          rerun(
+            candidate,
+            (d, step) => findingKey(d, step) === key,
+            (d, step) => d.level === 'stated' || !seen.has(findingKey(d, step)),
+          ),
+        plan.shrink,
+        now,
+      )
+      seen.add(key)
       found.push(f)
       hooks.onFound?.(f)
       left -= details.numRuns
     }
-    return { found, sequences, steps, lengths }
+    return done()
   } finally {
     for (const session of leftovers) await session.cleanup()
     target.close()

@@ -6,7 +6,7 @@
 import type { FullContract } from '../../contract/index.ts'
 import { InputError } from '../../errors.ts'
 import { createReporter, exitCodeFor, type ReporterName } from '../../report/index.ts'
-import { parseBudget } from '../../check/explore/budget.ts'
+import { parseBudget, parseShard, parseShrink } from '../../check/explore/budget.ts'
 import { explore, type ExploreProgress } from '../../check/explore/explore.ts'
 import { loadSaved, savedFile } from '../../check/explore/saved.ts'
 import { UnreachableError } from '../../check/target/http.ts'
@@ -18,6 +18,8 @@ export interface ExploreFlags {
   readonly explore?: string | true
   readonly exploreOut?: string
   readonly replay?: string
+  readonly shard?: string
+  readonly shrink?: string
   /** The target as `check server` resolved it, shared with the named checks. */
   readonly profile: TargetProfile
   readonly seed: number
@@ -37,6 +39,8 @@ export async function runExplore(f: ExploreFlags, spec: FullContract, io: CliIO)
     throw new InputError('--explore and --replay do not go together: explore, or replay a saved file')
   if (f.exploreOut && f.replay) throw new InputError('--explore-out saves what --explore finds; a --replay has nothing new to save')
   const budget = parseBudget(f.explore ?? true)
+  const part = f.shard !== undefined ? parseShard(f.shard) : undefined
+  const shrink = f.shrink !== undefined ? parseShrink(f.shrink) : undefined
   const replay = f.replay ? loadSaved(f.replay) : undefined
   const saved = f.exploreOut ? reportOut(f.exploreOut, io.stdout) : undefined
   const report = reportOut(f.out, io.stdout)
@@ -62,6 +66,8 @@ export async function runExplore(f: ExploreFlags, spec: FullContract, io: CliIO)
       ...(f.profile.tierWallets.length ? { tierWallets: f.profile.tierWallets } : {}),
       ...(f.workers !== undefined ? { workers: f.workers } : {}),
       ...(replay ? { replay } : {}),
+      ...(part ? { part } : {}),
+      ...(shrink ? { shrink } : {}),
       onProgress: (p) => {
         // A line every two seconds at most: sequences per second and divergences so far.
         if (p.elapsedMs - last < 2000) return

@@ -39,6 +39,8 @@ interface Opts extends ContractFlags {
   explore?: string | true
   exploreOut?: string
   replay?: string
+  shard?: string
+  shrink?: string
   preflight: boolean
   header: [string, string][]
 }
@@ -132,6 +134,14 @@ export const checkServerCommand: CommandModule = {
       .option('--explore-out <file>', 'with --explore: save the shrunk sequences it finds (JSON), to rerun with --replay')
       .option('--replay <file>', 'rerun the sequences saved by --explore-out, one case each')
       .option(
+        '--shrink <budget>',
+        'with --explore: shrinking budget of each find, apart from the exploration budget: a duration (30s) or a number of reruns (default 200 reruns, 30 s at most)',
+      )
+      .option(
+        '--shard <I/N>',
+        'with --explore: run part I of N of the exploration (same --seed and budget on every machine); join the parts with oec report merge',
+      )
+      .option(
         '--no-preflight',
         'with --target: skip the set-up check (operations answer, symbols listed, one order accepted under the domain)',
       )
@@ -155,6 +165,10 @@ export const checkServerCommand: CommandModule = {
         const cfg = opts.config ? loadRunnerConfig(opts.config, Object.keys(spec.rateLimits.tiers)) : {}
         const profile = targetProfile({ ...opts, ...(target ? { target: checkUrl(target) } : {}) }, cfg)
         if (profile.url && !profile.symbols.length) throw await noSymbolError(spec, profile, opts.timeout)
+        if (opts.explore === undefined && (opts.shard !== undefined || opts.shrink !== undefined))
+          throw new InputError(
+            `${opts.shard !== undefined ? '--shard splits' : '--shrink shrinks the finds of'} an --explore run; ${opts.replay ? '--replay does' : 'the named checks do'} not take it`,
+          )
         if (opts.explore !== undefined || opts.replay || opts.exploreOut) {
           if (opts.exploreOut && opts.explore === undefined) throw new InputError('--explore-out needs --explore')
           refuseForExplore(opts)

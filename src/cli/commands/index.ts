@@ -18,4 +18,5 @@ export const commands: readonly LazyCommand[] = [
   { name: 'lint', load: async () => (await import('./lint.ts')).lintCommand },
   { name: 'explain', load: async () => (await import('./explain.ts')).explainCommand },
   { name: 'proxy', load: async () => (await import('./proxy.ts')).proxyCommand },
+  { name: 'report', load: async () => (await import('./report.ts')).reportCommand },
 ]
