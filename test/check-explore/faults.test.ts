@@ -35,10 +35,10 @@ describe('seeded faults', () => {
         target: t.url,
         clock: t.clock,
         symbols: t.symbols,
-        budget: { sequences: 200 },
+        budget: { sequences: 300 },
         seed: 1,
         workers: 1,
-        maxFound: 3,
+        maxFound: 6,
       })
       const hit = run.found.find((x) => f.rules.includes(x.divergence.rule))
       expect(hit, `found: ${run.found.map((x) => `${x.divergence.rule} ${x.divergence.what}`).join(' | ') || 'nothing'}`).toBeDefined()

@@ -1015,8 +1015,8 @@ export class Session {
       oc = await sendCancel()
     }
     const [cO, tO] = [observe(oc, 'cancel'), observe(ot, 'order')]
-    const after = await this.pair.target.send('GET', pathOf(this.pair, 'listOrders', { wallet: owner.address }))
-    this.record(step, [tc, tt, after], [oc, ot])
+    const [after, afterO] = await this.both('listOrders', undefined, undefined, { wallet: owner.address })
+    this.record(step, [tc, tt, after], [oc, ot, afterO])
     this.settle(owner.address, cancelNonce, tookEffect(cO))
     this.settle(taker.address, takeNonce, tookEffect(tO))
     const id = (e: Exchange) => (e.response?.json as { order_id?: unknown } | undefined)?.order_id
@@ -1040,8 +1040,10 @@ export class Session {
         ),
       )
     if (out.length) return out
-    // Another order of arrival on the oracle leaves the two states apart: nothing after is comparable.
-    if (tookEffect(cT) !== tookEffect(cO) || tT.outcome !== tO.outcome) return 'rolled'
+    // Another order of arrival on the oracle (or a partial fill before the cancel on one side only)
+    // leaves the two states apart: nothing after is comparable.
+    const same = JSON.stringify(end) === JSON.stringify(orderRecord(afterO, p.oracle))
+    if (!same || tookEffect(cT) !== tookEffect(cO) || tT.outcome !== tO.outcome) return 'rolled'
     return this.state([p.wallet, takerAt])
   }
 

@@ -119,7 +119,9 @@ const signer: fc.Arbitrary<SignerPick> = fc.oneof(
 )
 const symbol = (listed: number): fc.Arbitrary<SymbolPick> =>
   fc.oneof(
-    { weight: 10, arbitrary: fc.integer({ min: 0, max: Math.max(0, listed - 1) }) },
+    // Mostly the first three, so that orders meet on a book and fill; now and then any listed one.
+    { weight: 10, arbitrary: fc.integer({ min: 0, max: Math.max(0, Math.min(listed, 3) - 1) }) },
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: Math.max(0, listed - 1) }) },
     { weight: 1, arbitrary: fc.constantFrom('unlisted' as const, 'malformed' as const, 'lower' as const) },
   )
 // Decimal spellings at the edges: trailing zeros, a fraction, zero, large.
@@ -287,7 +289,7 @@ function single(o: StepOptions): fc.Arbitrary<Step> {
     ...(o.canWait
       ? [
           { weight: 3, arbitrary: fc.constant({ op: 'wait' as const }) },
-          { weight: 2, arbitrary: fc.record({ op: fc.constant('fill' as const), leave: fc.integer({ min: 0, max: 3 }) }) },
+          { weight: 3, arbitrary: fc.record({ op: fc.constant('fill' as const), leave: fc.integer({ min: 0, max: 3 }) }) },
         ]
       : []),
   )
