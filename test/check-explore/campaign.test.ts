@@ -16,7 +16,7 @@ import { explore, type ExploreOptions, type ExploreResult } from '../../src/chec
 import { mergeReports } from '../../src/check/explore/merge.ts'
 import { createReporter, type RunSummary } from '../../src/report/index.ts'
 import { runOec } from '../helpers/cli.ts'
-import type { Target } from '../check-server/broken-servers.ts'
+import type { Target } from '../fixtures/broken-servers.ts'
 import { FAULTS } from './faults.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'oec-campaign-'))

@@ -11,7 +11,7 @@ import { runShard, findingKey, type ShardPlan, type ShardResult } from '../../sr
 import { describeStep } from '../../src/check/explore/steps.ts'
 import { shrinkFound } from '../../src/check/explore/shrink.ts'
 import type { Found } from '../../src/check/explore/report.ts'
-import type { Target } from '../check-server/broken-servers.ts'
+import type { Target } from '../fixtures/broken-servers.ts'
 import { FAULTS } from './faults.ts'
 
 const spec = contractFor(undefined, ['catalog', 'typedData', 'rateLimits', 'websocket'], 'test')
