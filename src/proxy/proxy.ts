@@ -13,7 +13,7 @@ import type { ProxiedExchange, Violation } from './model.ts'
 import { exchangeResults } from './report.ts'
 import { checkRequest, type CheckContext } from './request-checks.ts'
 import { checkResponse } from './response-checks.ts'
-import { createSession } from './session.ts'
+import { createProxySession } from './session.ts'
 
 export interface ProxyOptions {
   /** The server to forward to: `http://host:port` or `https://host`. */
@@ -59,7 +59,7 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   const ctx: CheckContext = {
     contract,
     validators: compileValidators(contract),
-    session: createSession(),
+    session: createProxySession(),
     ...(opts.domain ? { domain: opts.domain } : {}),
     explainMs: opts.explainMs ?? 500,
   }

@@ -13,12 +13,12 @@ import { signedParts } from '../explain/operation.ts'
 import type { Validators } from '../server/validate.ts'
 import { parseBody, readUint64, signingFor, type DomainOverrides, type OptionsKind, type ParsedBodyOk } from '../signing/index.ts'
 import { violationsOf, type ProxiedExchange, type Violation } from './model.ts'
-import type { Session } from './session.ts'
+import type { ProxySession } from './session.ts'
 
 export interface CheckContext {
   readonly contract: FullContract
   readonly validators: Validators
-  readonly session: Session
+  readonly session: ProxySession
   /** The options domain the target signs, over the contract's. */
   readonly domain?: DomainOverrides
   /** Time limit of one signature diagnosis. */

@@ -56,7 +56,7 @@ export type StepVerdict = readonly Divergence[] | 'rolled'
 
 const UNKNOWN_ID = '987654321987'
 
-export class Session {
+export class ExploreSession {
   readonly trace: TraceStep[] = []
   /** The steps run, as drawn (a trace entry is a request group: a fill makes several). */
   readonly steps: Step[] = []
