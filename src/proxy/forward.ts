@@ -8,7 +8,7 @@ import { createServer, request as httpRequest, Agent as HttpAgent, type Incoming
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https'
 import { connect, type Socket } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
-import type { Exchange } from './model.ts'
+import type { ProxiedExchange } from './model.ts'
 
 export interface Forwarder {
   readonly server: Server
@@ -52,7 +52,7 @@ function readAll(req: IncomingMessage): Promise<Buffer> {
 
 export function createForwarder(
   target: URL,
-  onExchange: (ex: Exchange) => void,
+  onExchange: (ex: ProxiedExchange) => void,
   onError: (message: string) => void,
   extraHeaders: readonly (readonly [string, string])[] = [],
 ): Forwarder {
@@ -98,7 +98,7 @@ export function createForwarder(
               })
               ur.on('end', () => {
                 res.end()
-                const ex: Exchange = {
+                const ex: ProxiedExchange = {
                   seq: n,
                   method: (req.method ?? 'GET').toUpperCase(),
                   url: req.url ?? '/',

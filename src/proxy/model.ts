@@ -1,7 +1,7 @@
 /** What the proxy sees (one exchange: request and response, bytes as they went by) and what it finds. */
 import type { RuleId } from '../contract/generated/rules.ts'
 
-export interface Exchange {
+export interface ProxiedExchange {
   /** 1-based, in the order requests arrived. */
   readonly seq: number
   readonly method: string
@@ -30,6 +30,10 @@ export interface Violation {
 }
 
 /** A maker of one party's violations for one exchange. */
-export function violationsOf(party: Party, ex: Exchange, path: string): (check: string, rules: RuleId[], message: string) => Violation {
+export function violationsOf(
+  party: Party,
+  ex: ProxiedExchange,
+  path: string,
+): (check: string, rules: RuleId[], message: string) => Violation {
   return (check, rules, message) => ({ party, check, rules, message, seq: ex.seq, method: ex.method, path })
 }

@@ -9,11 +9,11 @@ import type { CaseResult, RunSummary } from '../report/model.ts'
 import { compileValidators } from '../server/validate.ts'
 import type { DomainOverrides } from '../signing/index.ts'
 import { createForwarder } from './forward.ts'
-import type { Exchange, Violation } from './model.ts'
+import type { ProxiedExchange, Violation } from './model.ts'
 import { exchangeResults } from './report.ts'
 import { checkRequest, type CheckContext } from './request-checks.ts'
 import { checkResponse } from './response-checks.ts'
-import { createSession } from './session.ts'
+import { createProxySession } from './session.ts'
 
 export interface ProxyOptions {
   /** The server to forward to: `http://host:port` or `https://host`. */
@@ -59,7 +59,7 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   const ctx: CheckContext = {
     contract,
     validators: compileValidators(contract),
-    session: createSession(),
+    session: createProxySession(),
     ...(opts.domain ? { domain: opts.domain } : {}),
     explainMs: opts.explainMs ?? 500,
   }
@@ -69,7 +69,7 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   const startedAt = new Date().toISOString()
   const started = performance.now()
 
-  const onExchange = (ex: Exchange) => {
+  const onExchange = (ex: ProxiedExchange) => {
     exchanges++
     let found: Violation[]
     let operationId: string | undefined

@@ -1,7 +1,7 @@
 /** Violations as live lines and as the shared result model (for the json and junit reporters). */
 import { ruleLevels, type RuleId } from '../contract/generated/rules.ts'
 import type { CaseResult } from '../report/model.ts'
-import type { Exchange, Violation } from './model.ts'
+import type { ProxiedExchange, Violation } from './model.ts'
 
 /** Stated when any of its rules is stated: a departure from a stated rule fails, from an assumed one warns. */
 export function levelOf(rules: readonly RuleId[]): 'stated' | 'assumed' {
@@ -15,7 +15,7 @@ export function violationLine(v: Violation): string {
 const clip = (s: string, n = 2000) => (s.length > n ? `${s.slice(0, n)}…` : s)
 
 /** One pass per clean exchange, one fail or warn per violation. */
-export function exchangeResults(ex: Exchange, violations: readonly Violation[], operationId: string | undefined): CaseResult[] {
+export function exchangeResults(ex: ProxiedExchange, violations: readonly Violation[], operationId: string | undefined): CaseResult[] {
   const title = `#${ex.seq} ${ex.method} ${ex.url.split('?')[0]}${operationId ? ` (${operationId})` : ''}`
   const details = { request: clip(ex.requestBody.toString('utf8')), response: clip(`${ex.status} ${ex.responseBody.toString('utf8')}`) }
   if (violations.length === 0)

@@ -12,13 +12,13 @@ import { explainRequest, type CauseId } from '../explain/index.ts'
 import { signedParts } from '../explain/operation.ts'
 import type { Validators } from '../server/validate.ts'
 import { parseBody, readUint64, signingFor, type DomainOverrides, type OptionsKind, type ParsedBodyOk } from '../signing/index.ts'
-import { violationsOf, type Exchange, type Violation } from './model.ts'
-import type { Session } from './session.ts'
+import { violationsOf, type ProxiedExchange, type Violation } from './model.ts'
+import type { ProxySession } from './session.ts'
 
 export interface CheckContext {
   readonly contract: FullContract
   readonly validators: Validators
-  readonly session: Session
+  readonly session: ProxySession
   /** The options domain the target signs, over the contract's. */
   readonly domain?: DomainOverrides
   /** Time limit of one signature diagnosis. */
@@ -71,7 +71,7 @@ export function pathOf(url: string): string {
   return q < 0 ? url : url.slice(0, q)
 }
 
-export function checkRequest(ctx: CheckContext, ex: Exchange): { violations: Violation[]; facts?: RequestFacts } {
+export function checkRequest(ctx: CheckContext, ex: ProxiedExchange): { violations: Violation[]; facts?: RequestFacts } {
   const path = pathOf(ex.url)
   const op = ctx.contract.operations.find((o) => o.method === ex.method && o.path === path)
   if (!op) return { violations: [] }
@@ -198,7 +198,7 @@ export function checkRequest(ctx: CheckContext, ex: Exchange): { violations: Vio
 }
 
 /** Refused: an HTTP error, or the perp venue's 200 `{status: "err"}` envelope. */
-function refused(ex: Exchange): boolean {
+function refused(ex: ProxiedExchange): boolean {
   if (ex.status >= 400) return true
   try {
     const body = JSON.parse(ex.responseBody.toString('utf8')) as unknown

@@ -7,7 +7,7 @@
 import type { RuleId } from '../contract/generated/rules.ts'
 import { RATE_LIMIT_HEADERS, WINDOW_HEADERS } from '../contract/headers.ts'
 import { getPointer, isObject, responseErrorCodes, type Operation } from '../contract/model.ts'
-import { violationsOf, type Exchange, type Violation } from './model.ts'
+import { violationsOf, type ProxiedExchange, type Violation } from './model.ts'
 import { pathOf, type CheckContext, type RequestFacts } from './request-checks.ts'
 
 /** The rule that states what an operation answers. */
@@ -57,14 +57,14 @@ function declaredStatus(op: Operation, status: number): string | undefined {
 }
 
 /** The request changed state: an accepted order, a cancel, an approval (what consumes a nonce). */
-function changedState(ex: Exchange, body: unknown): boolean {
+function changedState(ex: ProxiedExchange, body: unknown): boolean {
   if (ex.status < 200 || ex.status > 299 || !isObject(body)) return false
   if (body.status === 'REJECTED' || body.status === 'err') return false
   if (Array.isArray(body.results)) return body.results.some((r) => !(isObject(r) && r.status === 'REJECTED'))
   return true
 }
 
-export function checkResponse(ctx: CheckContext, ex: Exchange, facts: RequestFacts | undefined): Violation[] {
+export function checkResponse(ctx: CheckContext, ex: ProxiedExchange, facts: RequestFacts | undefined): Violation[] {
   if (!facts) return []
   const { op } = facts
   const out: Violation[] = []

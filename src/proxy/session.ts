@@ -3,7 +3,7 @@
  * changed state) and the agents each wallet approved, so that a reused nonce is caught and an
  * approved agent's signature counts as the wallet's.
  */
-export interface Session {
+export interface ProxySession {
   /** The exchange that consumed (wallet, nonce), if one did. */
   consumedBy(wallet: string, nonce: bigint): number | undefined
   consume(wallet: string, nonce: bigint, seq: number): void
@@ -14,7 +14,7 @@ export interface Session {
   readonly seen: Set<string>
 }
 
-export function createSession(): Session {
+export function createProxySession(): ProxySession {
   const nonces = new Map<string, number>()
   const agents = new Map<string, Set<string>>()
   const key = (w: string, n: bigint) => `${w.toLowerCase()}:${n}`

@@ -9,7 +9,7 @@ import { requireServerNeeds } from '../contract/server-needs.ts'
 import { ErrorCatalog } from './catalog.ts'
 import type { ServerConfig } from './config.ts'
 import type { ServerDeps } from './deps.ts'
-import type { Exchange } from './exchange.ts'
+import type { MatchingEngine } from './matching-engine.ts'
 import type { CategoryLimits, Cost } from './limits.ts'
 import type { Reply } from './reply.ts'
 import { symbolPattern } from './symbols.ts'
@@ -34,7 +34,7 @@ export interface ServerContext {
   readonly deps: ServerDeps
   readonly catalog: ErrorCatalog
   readonly validators: Validators
-  readonly exchange: Exchange
+  readonly engine: MatchingEngine
   readonly symbolRe: RegExp
   /** Headers sent when `route` is omitted (values from the spec's components.headers). */
   readonly deprecationHeaders: Readonly<Record<string, string>>
@@ -66,7 +66,7 @@ export function createContext(
   signing: Signing,
   config: ServerConfig,
   deps: ServerDeps,
-  exchange: Exchange,
+  engine: MatchingEngine,
 ): ServerContext {
   // Every code this server can emit (the shipped catalog's, by type) must be in the served spec's
   // catalog, and the rate headers declared: a spec without them is refused in one line (exit 2).
@@ -101,12 +101,12 @@ export function createContext(
     deps,
     catalog,
     validators: compileValidators(spec),
-    exchange,
+    engine,
     symbolRe: symbolPattern(spec),
     deprecationHeaders,
     tier,
     limits,
-    known: (address) => deps.agents.knows(address) || exchange.hasOrders(address),
+    known: (address) => deps.agents.knows(address) || engine.hasOrders(address),
     rateHeaders,
     anonymousRateHeaders(category) {
       const t = config.tiers[defaultTier]!

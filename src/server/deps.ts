@@ -8,7 +8,7 @@ import { parseBody, type ParsedBodyOk, type Signing } from '../signing/index.ts'
 import type { Clock } from './clock.ts'
 import { systemClock } from './clock.ts'
 import type { OrderArchive } from './archive.ts'
-import { Exchange, type ExchangeObserver, type Order } from './exchange.ts'
+import { MatchingEngine, type EngineObserver, type Order } from './matching-engine.ts'
 import { createRateLimiter, type RateLimiter } from './limits.ts'
 import type { Reply } from './reply.ts'
 import { createAgentStore, createNonceStore, type AgentStore, type NonceStore } from './stores.ts'
@@ -20,11 +20,12 @@ export interface EngineParts {
   readonly onChange: (o: Order) => void
   readonly archive: OrderArchive
   /** With `--data`: the journal that records every change. */
-  readonly observer: ExchangeObserver | undefined
+  readonly observer: EngineObserver | undefined
 }
 
 /** The server's own matching engine. */
-export const createEngine = (parts: EngineParts): Exchange => new Exchange(parts.instruments, parts.onChange, parts.archive, parts.observer)
+export const createEngine = (parts: EngineParts): MatchingEngine =>
+  new MatchingEngine(parts.instruments, parts.onChange, parts.archive, parts.observer)
 
 /** One structured line per request. */
 export interface RequestLog {
@@ -64,7 +65,7 @@ export interface ServerDeps {
   /** Request log sink; the default writes JSON lines to stderr when `config.log` is on. */
   logger: (entry: RequestLog) => void
   /** Builds the matching engine (books, orders, positions) from the server's parts; a fault fixture passes one with a method changed. */
-  engine: (parts: EngineParts) => Exchange
+  engine: (parts: EngineParts) => MatchingEngine
   /** Last look at every reply before it is written (identity by default). */
   transformReply: (reply: Reply, context: ReplyContext) => Reply
   /** Development only (`oec serve --explain`): a diagnosis added to signature refusals as `explain`. */

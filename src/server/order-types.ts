@@ -1,7 +1,7 @@
 /**
  * What an order is, apart from the engine that matches it: its input as sent, its state, the
  * record GET /orders and the WebSocket feed show. Its own module so that the matching core
- * (exchange.ts) and the archive of finished orders (archive.ts) both depend on it and not on
+ * (matching-engine.ts) and the archive of finished orders (archive.ts) both depend on it and not on
  * each other.
  */
 import { div, formatDec, isZero, type Dec } from './decimal.ts'

@@ -74,7 +74,7 @@ export function prepareOrder(
     }
   }
   // A listed instrument passed the same check when the configuration was loaded.
-  const symbolWhy = ctx.exchange.hasInstrument(v.symbol!) ? null : symbolProblem(v.symbol!, ctx.symbolRe)
+  const symbolWhy = ctx.engine.hasInstrument(v.symbol!) ? null : symbolProblem(v.symbol!, ctx.symbolRe)
   if (symbolWhy) {
     const field = prefix ? `${prefix}.symbol` : 'symbol'
     return { ok: false, problem: { field, message: `invalid field "${field}": ${symbolWhy}` } }
@@ -128,7 +128,7 @@ export function executeOrder(ctx: ServerContext, p: { input: OrderInput; nonce: 
   const wallet = p.input.wallet
   if (ownNonce && nonces.has(wallet, p.nonce)) return { kind: 'nonce_reused', message: `nonce ${p.nonce} was already used by this wallet` }
   const t = ctx.tier(wallet)
-  const out = ctx.exchange.place(p.input, { maxOpenOrders: t.maxOpenOrders, maxPositions: t.maxPositions }, clock.now())
+  const out = ctx.engine.place(p.input, { maxOpenOrders: t.maxOpenOrders, maxPositions: t.maxPositions }, clock.now())
   if (out.kind === 'limit') return { kind: 'limit_exceeded', message: out.message }
   if (out.kind === 'accepted' && ownNonce) nonces.consume(wallet, p.nonce)
   return out
@@ -142,7 +142,7 @@ export type CancelOutcome =
 export function executeCancel(ctx: ServerContext, p: PreparedCancel): CancelOutcome {
   const { nonces } = ctx.deps
   if (nonces.has(p.wallet, p.nonce)) return { kind: 'nonce_reused', message: `nonce ${p.nonce} was already used by this wallet` }
-  const out = ctx.exchange.cancel(p.wallet, p.by)
+  const out = ctx.engine.cancel(p.wallet, p.by)
   if (out.kind === 'canceled') nonces.consume(p.wallet, p.nonce)
   return out
 }

@@ -84,14 +84,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         else feed.deliver(o.walletKey, record)
       }
     : (o: Order) => feed.publish(o)
-  const exchange = deps.engine({
+  const engine = deps.engine({
     instruments: config.instruments,
     onChange: publish,
     archive: data ? data.archive : createMemoryArchive(config.retain),
     observer: data ? data.observer : undefined,
   })
-  data?.restore(exchange)
-  const ctx = createContext(spec, signing, config, deps, exchange)
+  data?.restore(engine)
+  const ctx = createContext(spec, signing, config, deps, engine)
   const router = buildRouter(ctx, handlers)
   const server = createServer({
     keepAliveTimeout: config.keepAliveTimeoutMs,

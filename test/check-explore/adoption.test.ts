@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { InProcessClient } from '../../src/check/explore/in-process.ts'
 import type { Pair } from '../../src/check/explore/pair.ts'
-import { Session } from '../../src/check/explore/session.ts'
+import { ExploreSession } from '../../src/check/explore/session.ts'
 import type { OrderSpec, Step } from '../../src/check/explore/steps.ts'
 import { missingSymbolFor } from '../../src/check/target/world.ts'
 import { walletDeriver } from '../../src/check/target/wallets.ts'
@@ -69,7 +69,7 @@ const place = (wallet: number, symbol: OrderSpec['symbol'], nonce: 'fresh' | 're
 })
 
 it('an allowed difference adopts its party; a stated fault of that party further on is still found', async () => {
-  const s = new Session(pair, walletDeriver(7, 'adoption'))
+  const s = new ExploreSession(pair, walletDeriver(7, 'adoption'))
   const first = await s.run(place(0, 'unlisted', 'fresh'))
   expect(first).not.toBe('rolled')
   const allowed = first as Exclude<typeof first, 'rolled'>
@@ -89,7 +89,7 @@ it('an allowed difference adopts its party; a stated fault of that party further
 })
 
 it('a party the allowed difference did not touch is still compared answer for answer', async () => {
-  const s = new Session(pair, walletDeriver(8, 'adoption'))
+  const s = new ExploreSession(pair, walletDeriver(8, 'adoption'))
   await s.run(place(0, 'unlisted', 'fresh'))
   await s.run(place(1, 0, 'fresh'))
   const reuse = await s.run(place(1, 0, 'reuse'))

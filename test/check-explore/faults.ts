@@ -6,7 +6,7 @@
  */
 import { isLosslessNumber } from 'lossless-json'
 import { recoverPerpSigner, verifyOptions } from '../helpers/shipped.ts'
-import { Exchange } from '../../src/server/exchange.ts'
+import { MatchingEngine } from '../../src/server/matching-engine.ts'
 import {
   createAgentStore,
   createNonceStore,
@@ -45,11 +45,15 @@ async function serve(config: Partial<ServerConfig> = {}, deps: Partial<ServerDep
 // ---------------------------------------------------------------- one method of one server's order book
 
 type ExchangeMethod = 'cancel' | 'place' | 'depth'
-type Swap<M extends ExchangeMethod> = (real: Exchange[M], self: Exchange, ...args: Parameters<Exchange[M]>) => ReturnType<Exchange[M]>
+type Swap<M extends ExchangeMethod> = (
+  real: MatchingEngine[M],
+  self: MatchingEngine,
+  ...args: Parameters<MatchingEngine[M]>
+) => ReturnType<MatchingEngine[M]>
 type Swaps = { [M in ExchangeMethod]?: Swap<M> }
 
 /** The reference engine with some methods wrapped: each swap gets the real method, the engine and the call's arguments. */
-class SwappedExchange extends Exchange {
+class SwappedEngine extends MatchingEngine {
   constructor(
     parts: EngineParts,
     private readonly swaps: Swaps,
@@ -57,21 +61,21 @@ class SwappedExchange extends Exchange {
     super(parts.instruments, parts.onChange, parts.archive, parts.observer)
   }
 
-  override place(...args: Parameters<Exchange['place']>): ReturnType<Exchange['place']> {
+  override place(...args: Parameters<MatchingEngine['place']>): ReturnType<MatchingEngine['place']> {
     return this.swaps.place ? this.swaps.place((...a) => super.place(...a), this, ...args) : super.place(...args)
   }
 
-  override cancel(...args: Parameters<Exchange['cancel']>): ReturnType<Exchange['cancel']> {
+  override cancel(...args: Parameters<MatchingEngine['cancel']>): ReturnType<MatchingEngine['cancel']> {
     return this.swaps.cancel ? this.swaps.cancel((...a) => super.cancel(...a), this, ...args) : super.cancel(...args)
   }
 
-  override depth(...args: Parameters<Exchange['depth']>): ReturnType<Exchange['depth']> {
+  override depth(...args: Parameters<MatchingEngine['depth']>): ReturnType<MatchingEngine['depth']> {
     return this.swaps.depth ? this.swaps.depth((...a) => super.depth(...a), this, ...args) : super.depth(...args)
   }
 }
 
 /** The `engine` seam of a server whose order book has `swaps`; every other server, the oracle included, keeps the real engine. */
-const swapped = (swaps: Swaps): Pick<ServerDeps, 'engine'> => ({ engine: (parts) => new SwappedExchange(parts, swaps) })
+const swapped = (swaps: Swaps): Pick<ServerDeps, 'engine'> => ({ engine: (parts) => new SwappedEngine(parts, swaps) })
 
 /**
  * A server whose cancel loses the race to a fill and says it won: every DELETE /order waits 80 ms

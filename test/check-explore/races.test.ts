@@ -7,7 +7,7 @@
 import { afterAll, expect, it } from 'vitest'
 import { InProcessClient } from '../../src/check/explore/in-process.ts'
 import type { Pair } from '../../src/check/explore/pair.ts'
-import { Session } from '../../src/check/explore/session.ts'
+import { ExploreSession } from '../../src/check/explore/session.ts'
 import type { Step } from '../../src/check/explore/steps.ts'
 import { HttpClient } from '../../src/check/target/http.ts'
 import { walletDeriver } from '../../src/check/target/wallets.ts'
@@ -56,7 +56,7 @@ const resting: Step = {
 const race: Step = { op: 'race', ref: 0, taker: 1 }
 
 it('a cancel answered CANCELED for an order that filled in full meanwhile fails EP-2 on the target alone', async () => {
-  const s = new Session(await pairWith(await cancelLostToFill()), walletDeriver(11, 'race'))
+  const s = new ExploreSession(await pairWith(await cancelLostToFill()), walletDeriver(11, 'race'))
   expect(await s.run(resting)).toEqual([])
   const v = await s.run(race)
   expect(v).not.toBe('rolled')
@@ -67,7 +67,7 @@ it('a cancel answered CANCELED for an order that filled in full meanwhile fails 
 
 it('a correct server: no finding from the race, in either order of arrival', async () => {
   for (const seed of [1, 2, 3]) {
-    const s = new Session(await pairWith(await reference()), walletDeriver(seed, 'race-ok'))
+    const s = new ExploreSession(await pairWith(await reference()), walletDeriver(seed, 'race-ok'))
     expect(await s.run(resting)).toEqual([])
     const v = await s.run(race)
     expect(v === 'rolled' ? [] : v).toEqual([])

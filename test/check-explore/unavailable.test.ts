@@ -6,13 +6,13 @@
 import { describe, expect, it } from 'vitest'
 import { compareAnswers } from '../../src/check/explore/compare.ts'
 import { observe } from '../../src/check/explore/observe.ts'
-import type { Exchange } from '../../src/check/target/http.ts'
+import type { HttpExchange } from '../../src/check/target/http.ts'
 import { shippedContract } from '../../src/contract/load.ts'
 import { ErrorCatalog } from '../../src/server/catalog.ts'
 
 const catalog = new ErrorCatalog(shippedContract())
 
-function answered(status: number, body: unknown, headers: Record<string, string> = {}): Exchange {
+function answered(status: number, body: unknown, headers: Record<string, string> = {}): HttpExchange {
   const text = JSON.stringify(body)
   return {
     request: { method: 'POST', url: 'http://127.0.0.1/order', headers: {}, body: '{}' },

@@ -107,7 +107,7 @@ export const SERVER_BEHAVIOURS: readonly Behaviour[] = [
   },
   {
     what: 'open-order and position caps before matching; limit_exceeded with the cap in every form',
-    modules: ['exchange.ts', 'orders.ts', 'handlers/order.ts', 'handlers/bulk.ts'],
+    modules: ['matching-engine.ts', 'orders.ts', 'handlers/order.ts', 'handlers/bulk.ts'],
     checks: ['cap.open-orders', 'cap.positions'],
   },
   {
@@ -181,7 +181,7 @@ export const SERVER_BEHAVIOURS: readonly Behaviour[] = [
   },
   {
     what: 'price-time priority matching, ioc / fok fills, rfq_only rejected, positions from fills',
-    modules: ['exchange.ts', 'decimal.ts'],
+    modules: ['matching-engine.ts', 'decimal.ts'],
     checks: [],
     reference:
       'order lifecycle and execution are "not shown" in the seed: another server may match differently; the reference server is held to it by test/server/matching.test.ts and book-model.test.ts',

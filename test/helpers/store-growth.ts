@@ -9,7 +9,7 @@ import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { shippedContract } from '../../src/contract/load.ts'
 import { defaultConfig } from '../../src/server/config.ts'
-import { Exchange } from '../../src/server/exchange.ts'
+import { MatchingEngine } from '../../src/server/matching-engine.ts'
 import { openDataDir, type DataDir } from '../../src/server/persist/data-dir.ts'
 
 const WALLETS = 16
@@ -17,7 +17,7 @@ const COMMIT_EVERY = 32
 
 export interface GrowthRun {
   readonly data: DataDir
-  readonly exchange: Exchange
+  readonly engine: MatchingEngine
   /** Places `n` more orders (n/2 crossing pairs), committed. */
   place(n: number): Promise<void>
   /** Bytes of data.mdb now. */
@@ -31,8 +31,8 @@ export interface GrowthRun {
 export function openGrowthRun(dir: string, retain: number | undefined): GrowthRun {
   const config = defaultConfig(shippedContract())
   const data = openDataDir(dir, `${config.domainName}/${config.chainId}`, retain === undefined ? {} : { retain })
-  const exchange = new Exchange(config.instruments, () => {}, data.archive, data.observer)
-  data.restore(exchange)
+  const engine = new MatchingEngine(config.instruments, () => {}, data.archive, data.observer)
+  data.restore(engine)
   const symbol = config.instruments[0]!
   const walletOf = (i: number) => `0x${(0xa11ce + (i % WALLETS)).toString(16).padStart(40, '0')}`
   // Nonces as clients send them: milliseconds, increasing per wallet.
@@ -42,12 +42,12 @@ export function openGrowthRun(dir: string, retain: number | undefined): GrowthRu
     const i = placed++
     const { wallet, nonce } = nonceOf(i)
     const input = { wallet, symbol, side, size: '1', price: '5', tif, route: 'book_only', clientId: `c${i}` }
-    const out = exchange.place(input, { maxOpenOrders: 1_000_000, maxPositions: -1 }, Date.now())
+    const out = engine.place(input, { maxOpenOrders: 1_000_000, maxPositions: -1 }, Date.now())
     if (out.kind === 'accepted') data.nonces.consume(wallet, nonce)
   }
   return {
     data,
-    exchange,
+    engine,
     get placed() {
       return placed
     },

@@ -16,7 +16,7 @@ import { parseActionArgs } from '../../src/cli/action-args.ts'
 import { ROOT } from '../helpers/cli.ts'
 import { runMain } from '../helpers/main.ts'
 
-interface Step {
+interface WorkflowStep {
   name?: string
   uses?: string
   id?: string
@@ -27,11 +27,11 @@ interface Step {
   'working-directory'?: string
 }
 interface Workflow {
-  jobs: Record<string, { steps: Step[] }>
+  jobs: Record<string, { steps: WorkflowStep[] }>
 }
 interface Action {
   inputs: Record<string, { default?: string }>
-  runs: { using: string; steps: Step[] }
+  runs: { using: string; steps: WorkflowStep[] }
 }
 
 const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as Action

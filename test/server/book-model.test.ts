@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { Exchange, type OrderInput } from '../../src/server/exchange.ts'
+import { MatchingEngine, type OrderInput } from '../../src/server/matching-engine.ts'
 import { propertyRuns } from '../helpers/mutation.ts'
 
 const SYM = 'ETH-20261225-4000-P'
@@ -121,7 +121,7 @@ describe('price-level book', () => {
   it('matches the plain price-time list model on random order flows', () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
-        const ex = new Exchange([SYM])
+        const ex = new MatchingEngine([SYM])
         const model = new Model()
         const ids: string[] = []
         for (const s of steps) {

@@ -1,6 +1,6 @@
 /** The ServerDeps seams are wired: swapping one changes exactly that behaviour (how broken servers are built). */
 import { describe, expect, it } from 'vitest'
-import { Exchange } from '../../src/server/exchange.ts'
+import { MatchingEngine } from '../../src/server/matching-engine.ts'
 import { createRateLimiter, type EngineParts, type RateLimiter } from '../../src/server/index.ts'
 import { parseBody } from '../../src/signing/index.ts'
 import { verifyOptions } from '../helpers/shipped.ts'
@@ -55,8 +55,8 @@ describe('ServerDeps seams', () => {
   it("engine: the server runs the matching engine the seam builds, from the server's own parts", async () => {
     const built: EngineParts[] = []
     const placed: string[] = []
-    class Recording extends Exchange {
-      override place(...args: Parameters<Exchange['place']>): ReturnType<Exchange['place']> {
+    class Recording extends MatchingEngine {
+      override place(...args: Parameters<MatchingEngine['place']>): ReturnType<MatchingEngine['place']> {
         placed.push(args[0].symbol)
         return super.place(...args)
       }

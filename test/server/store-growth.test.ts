@@ -45,9 +45,9 @@ describe('finished orders past --retain leave the store', () => {
       const total = STEP * STEPS
       expect(run.data.archive.horizon()).toEqual({ complete: false, retain: RETAIN, forgottenThrough: String(total - RETAIN) })
       // The oldest are gone from the store, the newest `retain` are there.
-      expect(run.exchange.order('1')).toBeUndefined()
-      expect(run.exchange.order(String(total - RETAIN))).toBeUndefined()
-      expect(run.exchange.order(String(total - RETAIN + 1))?.status).toBe('FILLED')
+      expect(run.engine.order('1')).toBeUndefined()
+      expect(run.engine.order(String(total - RETAIN))).toBeUndefined()
+      expect(run.engine.order(String(total - RETAIN + 1))?.status).toBe('FILLED')
       // A forgotten order's nonce stays consumed.
       const early = run.nonceOf(0)
       expect(run.data.nonces.has(early.wallet, early.nonce)).toBe(true)
@@ -59,10 +59,10 @@ describe('finished orders past --retain leave the store', () => {
     try {
       expect(again.data.archive.horizon().forgottenThrough).toBe(String(STEP * STEPS - RETAIN))
       expect(again.data.nonces.has(again.nonceOf(0).wallet, again.nonceOf(0).nonce)).toBe(true)
-      const next = again.exchange.place(
+      const next = again.engine.place(
         {
           wallet: again.nonceOf(0).wallet,
-          symbol: again.exchange.instruments[0]!,
+          symbol: again.engine.instruments[0]!,
           side: 'Buy',
           size: '1',
           price: '1',
@@ -86,7 +86,7 @@ describe('finished orders past --retain leave the store', () => {
     const again = openGrowthRun(join(root, 'zero'), 0)
     try {
       expect(again.data.archive.horizon().forgottenThrough).toBe('200')
-      expect(again.exchange.order('200')).toBeUndefined()
+      expect(again.engine.order('200')).toBeUndefined()
       await again.place(2)
       expect(again.data.archive.horizon().forgottenThrough).toBe('202')
     } finally {
@@ -109,8 +109,8 @@ describe('finished orders past --retain leave the store', () => {
     try {
       await again.place(2)
       expect(again.data.archive.horizon().forgottenThrough).toBe('92')
-      expect(again.exchange.order('92')).toBeUndefined()
-      expect(again.exchange.order('93')?.status).toBe('FILLED')
+      expect(again.engine.order('92')).toBeUndefined()
+      expect(again.engine.order('93')?.status).toBe('FILLED')
     } finally {
       await again.data.close()
     }

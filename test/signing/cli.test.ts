@@ -38,7 +38,7 @@ function answers(stdout: string): Record<string, unknown>[] {
 }
 
 /** One long-lived `oec sign --jsonl` shared by the protocol tests (as a client testee would use it). */
-class Session {
+class SignSession {
   private readonly child = spawn(process.execPath, [OEC, 'sign', '--jsonl'], { cwd: ROOT, env: { ...process.env, OEC_DEBUG: '' } })
   private readonly lines = createInterface({ input: this.child.stdout })[Symbol.asyncIterator]()
   stderr = ''
@@ -88,14 +88,14 @@ const PURE_JS_REQS = fc
   .sample(kindMessageArb, { numRuns: 10, seed: 7 })
   .map(({ kind, message }, i) => ({ id: i, op: 'sign', kind, privateKey: KEY, message }))
 
-let session: Session
+let session: SignSession
 /** Independent binary runs, started together up front so their start-up costs overlap. */
 let runs: Record<
   'pureJs' | 'oneOk' | 'oneBad' | 'flags' | 'flagsJson' | 'flagsUnknown' | 'address' | 'addressNoKey',
   Promise<Awaited<ReturnType<typeof runOec>>>
 >
 beforeAll(() => {
-  session = new Session()
+  session = new SignSession()
   process.env.OEC_PURE_JS = '1'
   const pureJs = runOec(['sign', '--jsonl'], { ...T, input: PURE_JS_REQS.map(line).join('\n') })
   delete process.env.OEC_PURE_JS

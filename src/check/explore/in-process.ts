@@ -4,12 +4,12 @@
  * comparison and the report read both sides alike.
  */
 import type { RunningServer } from '../../server/index.ts'
-import { receivedResponse, type Exchange, type SendOptions, type SentRequest } from '../target/http.ts'
+import { receivedResponse, type HttpExchange, type SendOptions, type SentRequest } from '../target/http.ts'
 
 export class InProcessClient {
   constructor(private readonly server: Pick<RunningServer, 'url' | 'dispatch'>) {}
 
-  async send(method: string, path: string, options: Pick<SendOptions, 'body' | 'headers'> = {}): Promise<Exchange> {
+  async send(method: string, path: string, options: Pick<SendOptions, 'body' | 'headers'> = {}): Promise<HttpExchange> {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (options.body !== undefined) headers['content-type'] = 'application/json'
     Object.assign(headers, options.headers ?? {})

@@ -4,7 +4,7 @@
  * a cap, a reused nonce, another refusal, not now (503), a server error), the per-item classes of a batch or a
  * perp action, and the headers a rule states. Pure: an exchange in, a value out.
  */
-import type { Exchange } from '../target/http.ts'
+import type { HttpExchange } from '../target/http.ts'
 
 export type Outcome = 'accepted' | 'rejected' | 'auth' | 'rate' | 'cap' | 'nonce' | 'refused' | 'unavailable' | 'server' | 'none'
 
@@ -60,7 +60,7 @@ function perpStatus(s: unknown): Outcome {
 export type AnswerKind = 'order' | 'cancel' | 'batch' | 'replace' | 'agent' | 'perp' | 'read'
 
 /** Reads an exchange as `kind`; a transport failure is `none` with status 0. */
-export function observe(e: Exchange, kind: AnswerKind): Observed {
+export function observe(e: HttpExchange, kind: AnswerKind): Observed {
   const res = e.response
   if (!res) return { status: 0, outcome: 'none', headers: {} }
   const base = { status: res.status, headers: res.headers, ...(res.json !== undefined ? { json: res.json } : {}) }

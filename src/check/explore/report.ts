@@ -5,7 +5,7 @@
  */
 import type { Campaign, CaseResult } from '../../report/model.ts'
 import { curlCommand } from '../target/curl.ts'
-import type { Exchange } from '../target/http.ts'
+import type { HttpExchange } from '../target/http.ts'
 import type { Divergence } from './compare.ts'
 import type { TraceStep } from './session.ts'
 import { describeStep, type Step } from './steps.ts'
@@ -33,14 +33,14 @@ export function foundId(f: Pick<Found, 'divergence' | 'steps'>): string {
 
 const MAX_BODY = 300
 
-function answer(e: Exchange | undefined): string {
+function answer(e: HttpExchange | undefined): string {
   if (!e) return '-'
   if (!e.response) return `no answer (${e.error ?? 'connection failed'})`
   const body = e.response.body.length > MAX_BODY ? `${e.response.body.slice(0, MAX_BODY)}…` : e.response.body
   return `${e.response.status} ${body}`
 }
 
-function request(e: Exchange): string {
+function request(e: HttpExchange): string {
   const path = new URL(e.request.url).pathname + new URL(e.request.url).search
   return `${e.request.method} ${path}`
 }
@@ -59,7 +59,7 @@ export function sequenceText(trace: readonly TraceStep[]): string {
       lines.push(`     ${curlCommand(e.request)}`)
     }
     if (shown.length < t.target.length) {
-      const tally = (xs: readonly Exchange[]) => {
+      const tally = (xs: readonly HttpExchange[]) => {
         const n = new Map<string, number>()
         for (const e of xs) n.set(String(e.response?.status ?? 'none'), (n.get(String(e.response?.status ?? 'none')) ?? 0) + 1)
         return [...n].map(([s, k]) => `${k}× ${s}`).join(', ')

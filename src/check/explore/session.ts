@@ -8,7 +8,7 @@
  */
 import type { RuleId } from '../../contract/generated/rules.ts'
 import type { Hex, OptionsKind } from '../../signing/index.ts'
-import type { Exchange } from '../target/http.ts'
+import type { HttpExchange } from '../target/http.ts'
 import { route, pathOf } from '../target/routes.ts'
 import { cmp, formatDec, parseDec, sub } from '../../server/decimal.ts'
 import { perpOrderAction, RawJson, signBody, signPerpBody, type BodyEntries, type BodyValue } from '../target/requests.ts'
@@ -31,8 +31,8 @@ import {
 
 export interface TraceStep {
   readonly step: Step
-  readonly target: Exchange[]
-  readonly oracle: Exchange[]
+  readonly target: HttpExchange[]
+  readonly oracle: HttpExchange[]
 }
 
 interface Placed {
@@ -56,7 +56,7 @@ export type StepVerdict = readonly Divergence[] | 'rolled'
 
 const UNKNOWN_ID = '987654321987'
 
-export class Session {
+export class ExploreSession {
   readonly trace: TraceStep[] = []
   /** The steps run, as drawn (a trace entry is a request group: a fill makes several). */
   readonly steps: Step[] = []
@@ -274,7 +274,7 @@ export class Session {
     bodyT: string | undefined,
     bodyO = bodyT,
     query?: Record<string, string>,
-  ): Promise<[Exchange, Exchange]> {
+  ): Promise<[HttpExchange, HttpExchange]> {
     const { method } = route(this.pair, op)
     const path = pathOf(this.pair, op, query)
     const t = await this.pair.target.send(method, path, bodyT === undefined ? {} : { body: bodyT })
@@ -282,7 +282,7 @@ export class Session {
     return [t, o]
   }
 
-  private record(step: Step, t: Exchange[], o: Exchange[]): void {
+  private record(step: Step, t: HttpExchange[], o: HttpExchange[]): void {
     this.trace.push({ step, target: t, oracle: o })
   }
 
@@ -681,7 +681,7 @@ export class Session {
     this.record(step, [te], [oe])
     const t = observe(te, 'perp')
     const o = observe(oe, 'perp')
-    const says = (e: Exchange) => String((e.response?.json as { response?: unknown } | undefined)?.response ?? '')
+    const says = (e: HttpExchange) => String((e.response?.json as { response?: unknown } | undefined)?.response ?? '')
     // Which account a perp request acts for when it names no vault, and whether a signer the
     // server has no state for is refused, are assumed (PERP-6, PERP-7): an auth difference there is
     // the other documented choice, whichever side made it.
@@ -739,7 +739,7 @@ export class Session {
       case 'info': {
         const [te, oe] = await this.both('perpInfo', '{"type":"meta"}')
         this.record(step, [te], [oe])
-        const names = (e: Exchange) =>
+        const names = (e: HttpExchange) =>
           JSON.stringify(((e.response?.json as { universe?: { name?: unknown }[] })?.universe ?? []).map((u) => u?.name))
         if (te.response?.status !== oe.response?.status || names(te) !== names(oe))
           return [
@@ -793,7 +793,7 @@ export class Session {
   // ---------------------------------------------------------------- visible state
 
   /** A wallet's order records as one side lists them, leaving out a tier wallet's orders from before the sequence. */
-  private records(e: Exchange, addr: string, side: 'target' | 'oracle'): string[] | undefined {
+  private records(e: HttpExchange, addr: string, side: 'target' | 'oracle'): string[] | undefined {
     return records(e, this.isTierWallet(addr) ? this.earlier?.[side] : undefined)
   }
 
@@ -804,8 +804,8 @@ export class Session {
    * only a difference that remains is one.
    */
   private async state(wallets: readonly number[], step?: Step): Promise<StepVerdict> {
-    const tx: Exchange[] = []
-    const ox: Exchange[] = []
+    const tx: HttpExchange[] = []
+    const ox: HttpExchange[] = []
     const out: Divergence[] = []
     for (const i of new Set(wallets)) {
       const addr = this.wallets[i]!.address
@@ -878,7 +878,7 @@ export class Session {
     // Only the sequence's own agents: a tier wallet may hold approvals from before the sequence.
     const ours = new Set(this.agents.map((a) => a.address.toLowerCase()))
     const tier = this.isTierWallet(addr)
-    const agents = (e: Exchange) =>
+    const agents = (e: HttpExchange) =>
       JSON.stringify(
         ((e.response?.json as { agents?: { agent?: unknown }[] } | undefined)?.agents ?? [])
           .map((a) => String(a?.agent).toLowerCase())
@@ -903,7 +903,7 @@ export class Session {
     const tx = await Promise.all(built.bodies.map((b) => this.pair.target.send(method, path, { body: b.text })))
     const ts = tx.map((e) => observe(e, built.kind))
     const order = ts.map((t, i) => [tookEffect(t) ? 0 : 1, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1])
-    const ox: Exchange[] = new Array(tx.length)
+    const ox: HttpExchange[] = new Array(tx.length)
     for (const [, i] of order) ox[i] = await this.pair.oracle.send(method, path, { body: built.bodies[i]!.text })
     this.record(step, tx, ox)
     const os = ox.map((e) => observe(e, built.kind))
@@ -1005,8 +1005,8 @@ export class Session {
     // The oracle in the order the target's answers suggest: the cancel first when it was done.
     const sendCancel = () => this.pair.oracle.send(cancel.method, cancel.path, { body: cancelO })
     const sendTake = () => this.pair.oracle.send(place.method, place.path, { body: take })
-    let oc: Exchange
-    let ot: Exchange
+    let oc: HttpExchange
+    let ot: HttpExchange
     if (tookEffect(cT)) {
       oc = await sendCancel()
       ot = await sendTake()
@@ -1019,7 +1019,7 @@ export class Session {
     this.record(step, [tc, tt, after], [oc, ot, afterO])
     this.settle(owner.address, cancelNonce, tookEffect(cO))
     this.settle(taker.address, takeNonce, tookEffect(tO))
-    const id = (e: Exchange) => (e.response?.json as { order_id?: unknown } | undefined)?.order_id
+    const id = (e: HttpExchange) => (e.response?.json as { order_id?: unknown } | undefined)?.order_id
     const [tid, oid] = [id(tt), id(ot)]
     this.placed.push({
       wallet: takerAt,
@@ -1217,7 +1217,7 @@ function ids(t: Observed, o: Observed, field: string): { target?: string; oracle
 
 /** The visible part of a wallet's orders, one line each, sorted; undefined when the answer has no order list. */
 /** A wallet's order records as comparable lines, leaving out the orders in `except` (by id). */
-function records(e: Exchange, except?: ReadonlySet<string>): string[] | undefined {
+function records(e: HttpExchange, except?: ReadonlySet<string>): string[] | undefined {
   const list = (e.response?.json as { orders?: unknown } | undefined)?.orders
   if (!Array.isArray(list)) return undefined
   return list
@@ -1236,7 +1236,7 @@ interface OrderRecord {
 }
 
 /** One order's record in a listing, by its id on that side. */
-function orderRecord(e: Exchange, id: string): OrderRecord | undefined {
+function orderRecord(e: HttpExchange, id: string): OrderRecord | undefined {
   const list = (e.response?.json as { orders?: Record<string, unknown>[] } | undefined)?.orders
   const r = Array.isArray(list) ? list.find((x) => String(x?.order_id) === id) : undefined
   if (!r) return undefined
@@ -1247,7 +1247,7 @@ function orderRecord(e: Exchange, id: string): OrderRecord | undefined {
   return r as unknown as OrderRecord
 }
 
-function orderIds(e: Exchange): Set<string> {
+function orderIds(e: HttpExchange): Set<string> {
   const list = (e.response?.json as { orders?: { order_id?: unknown }[] } | undefined)?.orders
   return new Set(Array.isArray(list) ? list.map((r) => String(r?.order_id)) : [])
 }

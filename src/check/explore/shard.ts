@@ -17,7 +17,7 @@ import type { Divergence } from './compare.ts'
 import { InProcessClient } from './in-process.ts'
 import { findingKind, type Found } from './report.ts'
 import type { Pair, Sides } from './pair.ts'
-import { Session } from './session.ts'
+import { ExploreSession } from './session.ts'
 import type { TierWallet } from '../target/profile.ts'
 import { shrinkFound, type ShrinkBudget } from './shrink.ts'
 import { describeStep, stepArbitrary, type Step } from './steps.ts'
@@ -92,7 +92,7 @@ class StopSequence extends Error {}
 class DeadlinePassed extends Error {}
 
 interface Model {
-  readonly session: Session
+  readonly session: ExploreSession
   stopped: boolean
 }
 
@@ -167,9 +167,9 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
   }
   const pair: Pair = ghostKeys.length ? { ...sides, mirror: new BookMirror(sides, ghostKeys) } : sides
   let run = 0
-  const newSession = () => new Session(pair, (label) => walletKey(`explore/${plan.shard}/${run}/${label}`))
+  const newSession = () => new ExploreSession(pair, (label) => walletKey(`explore/${plan.shard}/${run}/${label}`))
   const live = plan.target !== undefined
-  const leftovers: Session[] = []
+  const leftovers: ExploreSession[] = []
   const now = hooks.now ?? Date.now
   /**
    * Runs `sequence` alone: fresh wallets, and what it left on the book cancelled before the next,

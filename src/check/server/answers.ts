@@ -3,20 +3,20 @@
  * spec's result types say them, and the rate-limit headers.
  */
 import { isObject, RATE_LIMIT_HEADERS } from '../../contract/index.ts'
-import type { Exchange } from '../target/http.ts'
+import type { HttpExchange } from '../target/http.ts'
 import type { KnownErrorCode } from '../../contract/generated/errors.ts'
 import type { AgentChange, CancelResult, OrderResult, PerpResponse } from '../../contract/generated/types.ts'
 
-export function statusOf(e: Exchange): number {
+export function statusOf(e: HttpExchange): number {
   return e.response?.status ?? 0
 }
 
-export function jsonOf(e: Exchange): Record<string, unknown> | undefined {
+export function jsonOf(e: HttpExchange): Record<string, unknown> | undefined {
   const j = e.response?.json
   return isObject(j) ? (j as Record<string, unknown>) : undefined
 }
 
-export function codeOf(e: Exchange): string | undefined {
+export function codeOf(e: HttpExchange): string | undefined {
   const c = jsonOf(e)?.code
   return typeof c === 'string' ? c : undefined
 }
@@ -27,7 +27,7 @@ export function isCode(value: unknown, ...codes: readonly KnownErrorCode[]): boo
 }
 
 /** Whether the response's `code` is one of these catalog codes. */
-export function hasCode(e: Exchange, ...codes: readonly KnownErrorCode[]): boolean {
+export function hasCode(e: HttpExchange, ...codes: readonly KnownErrorCode[]): boolean {
   return isCode(codeOf(e), ...codes)
 }
 
@@ -50,7 +50,7 @@ function slotSucceeded(v: unknown): boolean {
  * A 2xx whose body says the operation took effect (an order ACKED, an agent approved, a perp
  * `ok`, every slot of a batch): a 200 without a status says nothing, so it is not a success.
  */
-export function succeeded(e: Exchange): boolean {
+export function succeeded(e: HttpExchange): boolean {
   const s = statusOf(e)
   if (s < 200 || s > 299) return false
   const body = jsonOf(e)
@@ -59,7 +59,7 @@ export function succeeded(e: Exchange): boolean {
 }
 
 /** A 2xx that answers with a rejection: `status` REJECTED (or a perp `err`), or every slot of a batch so. */
-export function rejectedResult(e: Exchange): boolean {
+export function rejectedResult(e: HttpExchange): boolean {
   const s = statusOf(e)
   if (s < 200 || s > 299) return false
   const rejected = (v: unknown): boolean =>
@@ -72,7 +72,7 @@ export function rejectedResult(e: Exchange): boolean {
   return rejected(body)
 }
 
-export function orderStatus(e: Exchange): string | undefined {
+export function orderStatus(e: HttpExchange): string | undefined {
   const s = jsonOf(e)?.status
   return typeof s === 'string' ? s : undefined
 }
@@ -86,13 +86,13 @@ export interface RateHeaders {
   readonly missing: string[]
 }
 
-function intHeader(e: Exchange, name: string): number | undefined {
+function intHeader(e: HttpExchange, name: string): number | undefined {
   const v = e.response?.headers[name.toLowerCase()]
   if (v === undefined || !/^\s*\d+\s*$/.test(v)) return undefined
   return Number(v)
 }
 
-export function rateHeaders(e: Exchange): RateHeaders {
+export function rateHeaders(e: HttpExchange): RateHeaders {
   const H = RATE_LIMIT_HEADERS
   const limit = intHeader(e, H.limit)
   const remaining = intHeader(e, H.remaining)

@@ -4,7 +4,7 @@
  */
 import type { DomainOverrides, OptionsKind, Signer } from '../../signing/index.ts'
 import { deref, isObject } from '../../contract/index.ts'
-import type { Exchange } from '../target/http.ts'
+import type { HttpExchange } from '../target/http.ts'
 import { RawJson, signBody, type BodyEntries, type BodyValue, type SignedBody, type SignOptions } from '../target/requests.ts'
 import type { CheckContext } from './types.ts'
 import type { Wallet } from '../target/wallets.ts'
@@ -108,7 +108,11 @@ export function orderField(body: SignedBody, field: keyof PlaceOrderRequest & st
   return body.entries.find(([k]) => k === field)?.[1]
 }
 
-export async function placeOrder(ctx: CheckContext, p: OrderParams, options: SignOptions = {}): Promise<{ e: Exchange; body: SignedBody }> {
+export async function placeOrder(
+  ctx: CheckContext,
+  p: OrderParams,
+  options: SignOptions = {},
+): Promise<{ e: HttpExchange; body: SignedBody }> {
   const body = await orderBody(ctx, p, options)
   return { e: await call(ctx, 'placeOrder', body.text), body }
 }
@@ -178,7 +182,7 @@ export async function approveAgent(
   owner: Wallet,
   agent: string,
   options: SignOptions & { nonce?: bigint } = {},
-): Promise<Exchange> {
+): Promise<HttpExchange> {
   return call(ctx, 'approveAgent', (await agentBody(ctx, 'ApproveAgent', owner, agent, options)).text)
 }
 
@@ -187,7 +191,7 @@ export async function revokeAgent(
   owner: Wallet,
   agent: string,
   options: SignOptions & { nonce?: bigint } = {},
-): Promise<Exchange> {
+): Promise<HttpExchange> {
   return call(ctx, 'revokeAgent', (await agentBody(ctx, 'RevokeAgent', owner, agent, options)).text)
 }
 

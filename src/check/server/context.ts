@@ -5,7 +5,7 @@
 import type { CaseResult, Level, Outcome } from '../../report/model.ts'
 import type { FullContract } from '../../contract/index.ts'
 import { curlCommand } from '../target/curl.ts'
-import type { Exchange, HttpClient } from '../target/http.ts'
+import type { HttpExchange, HttpClient } from '../target/http.ts'
 import type { Rng } from './rng.ts'
 import type { CaseOptions, Check, CheckContext, FailOptions, TargetInfo } from './types.ts'
 import { walletFromKey, type NonceBook, type Wallet } from '../target/wallets.ts'
@@ -31,8 +31,8 @@ export interface RunShared {
   readonly walletKey: (label: string) => `0x${string}`
   readonly emit: (r: CaseResult) => void
   /** Every exchange a case sends (the run's history is made of them, check by check). */
-  readonly record: (e: Exchange) => void
-  readonly history: () => readonly Exchange[]
+  readonly record: (e: HttpExchange) => void
+  readonly history: () => readonly HttpExchange[]
   /** Whether a (sub-)case id is selected by --only/--skip. */
   readonly selects: (id: string) => boolean
 }
@@ -43,13 +43,13 @@ function clip(s: string): string {
   return s.length > BODY_LIMIT ? `${s.slice(0, BODY_LIMIT)}… (${s.length} chars)` : s
 }
 
-export function describeRequest(e: Exchange): string {
+export function describeRequest(e: HttpExchange): string {
   const r = e.request
   const headers = Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`)
   return [`${r.method} ${r.url}`, ...headers, ...(r.body !== undefined ? ['', clip(r.body)] : [])].join('\n')
 }
 
-export function describeResponse(e: Exchange): string {
+export function describeResponse(e: HttpExchange): string {
   if (!e.response) return `no response: ${e.error ?? 'unknown error'}`
   const headers = Object.entries(e.response.headers)
     .filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k))
@@ -58,7 +58,7 @@ export function describeResponse(e: Exchange): string {
 }
 
 /** One line summary of a response: `HTTP 401 signature_verification_failed "Signature verification failed"`. */
-export function brief(e: Exchange | undefined): string {
+export function brief(e: HttpExchange | undefined): string {
   if (!e) return 'nothing sent'
   if (!e.response) return `no response (${e.error ?? 'error'})`
   const j = e.response.json as Record<string, unknown> | undefined
@@ -77,7 +77,7 @@ export async function runCase(
   fn: (ctx: CheckContext) => Promise<void>,
   rngLabel: string,
 ): Promise<CaseResult | undefined> {
-  const log: Exchange[] = []
+  const log: HttpExchange[] = []
   const warnings: { message: string; options: FailOptions }[] = []
   let subCases = 0
   let wallets = 0

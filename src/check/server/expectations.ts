@@ -3,7 +3,7 @@
  * (the refusal classes of DECISIONS: auth_refused = 401 or 403, "refused" = any 4xx, never a 2xx
  * success), perp refusals; a refusal the reference would explain is explained.
  */
-import type { Exchange } from '../target/http.ts'
+import type { HttpExchange } from '../target/http.ts'
 import type { CheckContext, FailOptions } from './types.ts'
 import { brief } from './context.ts'
 import { refusedRequestNote } from '../../explain/note.ts'
@@ -11,7 +11,7 @@ import type { KnownErrorCode } from '../../contract/generated/errors.ts'
 import { codeOf, isCode, jsonOf, rejectedResult, statusOf, succeeded } from './answers.ts'
 
 /** The operation must have taken effect (ACKED, approved, ...). */
-export function expectSuccess(ctx: CheckContext, e: Exchange, what: string, o: FailOptions = {}): void {
+export function expectSuccess(ctx: CheckContext, e: HttpExchange, what: string, o: FailOptions = {}): void {
   if (succeeded(e)) return
   ctx.fail(`${what}: expected it to be accepted, got ${brief(e)}${whyRefused(ctx, e)}`, {
     expected: o.expected ?? 'HTTP 200 and a success status (ACKED / approved / revoked / ok)',
@@ -21,7 +21,7 @@ export function expectSuccess(ctx: CheckContext, e: Exchange, what: string, o: F
 }
 
 /** An auth refusal of a request the runner signed: whether it verifies under the contract (then the server is at fault), from the explain engine. */
-function whyRefused(ctx: CheckContext, e: Exchange): string {
+function whyRefused(ctx: CheckContext, e: HttpExchange): string {
   const s = statusOf(e)
   if ((s !== 401 && s !== 403) || e.request.body === undefined) return ''
   const note = refusedRequestNote(ctx.spec, e.request.body, {
@@ -33,7 +33,7 @@ function whyRefused(ctx: CheckContext, e: Exchange): string {
 }
 
 /** A valid signature must pass authentication: HTTP 200 (ACKED or a business REJECTED). */
-export function expectAuthenticated(ctx: CheckContext, e: Exchange, what: string, o: FailOptions = {}): void {
+export function expectAuthenticated(ctx: CheckContext, e: HttpExchange, what: string, o: FailOptions = {}): void {
   const s = statusOf(e)
   if (s >= 200 && s < 300) return
   ctx.fail(`${what}: expected it to pass authentication (HTTP 200), got ${brief(e)}${whyRefused(ctx, e)}`, {
@@ -52,7 +52,7 @@ export interface RefusalOptions extends FailOptions {
  * The request must be refused: never a 2xx that took effect, never a 5xx. A 2xx REJECTED is
  * accepted with a warning (the seed's HTTP statuses for refusals are assumed).
  */
-export function expectRefused(ctx: CheckContext, e: Exchange, what: string, o: RefusalOptions = {}): void {
+export function expectRefused(ctx: CheckContext, e: HttpExchange, what: string, o: RefusalOptions = {}): void {
   const s = statusOf(e)
   const expected = o.expected ?? (o.codes?.length ? `a 4xx with code ${o.codes.join(' or ')}` : 'a 4xx refusal')
   if (s >= 500) ctx.fail(`${what}: expected a refusal, got a server error ${brief(e)}`, { ...o, expected, exchange: e })
@@ -84,7 +84,7 @@ function authMessages(ctx: CheckContext): Map<string, string> {
 const AUTH_REFUSAL_CODES: readonly KnownErrorCode[] = ['signature_verification_failed', 'unauthorized']
 
 /** auth_refused: 401 signature_verification_failed or 403 unauthorized, each with its own message. */
-export function expectAuthRefused(ctx: CheckContext, e: Exchange, what: string, o: FailOptions = {}): void {
+export function expectAuthRefused(ctx: CheckContext, e: HttpExchange, what: string, o: FailOptions = {}): void {
   const messages = authMessages(ctx)
   const codes = AUTH_REFUSAL_CODES.filter((c) => messages.has(c))
   expectRefused(ctx, e, what, { ...o, codes, expected: o.expected ?? `auth_refused: HTTP 401 ${codes[0]} or HTTP 403 ${codes[1] ?? ''}` })
@@ -110,7 +110,7 @@ export function expectAuthRefused(ctx: CheckContext, e: Exchange, what: string, 
 }
 
 /** The auth code a perp `{status: "err"}` envelope stands for, by the stated message it carries. */
-export function envelopeAuthCode(ctx: CheckContext, e: Exchange): string | undefined {
+export function envelopeAuthCode(ctx: CheckContext, e: HttpExchange): string | undefined {
   const j = jsonOf(e)
   if (statusOf(e) !== 200 || j?.status !== 'err' || typeof j.response !== 'string') return undefined
   for (const [code, message] of authMessages(ctx)) if (j.response === message) return code
@@ -122,7 +122,7 @@ export function envelopeAuthCode(ctx: CheckContext, e: Exchange): string | undef
  * refusal with HTTP 200 `{status: "err", response}`, which its SDKs turn into their API error;
  * an HTTP 4xx instead (assumed envelope) or, for `auth`, another message only warns.
  */
-export function expectPerpRefused(ctx: CheckContext, e: Exchange, what: string, o: FailOptions & { auth?: boolean } = {}): void {
+export function expectPerpRefused(ctx: CheckContext, e: HttpExchange, what: string, o: FailOptions & { auth?: boolean } = {}): void {
   const s = statusOf(e)
   const expected = o.expected ?? 'HTTP 200 {"status":"err","response":...}'
   if (s >= 500) return ctx.fail(`${what}: expected a refusal, got a server error ${brief(e)}`, { ...o, expected, exchange: e })

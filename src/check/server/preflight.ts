@@ -10,7 +10,7 @@ import type { OperationId } from '../../contract/generated/types.ts'
 import { PREFLIGHT_SKIP, PreflightError } from '../preflight-error.ts'
 import type { PlaceOrderRequest } from '../../contract/generated/types.ts'
 import type { BodyValue } from '../../signing/wire.ts'
-import { HttpClient, type Exchange } from '../target/http.ts'
+import { HttpClient, type HttpExchange } from '../target/http.ts'
 import { pathOf, route } from '../target/routes.ts'
 import { signBody } from '../target/requests.ts'
 import { walletFromKey } from '../target/wallets.ts'
@@ -35,7 +35,7 @@ export interface PreflightOptions {
 
 const SKIP = PREFLIGHT_SKIP
 
-function brief(e: Exchange): string {
+function brief(e: HttpExchange): string {
   if (!e.response) return `no answer (${e.error ?? 'unknown error'})`
   const json = e.response.json as Record<string, unknown> | undefined
   const code = typeof json?.code === 'string' ? ` ${json.code}` : ''

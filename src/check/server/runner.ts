@@ -14,7 +14,7 @@ import { InputError } from '../../errors.ts'
 import type { OperationId } from '../../contract/generated/types.ts'
 import { allChecks } from './registry.ts'
 import { runCheck, type RunShared } from './context.ts'
-import { HttpClient, probe, UnreachableError, type Exchange } from '../target/http.ts'
+import { HttpClient, probe, UnreachableError, type HttpExchange } from '../target/http.ts'
 import { preflight } from './preflight.ts'
 import { createRng } from './rng.ts'
 import { schedule } from './schedule.ts'
@@ -209,7 +209,7 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
   }
   if (symbols.length === 0) throw new InputError('no instruments to trade: pass --symbol SYM (one or more) or a config file with "symbols"')
   const http = new HttpClient(url, opts.timeoutMs ?? 10_000, opts.headers)
-  const probed: Exchange[] = []
+  const probed: HttpExchange[] = []
   const unlisten = http.onExchange((e) => probed.push(e))
   try {
     // Any answer will do; the health operation when the contract has one, else the root.
@@ -263,7 +263,7 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
     // Each check's results and exchanges wait in its own slot: the report, and the history the
     // err.* checks read, are in registry order whatever order the checks end in.
     const buffered: CaseResult[][] = checks.map(() => [])
-    const logs: Exchange[][] = checks.map(() => [])
+    const logs: HttpExchange[][] = checks.map(() => [])
     const ended: boolean[] = checks.map(() => false)
     let reported = 0
     const report = () => {

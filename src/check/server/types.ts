@@ -8,7 +8,7 @@ import type { RuleId } from '../../contract/generated/rules.ts'
 import type { Level } from '../../report/model.ts'
 import type { FullContract } from '../../contract/index.ts'
 import type { LoadedFile } from '../../vectors/load.ts'
-import type { Exchange, HttpClient, SendOptions } from '../target/http.ts'
+import type { HttpExchange, HttpClient, SendOptions } from '../target/http.ts'
 import type { Rng } from './rng.ts'
 import type { Wallet } from '../target/wallets.ts'
 
@@ -91,7 +91,7 @@ export interface TargetInfo {
 export interface FailOptions {
   readonly expected?: string
   /** The exchange to show; default: the last one of the case. */
-  readonly exchange?: Exchange
+  readonly exchange?: HttpExchange
   /** Override the case level (e.g. an assumed detail inside a stated check). */
   readonly level?: Level
   readonly rules?: readonly RuleId[]
@@ -113,9 +113,9 @@ export interface CheckContext {
   /** The next unused nonce for a trading wallet (strictly increasing per run). */
   nonce(wallet: Wallet | string): bigint
   /** Send a request; the exchange is logged for the current case. */
-  send(method: string, path: string, body?: string, headers?: Record<string, string>): Promise<Exchange>
+  send(method: string, path: string, body?: string, headers?: Record<string, string>): Promise<HttpExchange>
   /** Like send, with raw options (bytes, no content type); a missing response does not stop the case. */
-  sendRaw(method: string, path: string, options: SendOptions): Promise<Exchange>
+  sendRaw(method: string, path: string, options: SendOptions): Promise<HttpExchange>
   /** Records a failure of the current case (stated: fail, assumed: warn) and stops it. */
   fail(message: string, options?: FailOptions): never
   /** Records a warning (an assumed rule departed from) and carries on. */
@@ -125,7 +125,7 @@ export interface CheckContext {
   /** Runs a sub-case reported as `<check id>/<sub id>`. Failures inside stay inside. */
   case(subId: string, title: string, fn: (ctx: CheckContext) => Promise<void>, options?: CaseOptions): Promise<void>
   /** The exchanges of this case so far. */
-  readonly log: readonly Exchange[]
+  readonly log: readonly HttpExchange[]
   /** Every exchange of the run so far (for checks over all responses, e.g. error bodies). */
-  history(): readonly Exchange[]
+  history(): readonly HttpExchange[]
 }

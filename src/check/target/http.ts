@@ -24,7 +24,7 @@ export interface ReceivedResponse {
   readonly json?: unknown
 }
 
-export interface Exchange {
+export interface HttpExchange {
   readonly request: SentRequest
   /** Absent when the connection failed; `error` then says why. */
   readonly response?: ReceivedResponse
@@ -77,7 +77,7 @@ export function receivedResponse(status: number, headers: Readonly<Record<string
   return { status, headers, body, ...(json !== undefined ? { json } : {}) }
 }
 
-export type ExchangeListener = (e: Exchange) => void
+export type ExchangeListener = (e: HttpExchange) => void
 
 /** Thrown when the target cannot be reached at all: the runner turns it into exit 2. */
 export class UnreachableError extends Error {
@@ -139,7 +139,7 @@ export class HttpClient {
     return typeof body === 'string' ? body : JSON.stringify(body)
   }
 
-  async send(method: string, path: string, options: SendOptions = {}): Promise<Exchange> {
+  async send(method: string, path: string, options: SendOptions = {}): Promise<HttpExchange> {
     const url = new URL(path.replace(/^\//, ''), this.base)
     const headers: Record<string, string> = { accept: 'application/json', ...this.extraHeaders }
     const hasBody = options.body !== undefined || options.rawBody !== undefined
@@ -166,8 +166,8 @@ export class HttpClient {
     // A keep-alive socket the target closed as idle just as it was reused fails before the
     // request reached the target (ECONNRESET on a reused socket): sent again, once, on a new one.
     const attempt = () =>
-      new Promise<{ exchange: Exchange; stale: boolean }>((resolveAttempt) => {
-        const resolve = (exchange: Exchange, stale = false) => resolveAttempt({ exchange, stale })
+      new Promise<{ exchange: HttpExchange; stale: boolean }>((resolveAttempt) => {
+        const resolve = (exchange: HttpExchange, stale = false) => resolveAttempt({ exchange, stale })
         const req = lib.request(url, { method, headers, agent: options.pool?.agent ?? this.agent }, (res) => {
           const chunks: Buffer[] = []
           res.on('data', (c: Buffer) => chunks.push(c))

@@ -41,8 +41,8 @@ export const listOrders: HandlerFactory = (ctx, op) => {
   return (req) => {
     const q = checkQuery(ctx, params, req.query)
     if (!q.ok) return q.reply
-    const orders = ctx.exchange.list(q.values.wallet!, q.values.status).map(toRecord)
-    const h = ctx.exchange.archive.horizon()
+    const orders = ctx.engine.list(q.values.wallet!, q.values.status).map(toRecord)
+    const h = ctx.engine.archive.horizon()
     return json(200, { orders, history: { complete: h.complete, retain: h.retain, forgotten_through: h.forgottenThrough } })
   }
 }
@@ -55,7 +55,7 @@ export const getOrderbook: HandlerFactory = (ctx, op) => {
     if (!q.ok) return q.reply
     // Any unlisted symbol, malformed or not, is a missing instrument: the seed's 13020 envelope.
     const symbol = q.values.symbol!
-    const depth = ctx.exchange.depth(symbol)
+    const depth = ctx.engine.depth(symbol)
     if (!depth) return json(200, { jsonrpc: '2.0', result: null, error: { code: notFound.code, message: notFound.message ?? 'not_found' } })
     return json(200, { jsonrpc: '2.0', result: { symbol, ...depth }, error: null })
   }

@@ -35,13 +35,13 @@ export interface ActionResult {
 
 function unknownAsset(ctx: ServerContext, a: bigint): PerpStatus {
   return {
-    error: `unknown asset index ${a} (this server lists ${ctx.exchange.instruments.length} instruments; see POST /info {"type":"meta"})`,
+    error: `unknown asset index ${a} (this server lists ${ctx.engine.instruments.length} instruments; see POST /info {"type":"meta"})`,
   }
 }
 
 /** The best opposite price when a post-only order at `price` would trade against it. */
 function crossedBy(ctx: ServerContext, symbol: string, buy: boolean, price: string): string | undefined {
-  const depth = ctx.exchange.depth(symbol)
+  const depth = ctx.engine.depth(symbol)
   const best = (buy ? depth?.asks : depth?.bids)?.[0]
   if (!best) return undefined
   const c = cmp(parseDec(best.price), parseDec(price))
@@ -52,7 +52,7 @@ export function placePerpOrders(ctx: ServerContext, wallet: string, orders: read
   const statuses: PerpStatus[] = []
   let changed = false
   for (const o of orders) {
-    const symbol = indexIn(ctx.exchange.instruments, o.a)
+    const symbol = indexIn(ctx.engine.instruments, o.a)
     if (symbol === undefined) {
       statuses.push(unknownAsset(ctx, o.a))
       continue
@@ -106,15 +106,15 @@ export function cancelPerpOrders(
       'o' in item
         ? ([item.a, { orderId: item.o.toString() }, `order ${item.o}`] as const)
         : ([item.asset, { clientId: item.cloid.toLowerCase() }, `cloid ${item.cloid}`] as const)
-    const symbol = indexIn(ctx.exchange.instruments, asset)
+    const symbol = indexIn(ctx.engine.instruments, asset)
     if (symbol === undefined) {
       statuses.push(unknownAsset(ctx, asset))
       continue
     }
     const target =
       'orderId' in by
-        ? ctx.exchange.order(by.orderId)
-        : ctx.exchange
+        ? ctx.engine.order(by.orderId)
+        : ctx.engine
             .list(wallet)
             .reverse()
             .find((o) => o.input.clientId === by.clientId)
@@ -122,7 +122,7 @@ export function cancelPerpOrders(
       statuses.push({ error: `${label} is not in asset ${asset}` })
       continue
     }
-    const out = ctx.exchange.cancel(wallet, by)
+    const out = ctx.engine.cancel(wallet, by)
     if (out.kind === 'canceled') {
       changed = true
       statuses.push('success')

@@ -25,13 +25,13 @@ const MAX_LEVERAGE = 1
 const CLOID = /^0x[0-9a-f]{32}$/
 
 const meta = (ctx: ServerContext) => ({
-  universe: ctx.exchange.instruments.map((name) => ({ name, szDecimals: SZ_DECIMALS, maxLeverage: MAX_LEVERAGE })),
+  universe: ctx.engine.instruments.map((name) => ({ name, szDecimals: SZ_DECIMALS, maxLeverage: MAX_LEVERAGE })),
 })
 // No spot markets, and only the default perp dex, which the venue lists as null.
 const spotMeta = () => ({ universe: [], tokens: [] })
 
 function bestOf(ctx: ServerContext, symbol: string): { bid?: string; ask?: string } {
-  const d = ctx.exchange.depth(symbol)
+  const d = ctx.engine.depth(symbol)
   return { bid: d?.bids[0]?.price, ask: d?.asks[0]?.price }
 }
 
@@ -73,24 +73,24 @@ function restingOrder(o: Order) {
   }
 }
 
-const openOrders = (ctx: ServerContext, req: InfoRequest) => ctx.exchange.list(req.user!, 'OPEN').reverse().map(restingOrder)
+const openOrders = (ctx: ServerContext, req: InfoRequest) => ctx.engine.list(req.user!, 'OPEN').reverse().map(restingOrder)
 
 /** Each request type of the spec's PerpInfoRequest, and the field it cannot do without. */
 export const INFO_ANSWERS: Record<string, { needs?: 'user' | 'coin'; answer: (ctx: ServerContext, req: InfoRequest) => unknown }> = {
   meta: { answer: meta },
   spotMeta: { answer: spotMeta },
   perpDexs: { answer: () => [null] },
-  metaAndAssetCtxs: { answer: (ctx) => [meta(ctx), ctx.exchange.instruments.map((s) => assetCtx(ctx, s))] },
+  metaAndAssetCtxs: { answer: (ctx) => [meta(ctx), ctx.engine.instruments.map((s) => assetCtx(ctx, s))] },
   spotMetaAndAssetCtxs: { answer: () => [spotMeta(), []] },
   // The venue lists a mid only where both sides have one.
   allMids: {
-    answer: (ctx) => Object.fromEntries(ctx.exchange.instruments.flatMap((s) => (midOf(ctx, s) === null ? [] : [[s, midOf(ctx, s)]]))),
+    answer: (ctx) => Object.fromEntries(ctx.engine.instruments.flatMap((s) => (midOf(ctx, s) === null ? [] : [[s, midOf(ctx, s)]]))),
   },
   l2Book: {
     needs: 'coin',
     // The venue answers null for a coin it does not list.
     answer: (ctx, req) => {
-      const d = ctx.exchange.depth(req.coin!)
+      const d = ctx.engine.depth(req.coin!)
       if (!d) return null
       const side = (levels: { price: string; size: string }[]) => levels.map((l) => ({ px: l.price, sz: l.size, n: 1 }))
       return { coin: req.coin, time: ctx.deps.clock.now(), levels: [side(d.bids), side(d.asks)] }
@@ -100,7 +100,7 @@ export const INFO_ANSWERS: Record<string, { needs?: 'user' | 'coin'; answer: (ct
   frontendOpenOrders: {
     needs: 'user',
     answer: (ctx, req) =>
-      ctx.exchange
+      ctx.engine
         .list(req.user!, 'OPEN')
         .reverse()
         .map((o) => ({

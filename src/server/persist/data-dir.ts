@@ -34,7 +34,7 @@ import { mkdirSync } from 'node:fs'
 import { InputError } from '../../errors.ts'
 import type { OrderArchive } from '../archive.ts'
 import { formatDec, isZero, parseDec, type Dec } from '../decimal.ts'
-import type { Exchange, ExchangeObserver, Order, OrderInput, OrderStatus } from '../exchange.ts'
+import type { MatchingEngine, EngineObserver, Order, OrderInput, OrderStatus } from '../matching-engine.ts'
 import type { Window, WindowJournal } from '../limits.ts'
 import { createAgentStore, type AgentStore, type NonceStore } from '../stores.ts'
 import { markMigrated, openHeader, type StoreHeader } from './header.ts'
@@ -92,10 +92,10 @@ export interface DataDir {
   readonly windows: WindowJournal
   /** Finished orders: on disk only. */
   readonly archive: OrderArchive
-  /** Journals every change of the exchange. */
-  readonly observer: ExchangeObserver
-  /** Puts the saved orders, positions and known wallets back into a new exchange. */
-  restore(exchange: Exchange): void
+  /** Journals every change of the matching engine. */
+  readonly observer: EngineObserver
+  /** Puts the saved orders, positions and known wallets back into a new matching engine. */
+  restore(engine: MatchingEngine): void
   /** Undefined when everything written is committed, else a promise that settles when it is. */
   settled(): Promise<void> | undefined
   /** Why writes cannot be committed now (a full disk, retried until space returns), else undefined. */
@@ -214,7 +214,7 @@ export function openDataDir(path: string, contract: string, options: DataDirOpti
 
   // Orders whose index entries are written: one write per order, not one per fill.
   const indexed = new WeakSet<Order>()
-  const observer: ExchangeObserver = {
+  const observer: EngineObserver = {
     order(o) {
       const seq = pad(o.seq)
       kv.put(`o:${seq}`, toStored(o))
@@ -238,7 +238,7 @@ export function openDataDir(path: string, contract: string, options: DataDirOpti
     windows,
     archive,
     observer,
-    restore(exchange) {
+    restore(engine) {
       const lastOrder = kv.lastKey('o:')
       const open: Order[] = []
       for (const [key] of kv.range('open:')) {
@@ -248,7 +248,7 @@ export function openDataDir(path: string, contract: string, options: DataDirOpti
         indexed.add(o)
         open.push(o)
       }
-      exchange.restore({
+      engine.restore({
         // An order id once given stays given, its order forgotten or not.
         seq: Math.max(lastOrder ? Number(lastOrder.slice(2)) : 0, forgotten ?? 0),
         known: kv.range('k:').map(([key]) => key.slice(2)),

@@ -8,7 +8,7 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { OrderArchive } from '../../../src/server/archive.ts'
-import { Exchange, type ExchangeObserver } from '../../../src/server/exchange.ts'
+import { MatchingEngine, type EngineObserver } from '../../../src/server/matching-engine.ts'
 import type { AgentStore, NonceStore } from '../../../src/server/stores.ts'
 
 export interface Stores {
@@ -16,7 +16,7 @@ export interface Stores {
   readonly agents: AgentStore
   readonly archive: OrderArchive
   /** The journal the archive reads back (`--data`), if any. */
-  readonly observer?: ExchangeObserver
+  readonly observer?: EngineObserver
   close(): Promise<void>
 }
 
@@ -135,9 +135,9 @@ export function storeCases(name: string, openStores: OpenStores): void {
   })
 
   describe(`${name}: archive of finished orders`, () => {
-    const exchangeOn = (s: Stores) => new Exchange([SYMBOL], () => {}, s.archive, s.observer)
+    const engineOn = (s: Stores) => new MatchingEngine([SYMBOL], () => {}, s.archive, s.observer)
     const caps = { maxOpenOrders: 100, maxPositions: -1 }
-    const place = (x: Exchange, clientId: string, tif: string) => {
+    const place = (x: MatchingEngine, clientId: string, tif: string) => {
       const out = x.place({ wallet: W, symbol: SYMBOL, side: 'Buy', size: '1', price: '1', tif, route: 'book_only', clientId }, caps, 0)
       if (out.kind === 'limit') throw new Error(out.message)
       return out.order
@@ -145,7 +145,7 @@ export function storeCases(name: string, openStores: OpenStores): void {
 
     it('keeps the newest `retain` finished orders, forgets older ones, keeps open ones, and says so', async () => {
       const s = await open(2)
-      const x = exchangeOn(s)
+      const x = engineOn(s)
       const resting = place(x, 'open', 'gtc')
       const finished = [0, 1, 2, 3].map((i) => place(x, `ioc${i}`, 'ioc'))
       expect(finished.every((o) => o.status !== 'OPEN')).toBe(true)
@@ -157,7 +157,7 @@ export function storeCases(name: string, openStores: OpenStores): void {
 
     it('forgets nothing while under `retain`: the horizon is complete', async () => {
       const s = await open(10)
-      const x = exchangeOn(s)
+      const x = engineOn(s)
       const done = place(x, 'ioc', 'ioc')
       expect(s.archive.list(W.toLowerCase()).map((o) => o.id)).toEqual([done.id])
       expect(s.archive.horizon()).toEqual({ complete: true, retain: 10, forgottenThrough: null })

@@ -10,7 +10,7 @@ import { isLosslessNumber, parse as losslessParse } from 'lossless-json'
 import { RATE_LIMIT_HEADERS, type FullContract } from '../../../contract/index.ts'
 import { ErrorCatalog } from '../../../server/catalog.ts'
 import type { Reply } from '../../../server/reply.ts'
-import type { Step } from './scenarios.ts'
+import type { ScriptedAnswer } from './scenarios.ts'
 
 export interface RecordedExchange {
   /** The task the client was working on when the request came in (null before the first task). */
@@ -24,7 +24,7 @@ export interface RecordedExchange {
   /** The nonce's decimal digits, exactly as sent. */
   readonly nonce: string | null
   readonly hasRoute: boolean
-  readonly scripted: Step | null
+  readonly scripted: ScriptedAnswer | null
   /** When the answer was written (or the connection closed), ms on the run's clock. */
   answeredAt: number | null
   /** null: no answer (the connection was closed). */
@@ -37,7 +37,7 @@ export interface ScenarioServer {
   readonly url: string
   readonly exchanges: RecordedExchange[]
   /** Requests from now on belong to this task; its script answers them first. */
-  setTask(id: string, script: readonly Step[]): void
+  setTask(id: string, script: readonly ScriptedAnswer[]): void
   close(): Promise<void>
 }
 
@@ -53,7 +53,7 @@ export function unknownCode(contract: FullContract): string {
 export const ERROR_LIKE_REASON = 'error: rate_limit_exceeded (code 429) - insufficient margin, retry later'
 
 /** The scripted reply of a step (slow and close are not replies of their own). */
-export function scriptedReply(contract: FullContract, step: Step, nowMs: number): Reply {
+export function scriptedReply(contract: FullContract, step: ScriptedAnswer, nowMs: number): Reply {
   const catalog = new ErrorCatalog(contract)
   switch (step.kind) {
     case 'rate-limited': {
@@ -153,7 +153,7 @@ export async function startScenarioServer(opts: {
 }): Promise<ScenarioServer> {
   const exchanges: RecordedExchange[] = []
   let task: string | null = null
-  let script: Step[] = []
+  let script: ScriptedAnswer[] = []
   const sockets = new Set<import('node:net').Socket>()
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {

@@ -7,7 +7,7 @@
 import type { Task } from './protocol.ts'
 
 /** A scripted answer to one request. */
-export type Step =
+export type ScriptedAnswer =
   /** 429 `rate_limit_exceeded` with `Retry-After` and `retry_after_secs`. */
   | { readonly kind: 'rate-limited'; readonly retryAfter: number }
   /** 503 with `Retry-After` (the catalog's 503 code). */
@@ -30,7 +30,7 @@ export interface CancelOf {
 
 export interface ScenarioTask {
   readonly task: Task | CancelOf
-  readonly script?: readonly Step[]
+  readonly script?: readonly ScriptedAnswer[]
 }
 
 /** The scenario ids, in report order: plan.ts pairs each with the checks that judge it. */

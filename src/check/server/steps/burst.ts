@@ -9,7 +9,7 @@ import type { OperationId } from '../../../contract/generated/types.ts'
 import { brief } from '../context.ts'
 import { bulkBody, orderBody, placeOrder } from '../builders.ts'
 import { jsonOf, rateHeaders, statusOf, succeeded } from '../answers.ts'
-import type { Exchange } from '../../target/http.ts'
+import type { HttpExchange } from '../../target/http.ts'
 import { pathOf, route } from '../../target/routes.ts'
 import type { CheckContext } from '../types.ts'
 import type { Wallet } from '../../target/wallets.ts'
@@ -25,7 +25,7 @@ export interface BurstRequest {
  * hand them to the server one after another), opened and answered once before the burst (see
  * ConnectionPool). The answers come back in request order.
  */
-export async function sendAtOnce(ctx: CheckContext, requests: readonly BurstRequest[]): Promise<Exchange[]> {
+export async function sendAtOnce(ctx: CheckContext, requests: readonly BurstRequest[]): Promise<HttpExchange[]> {
   const pool = await ctx.http.pool(requests.length, pathOf(ctx, 'getOrderbook', { symbol: ctx.target.symbols[0] ?? '' }))
   try {
     return await Promise.all(
@@ -46,7 +46,7 @@ export function pastLimit(limit: number): number {
 
 /** An answer of a burst and how many units (orders, cancels) it took from the window when it got through. */
 export interface Counted {
-  readonly e: Exchange
+  readonly e: HttpExchange
   readonly units: number
 }
 
@@ -56,11 +56,11 @@ export interface Counted {
  * names; an answer without one can only be judged against every window the burst saw.
  */
 export function expectWithinLimit(ctx: CheckContext, counted: readonly Counted[], limit: number, what: string): void {
-  const windows = new Map<number, { units: number; last: Exchange }>()
+  const windows = new Map<number, { units: number; last: HttpExchange }>()
   const seen = Math.max(1, windowsSeen(counted.map((c) => c.e)))
   let unplaced = 0
   let total = 0
-  let last: Exchange | undefined
+  let last: HttpExchange | undefined
   for (const { e, units } of counted) {
     const reset = rateHeaders(e).reset
     if (units === 0) continue
@@ -87,7 +87,7 @@ export function expectWithinLimit(ctx: CheckContext, counted: readonly Counted[]
 }
 
 /** How many rate-limit windows the answers of a burst name (their distinct X-RateLimit-Reset). */
-export function windowsSeen(answers: readonly Exchange[]): number {
+export function windowsSeen(answers: readonly HttpExchange[]): number {
   return new Set(answers.map((e) => rateHeaders(e).reset).filter((r) => r !== undefined)).size
 }
 
@@ -96,7 +96,7 @@ export function windowsSeen(answers: readonly Exchange[]): number {
  * answer at all (a connection dropped, the timeout passed on a starved machine) breaks no stated
  * rule: it is a warning, and the invariants are judged on the answers that came.
  */
-export function expectAnswered(ctx: CheckContext, answers: readonly Exchange[]): void {
+export function expectAnswered(ctx: CheckContext, answers: readonly HttpExchange[]): void {
   const lost = answers.filter((e) => !e.response)
   if (lost.length)
     ctx.warn(`${lost.length} of ${answers.length} requests of the burst got no answer (${lost[0]!.error ?? 'connection failed'})`, {
@@ -114,14 +114,14 @@ export function expectAnswered(ctx: CheckContext, answers: readonly Exchange[]):
 }
 
 /** The results of a batch answer (its slots), or the answer itself for a single request. */
-export function resultsOf(e: Exchange): readonly Record<string, unknown>[] {
+export function resultsOf(e: HttpExchange): readonly Record<string, unknown>[] {
   const body = jsonOf(e)
   if (Array.isArray(body?.results)) return body.results.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null)
   return body ? [body] : []
 }
 
 /** How many orders of an answer (a single order or a batch) were accepted. */
-export function ackedUnits(e: Exchange): number {
+export function ackedUnits(e: HttpExchange): number {
   if (statusOf(e) !== 200) return 0
   if (!Array.isArray(jsonOf(e)?.results)) return succeeded(e) ? 1 : 0
   return resultsOf(e).filter((r) => r.status === 'ACKED').length
@@ -132,7 +132,7 @@ export function ackedUnits(e: Exchange): number {
  * more accepted breaks the cap, and every order refused otherwise than by a 429 must be a cap
  * refusal in the stated form (a single answer or a batch slot).
  */
-export function expectCapHeld(ctx: CheckContext, answers: readonly Exchange[], cap: number, room: number): void {
+export function expectCapHeld(ctx: CheckContext, answers: readonly HttpExchange[], cap: number, room: number): void {
   const accepted = answers.reduce((n, e) => n + ackedUnits(e), 0)
   if (accepted > room) {
     const over = [...answers].reverse().find((e) => ackedUnits(e) > 0)
@@ -178,7 +178,7 @@ export async function restThenFreshWindow(
   ctx: CheckContext,
   w: Wallet,
   count: number,
-  place: (w: Wallet) => Promise<Exchange>,
+  place: (w: Wallet) => Promise<HttpExchange>,
   at = 10,
 ): Promise<void> {
   let rested = 0
@@ -249,7 +249,7 @@ export async function bulkRaceRequests(ctx: CheckContext, w: Wallet, units: numb
 }
 
 /** Every valid single order of a burst was either accepted or refused with a 429 (a batch may also answer a slot REJECTED). */
-export function expectOnlyRateLimited(ctx: CheckContext, answers: readonly Exchange[]): void {
+export function expectOnlyRateLimited(ctx: CheckContext, answers: readonly HttpExchange[]): void {
   for (const e of answers)
     if (e.response && ackedUnits(e) === 0 && statusOf(e) !== 429)
       ctx.fail(`a valid order of the burst was refused otherwise than by the rate limit: ${brief(e)}`, {

@@ -2,7 +2,7 @@
  * The error responses the `err.*` body checks read: every 4xx/5xx of the run, plus a few
  * provoked here so that a check run alone (`--only err.body-shape`) still has material.
  */
-import type { Exchange } from '../../target/http.ts'
+import type { HttpExchange } from '../../target/http.ts'
 import type { CheckContext } from '../types.ts'
 import { call } from '../operations.ts'
 import { route } from '../../target/routes.ts'
@@ -15,6 +15,6 @@ export async function provokeErrors(ctx: CheckContext): Promise<void> {
   await call(ctx, 'listOrders', undefined, { wallet: 'not-an-address' })
 }
 
-export function errorResponses(ctx: CheckContext): Exchange[] {
+export function errorResponses(ctx: CheckContext): HttpExchange[] {
   return ctx.history().filter((e) => e.request.method !== 'HEAD' && e.response && e.response.status >= 400)
 }

@@ -5,11 +5,11 @@
  */
 import { call } from '../operations.ts'
 import { jsonOf } from '../answers.ts'
-import type { Exchange } from '../../target/http.ts'
+import type { HttpExchange } from '../../target/http.ts'
 import type { CheckContext } from '../types.ts'
 
 /** The per-item statuses of an `ok` envelope (empty when there are none). */
-export function statusesOf(e: Exchange): Record<string, unknown>[] {
+export function statusesOf(e: HttpExchange): Record<string, unknown>[] {
   const s = (jsonOf(e)?.response as { data?: { statuses?: unknown } } | undefined)?.data?.statuses
   return Array.isArray(s) ? (s as Record<string, unknown>[]) : []
 }
@@ -22,6 +22,6 @@ export async function ordersOf(ctx: CheckContext, wallet: string): Promise<Recor
 }
 
 /** True when the envelope placed an order (a resting or filled status). */
-export function placedAny(e: Exchange): boolean {
+export function placedAny(e: HttpExchange): boolean {
   return statusesOf(e).some((s) => s !== null && typeof s === 'object' && ('resting' in s || 'filled' in s))
 }

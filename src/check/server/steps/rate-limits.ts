@@ -7,7 +7,7 @@ import { brief } from '../context.ts'
 import { expectSuccess } from '../expectations.ts'
 import { hasCode, isCode, jsonOf, type RateHeaders, rateHeaders, statusOf, succeeded } from '../answers.ts'
 import { orderField, placeOrder } from '../builders.ts'
-import type { Exchange } from '../../target/http.ts'
+import type { HttpExchange } from '../../target/http.ts'
 import type { CheckContext } from '../types.ts'
 import type { Wallet } from '../../target/wallets.ts'
 
@@ -35,7 +35,7 @@ export async function restingOrder(ctx: CheckContext, w: Wallet): Promise<{ orde
 }
 
 /** All three headers present, integers, consistent; Retry-After only on a 429. */
-export function checkHeaders(ctx: CheckContext, e: Exchange, what: string, category: string): RateHeaders {
+export function checkHeaders(ctx: CheckContext, e: HttpExchange, what: string, category: string): RateHeaders {
   const h = rateHeaders(e)
   if (h.missing.length)
     ctx.fail(`${what}: ${h.missing.join(', ')} missing (${brief(e)})`, {
@@ -68,8 +68,8 @@ export function checkHeaders(ctx: CheckContext, e: Exchange, what: string, categ
 }
 
 /** Sends orders until one is refused; returns the exchanges (the last is the refusal, if any). */
-export async function exhaustOrders(ctx: CheckContext, w: Wallet, limit: number): Promise<Exchange[]> {
-  const out: Exchange[] = []
+export async function exhaustOrders(ctx: CheckContext, w: Wallet, limit: number): Promise<HttpExchange[]> {
+  const out: HttpExchange[] = []
   for (let i = 0; i < limit + 1; i++) {
     const { e } = await placeOrder(ctx, { wallet: w })
     out.push(e)
@@ -109,7 +109,7 @@ export function capRefusalProblems(refusal: Readonly<Record<string, unknown>>, c
  */
 export function expectCapRefusal(
   ctx: CheckContext,
-  e: Exchange,
+  e: HttpExchange,
   cap: number,
   what: 'cap' | 'positions-cap',
   slot?: Record<string, unknown>,
@@ -130,7 +130,7 @@ export function expectCapRefusal(
 }
 
 /** What a 429 lacks of the stated body and headers (empty: nothing). */
-export function rateLimitRefusalProblems(e: Exchange): string[] {
+export function rateLimitRefusalProblems(e: HttpExchange): string[] {
   const body = jsonOf(e) ?? {}
   const problems: string[] = []
   if (!isCode(body.error, 'rate_limit_exceeded')) problems.push(`error is ${JSON.stringify(body.error)}, not "rate_limit_exceeded"`)

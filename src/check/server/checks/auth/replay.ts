@@ -10,7 +10,7 @@ import { isObject } from '../../../../contract/index.ts'
 import { agentBody, approveAgent, bulkBody, cancelBody, orderBody } from '../../builders.ts'
 import { expectAuthRefused, expectSuccess } from '../../expectations.ts'
 import { jsonOf, succeeded } from '../../answers.ts'
-import type { Exchange } from '../../../target/http.ts'
+import type { HttpExchange } from '../../../target/http.ts'
 import { call } from '../../operations.ts'
 import { bodyText, type BodyValue, type SignedBody } from '../../../target/requests.ts'
 import { restingOrder } from '../../steps/rate-limits.ts'
@@ -25,7 +25,7 @@ function changed(body: SignedBody, values: Readonly<Record<string, BodyValue>>):
 }
 
 /** The replayed request must not take effect: never a success, never a 5xx. */
-function notApplied(ctx: CheckContext, e: Exchange, what: string): void {
+function notApplied(ctx: CheckContext, e: HttpExchange, what: string): void {
   if (succeeded(e))
     ctx.fail(`${what} took effect (${brief(e)})`, { exchange: e, expected: 'auth_refused (401 or 403), or a REJECTED result' })
   if ((e.response?.status ?? 0) >= 500) ctx.fail(`${what}: server error ${brief(e)}`, { exchange: e })

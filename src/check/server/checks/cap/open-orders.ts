@@ -7,14 +7,14 @@ import { brief } from '../../context.ts'
 import { call } from '../../operations.ts'
 import { bulkBody, orderBody, placeOrder } from '../../builders.ts'
 import { jsonOf, rateHeaders, statusOf, succeeded } from '../../answers.ts'
-import type { Exchange } from '../../../target/http.ts'
+import type { HttpExchange } from '../../../target/http.ts'
 import { defaultTier, expectCapRefusal } from '../../steps/rate-limits.ts'
 import type { Check, CheckContext } from '../../types.ts'
 
 export const CAP_OPEN_ORDERS = 'cap.open-orders'
 
 /** Sends until the answer is not a 429, waiting for the next window after each one. */
-async function pastRateLimit(ctx: CheckContext, send: () => Promise<Exchange>): Promise<Exchange> {
+async function pastRateLimit(ctx: CheckContext, send: () => Promise<HttpExchange>): Promise<HttpExchange> {
   for (;;) {
     const e = await send()
     if (statusOf(e) !== 429) return e

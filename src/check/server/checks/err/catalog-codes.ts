@@ -1,6 +1,6 @@
 /** `err.catalog-codes`: error codes come from the published catalog (an unknown code is a warning: clients tolerate it). */
 import { jsonOf } from '../../answers.ts'
-import type { Exchange } from '../../../target/http.ts'
+import type { HttpExchange } from '../../../target/http.ts'
 import { errorResponses, provokeErrors } from '../../steps/errors.ts'
 import type { Check } from '../../types.ts'
 
@@ -16,7 +16,7 @@ export const errCatalogCodes: Check<typeof ERR_CATALOG_CODES> = {
   async run(ctx) {
     await provokeErrors(ctx)
     const known = new Set(ctx.spec.catalog.filter((c) => c.surface === 'http').map((c) => String(c.code)))
-    const unknown = new Map<string, Exchange>()
+    const unknown = new Map<string, HttpExchange>()
     for (const e of errorResponses(ctx)) {
       const code = jsonOf(e)?.code
       if (typeof code === 'string' && !known.has(code) && !unknown.has(code)) unknown.set(code, e)

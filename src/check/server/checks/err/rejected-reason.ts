@@ -7,7 +7,7 @@ import { isObject } from '../../../../contract/index.ts'
 import type { OperationId, Tif } from '../../../../contract/generated/types.ts'
 import { jsonOf, statusOf } from '../../answers.ts'
 import { placeOrder, withState } from '../../builders.ts'
-import type { Exchange } from '../../../target/http.ts'
+import type { HttpExchange } from '../../../target/http.ts'
 import { route } from '../../../target/routes.ts'
 import type { Check, CheckContext, Level } from '../../types.ts'
 
@@ -34,7 +34,7 @@ const READERS: Partial<Record<OperationId, readonly Reader[]>> = {
   cancelOrdersByClientId: [slots('assumed')],
 }
 
-function operationOf(ctx: CheckContext, e: Exchange): OperationId | undefined {
+function operationOf(ctx: CheckContext, e: HttpExchange): OperationId | undefined {
   const path = new URL(e.request.url).pathname
   return (Object.keys(READERS) as OperationId[]).find((id) => {
     const r = route(ctx, id)

@@ -3,7 +3,7 @@ import { brief } from '../../context.ts'
 import { agentBody, approveAgent, bulkBody, cancelBody, orderBody, placeOrder, revokeAgent } from '../../builders.ts'
 import { expectSuccess } from '../../expectations.ts'
 import { jsonOf, statusOf, succeeded } from '../../answers.ts'
-import type { Exchange } from '../../../target/http.ts'
+import type { HttpExchange } from '../../../target/http.ts'
 import { checkHeaders, restingOrder } from '../../steps/rate-limits.ts'
 import type { Check, CheckContext } from '../../types.ts'
 import type { Wallet } from '../../../target/wallets.ts'
@@ -12,7 +12,7 @@ import { call } from '../../operations.ts'
 import type { OperationId } from '../../../../contract/generated/types.ts'
 
 /** For each rate-limited operation: a request that succeeds and one that fails, both naming the wallet. */
-type OpProbe = (ctx: CheckContext, w: Wallet) => Promise<{ success: Exchange; error: Exchange }>
+type OpProbe = (ctx: CheckContext, w: Wallet) => Promise<{ success: HttpExchange; error: HttpExchange }>
 
 /**
  * The error probe of a bulk endpoint: its batch property holding one valid item instead of a

@@ -2,7 +2,7 @@
 import { brief } from '../../context.ts'
 import { isCode, jsonOf, rateHeaders, statusOf, succeeded } from '../../answers.ts'
 import { defaultTier, exhaustOrders, freshWindow, rateLimitRefusalProblems, STATED_429 } from '../../steps/rate-limits.ts'
-import type { Exchange } from '../../../target/http.ts'
+import type { HttpExchange } from '../../../target/http.ts'
 import type { Check, CheckContext } from '../../types.ts'
 import type { Wallet } from '../../../target/wallets.ts'
 
@@ -12,7 +12,7 @@ export const RL_ORDER_LIMIT = 'rl.order-limit'
  * Uses up the order limit and returns the 429 that ends it. A check that needs a 429 skips when
  * none came and points here: this check is the one that reports it.
  */
-export async function orderLimitHit(ctx: CheckContext, w: Wallet, limit: number): Promise<Exchange> {
+export async function orderLimitHit(ctx: CheckContext, w: Wallet, limit: number): Promise<HttpExchange> {
   const sent = await exhaustOrders(ctx, w, limit)
   const last = sent[sent.length - 1]!
   if (statusOf(last) !== 429) ctx.skip(`the order limit was not reached (${brief(last)}); ${RL_ORDER_LIMIT} reports that`)

@@ -2,7 +2,7 @@
 import { bulkBody, cancelBody, orderBody, orderField, placeOrder } from '../../builders.ts'
 import { jsonOf, type RateHeaders } from '../../answers.ts'
 import { expectAuthenticated } from '../../expectations.ts'
-import type { Exchange } from '../../../target/http.ts'
+import type { HttpExchange } from '../../../target/http.ts'
 import { checkHeaders, freshWindow } from '../../steps/rate-limits.ts'
 import type { Check } from '../../types.ts'
 import { call } from '../../operations.ts'
@@ -19,7 +19,7 @@ export const rlRemaining: Check<typeof RL_REMAINING> = {
     const w = ctx.wallet()
     await freshWindow(ctx)
     let last: RateHeaders | undefined
-    const step = (e: Exchange, what: string, k: number, category: string) => {
+    const step = (e: HttpExchange, what: string, k: number, category: string) => {
       // Charged means authenticated: a batch slot REJECTED on business grounds (no such client id) still counts.
       expectAuthenticated(ctx, e, what)
       const h = checkHeaders(ctx, e, what, category)

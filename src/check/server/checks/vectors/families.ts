@@ -15,7 +15,7 @@ import { highSTwin, SECP256K1_N, splitSignature } from '../../../../signing/sign
 import { loadVectorFiles, type LoadedFile } from '../../../../vectors/load.ts'
 import type { ServerOutcome, TypedDataJson, VectorCase } from '../../../../vectors/model.ts'
 import { brief } from '../../context.ts'
-import type { Exchange } from '../../../target/http.ts'
+import type { HttpExchange } from '../../../target/http.ts'
 import { agentBody, placeOrder } from '../../builders.ts'
 import { codeOf, jsonOf, statusOf, succeeded } from '../../answers.ts'
 import { envelopeAuthCode, expectSuccess } from '../../expectations.ts'
@@ -156,7 +156,7 @@ function transformPerpSignature(
   return undefined
 }
 
-function outcomeOf(ctx: CheckContext, e: Exchange): string {
+function outcomeOf(ctx: CheckContext, e: HttpExchange): string {
   const s = statusOf(e)
   const j = jsonOf(e)
   if (s >= 200 && s < 300) {

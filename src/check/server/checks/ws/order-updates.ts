@@ -3,7 +3,7 @@
  * path comes from the spec's `x-websocket`; the seed states the capability but not the channel
  * or payloads, so those are assumed and a departure warns.
  */
-import type { Exchange } from '../../../target/http.ts'
+import type { HttpExchange } from '../../../target/http.ts'
 import WebSocket from 'ws'
 import { isObject } from '../../../../contract/index.ts'
 import { expectSuccess } from '../../expectations.ts'
@@ -44,7 +44,7 @@ export const wsOrderUpdates: Check<typeof WS_ORDER_UPDATES> = {
       // The subscription has no acknowledgement: if the first order raced it, place another
       // one after a longer pause before concluding that no update comes.
       let orderId: unknown
-      let last: Exchange | undefined
+      let last: HttpExchange | undefined
       for (const pause of [50, 300, 1000]) {
         await new Promise((r) => setTimeout(r, pause))
         const { e } = await placeOrder(ctx, { wallet: w })

@@ -54,7 +54,7 @@ function bookSide(better: (a: Dec, b: Dec) => boolean): BookSide {
 }
 
 /** What a change touched, for a journal that keeps the state on disk. */
-export interface ExchangeObserver {
+export interface EngineObserver {
   /** An order was created or changed (placed, filled, canceled, rejected). */
   order(o: Order): void
   /** A wallet's position in a symbol changed (ZERO: closed). */
@@ -63,7 +63,7 @@ export interface ExchangeObserver {
   known(walletKey: string): void
 }
 
-export class Exchange {
+export class MatchingEngine {
   private readonly books = new Map<string, Book>()
   /** Open orders only. */
   private readonly orders = new Map<string, Order>()
@@ -78,7 +78,7 @@ export class Exchange {
     readonly instruments: readonly string[],
     private readonly onChange: (o: Order) => void = () => {},
     readonly archive: OrderArchive = createMemoryArchive(),
-    private readonly observer?: ExchangeObserver,
+    private readonly observer?: EngineObserver,
   ) {
     for (const s of instruments) this.books.set(s, { bids: bookSide((a, b) => cmp(a, b) > 0), asks: bookSide((a, b) => cmp(a, b) < 0) })
   }
