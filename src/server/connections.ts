@@ -12,9 +12,8 @@
  */
 import { STATUS_CODES, type Server } from 'node:http'
 import type { Socket } from 'node:net'
-import { Server as NetServer, type AddressInfo } from 'node:net'
+import { Server as NetServer } from 'node:net'
 import type { KnownErrorCode } from '../contract/codes.ts'
-import { acceptQueueLength } from './accept-queue.ts'
 import type { ErrorCatalog } from './catalog.ts'
 
 /** Sockets accepted past the cap and still answered; beyond these, new sockets are dropped. */
@@ -22,13 +21,6 @@ const FLOOD_HEADROOM = 64
 /** While draining, a connection idle this long is closed (a busy client's next request comes sooner). */
 const IDLE_GRACE_MS = 200
 const SWEEP_MS = 25
-/**
- * The listen backlog while draining: one queued connection at most, further SYNs dropped (the
- * client retries a second later and meets the closed port: refused), so that the queue empties.
- */
-const DRAIN_BACKLOG = 0
-/** Shutdown waits this long at most for the accept queue to empty before closing the listener. */
-const ACCEPT_WAIT_MS = 1000
 
 export interface ConnectionGuard {
   /** The connection was accepted over the cap: its request gets an answer, then it closes. */
@@ -85,8 +77,7 @@ export function guardConnections(server: Server, catalog: ErrorCatalog, maxConne
       server.closeIdleConnections()
       evictSilent()
     }
-    // While draining, a connection accepted from the queue is served too (its answer closes it).
-    if (sockets.size >= maxConnections + FLOOD_HEADROOM) {
+    if (draining || sockets.size >= maxConnections + FLOOD_HEADROOM) {
       socket.destroy()
       return
     }
@@ -94,31 +85,6 @@ export function guardConnections(server: Server, catalog: ErrorCatalog, maxConne
     sockets.set(socket, { active: 0, idleSince: performance.now(), overCap })
     socket.once('close', () => sockets.delete(socket))
   })
-  /**
-   * Stops accepting with as few resets as the kernel allows: the backlog shrinks first (further
-   * SYNs are dropped; their clients retry and meet the closed port: refused), then the listener
-   * closes once its accept queue is empty, every queued connection accepted and served. Closing
-   * with connections queued resets each of them. Left: a connection whose handshake completes in
-   * the moment between the check and the close, or one the kernel completed by SYN cookie while
-   * the queue was full (not listed anywhere), is still reset: about one in 10 trials of 24
-   * reconnecting clients (test/server/sigterm-trials.test.ts).
-   */
-  function stopListening(then: () => void): void {
-    const handle = (server as unknown as { _handle?: { listen?: (backlog: number) => number } })._handle
-    handle?.listen?.(DRAIN_BACKLOG)
-    const address = server.address() as AddressInfo | null
-    const started = performance.now()
-    const close = () => {
-      const queued = address ? acceptQueueLength(address.port, address.family === 'IPv6' ? 'IPv6' : 'IPv4') : undefined
-      if (queued && performance.now() - started < ACCEPT_WAIT_MS) return void setTimeout(close, 1)
-      // net's close, not http's: http's also closes every idle connection at once, and a request
-      // already on its way on one of them would meet a reset instead of an answer.
-      NetServer.prototype.close.call(server)
-      then()
-    }
-    setTimeout(close, 1)
-  }
-
   server.on('request', (req, res) => {
     const t = sockets.get(req.socket)
     if (!t) return
@@ -148,12 +114,13 @@ export function guardConnections(server: Server, catalog: ErrorCatalog, maxConne
     drain(deadlineMs) {
       draining = true
       return new Promise<void>((resolve) => {
-        let listening = true
-        stopListening(() => (listening = false))
+        // net's close, not http's: http's also closes every idle connection at once, and a request
+        // already on its way on one of them would meet a reset instead of an answer.
+        NetServer.prototype.close.call(server)
         const sweep = setInterval(() => {
           const now = performance.now()
           for (const [socket, t] of sockets) if (t.active === 0 && now - t.idleSince >= IDLE_GRACE_MS) socket.end()
-          if (sockets.size === 0 && !listening) done()
+          if (sockets.size === 0) done()
         }, SWEEP_MS)
         const deadline = setTimeout(() => {
           for (const socket of sockets.keys()) socket.destroy()
