@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { InProcessClient } from '../../src/check/explore/in-process.ts'
 import type { Pair } from '../../src/check/explore/pair.ts'
+import { explorePair } from '../helpers/explore-pair.ts'
 import { ExploreSession } from '../../src/check/explore/session.ts'
 import type { OrderSpec, Step } from '../../src/check/explore/steps.ts'
 import { missingSymbolFor } from '../../src/check/target/world.ts'
@@ -14,7 +15,7 @@ import { walletDeriver } from '../../src/check/target/wallets.ts'
 import { shippedContract } from '../../src/contract/index.ts'
 import { SimulatedClock, startServer, type RunningServer, type ServerDeps } from '../../src/server/index.ts'
 
-const spec = shippedContract()
+const _spec = shippedContract()
 const servers: RunningServer[] = []
 let pair: Pair
 
@@ -32,19 +33,7 @@ beforeAll(async () => {
   // so an order there rests where the reference refuses it) and has one stated fault (it never
   // remembers a nonce).
   const target = await serve({ nonces: { has: () => false, consume: () => {} } }, [...instruments, missingSymbolFor(instruments)])
-  pair = {
-    spec,
-    target: new InProcessClient(target),
-    oracle: new InProcessClient(oracle),
-    domainName: oracle.config.domainName,
-    chainId: oracle.config.chainId,
-    perpChainId: oracle.config.perpChainId ?? 1337,
-    isMainnet: true,
-    symbols: instruments,
-    assets: instruments.map((_, i) => i),
-    missingSymbol: missingSymbolFor(instruments),
-    openCap: spec.rateLimits.tiers[spec.rateLimits.defaultTier]!.maxOpenOrders,
-  }
+  pair = explorePair(new InProcessClient(target), oracle)
 })
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()))

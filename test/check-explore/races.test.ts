@@ -5,19 +5,18 @@
  * alone. A correct server gives no finding, whichever request it took first.
  */
 import { afterAll, expect, it } from 'vitest'
-import { InProcessClient } from '../../src/check/explore/in-process.ts'
 import type { Pair } from '../../src/check/explore/pair.ts'
+import { explorePair } from '../helpers/explore-pair.ts'
 import { ExploreSession } from '../../src/check/explore/session.ts'
 import type { Step } from '../../src/check/explore/steps.ts'
 import { HttpClient } from '../../src/check/target/http.ts'
 import { walletDeriver } from '../../src/check/target/wallets.ts'
-import { missingSymbolFor } from '../../src/check/target/world.ts'
 import { shippedContract } from '../../src/contract/index.ts'
 import { SimulatedClock, startServer, type RunningServer } from '../../src/server/index.ts'
 import { reference, type Target } from '../fixtures/broken-servers.ts'
 import { cancelLostToFill } from './faults.ts'
 
-const spec = shippedContract()
+const _spec = shippedContract()
 const closing: (() => Promise<void>)[] = []
 afterAll(async () => {
   for (const c of closing) await c()
@@ -29,20 +28,7 @@ async function pairWith(target: Target): Promise<Pair> {
   closing.push(() => oracle.close())
   const http = new HttpClient(target.url)
   closing.push(async () => http.close())
-  const instruments = oracle.config.instruments
-  return {
-    spec,
-    target: http,
-    oracle: new InProcessClient(oracle),
-    domainName: oracle.config.domainName,
-    chainId: oracle.config.chainId,
-    perpChainId: oracle.config.perpChainId ?? 1337,
-    isMainnet: true,
-    symbols: instruments,
-    assets: instruments.map((_, i) => i),
-    missingSymbol: missingSymbolFor(instruments),
-    openCap: spec.rateLimits.tiers[spec.rateLimits.defaultTier]!.maxOpenOrders,
-  }
+  return explorePair(http, oracle)
 }
 
 const resting: Step = {
