@@ -66,6 +66,14 @@ export interface ExploreOptions {
    * sequences and each part runs its shards as the whole run would.
    */
   readonly part?: { readonly index: number; readonly of: number }
+  /**
+   * The time reach on a live target (default on): Reset and Retry-After held against the
+   * target's own clock, and `wait` steps that cross its windows (clock.ts). Only a live target
+   * whose clock is its own has it: set elsewhere, an error.
+   */
+  readonly time?: boolean
+  /** The target's rate-limit window in seconds (`--rate-window`; default the spec's): the oracle uses it too. */
+  readonly rateWindow?: number
   readonly onProgress?: (p: ExploreProgress) => void
 }
 
@@ -153,6 +161,12 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   const symbols = opts.symbols ?? []
   const workers = Math.max(1, opts.workers ?? 4)
   const headers = opts.headers ?? {}
+  if (opts.time !== undefined && (embedded || opts.clock))
+    throw new InputError(
+      "the time reach is for a live target whose clock is its own: the embedded target (or a caller's clock) moves time itself; drop the time option or give --target",
+    )
+  if (opts.rateWindow !== undefined && !(Number.isSafeInteger(opts.rateWindow) && opts.rateWindow >= 1))
+    throw new InputError(`the rate window is a whole number of seconds >= 1, not ${opts.rateWindow}`)
 
   // A live target's own instrument list, in its order: the oracle lists the same, so that a perp
   // asset index means the same instrument on both sides.
@@ -174,6 +188,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     ...(opts.chainId !== undefined ? { chainId: opts.chainId } : {}),
     ...(opts.perpChainId !== undefined ? { perpChainId: opts.perpChainId } : {}),
     ...(opts.isMainnet !== undefined ? { isMainnet: opts.isMainnet } : {}),
+    ...(opts.rateWindow !== undefined ? { rateWindowSeconds: opts.rateWindow } : {}),
     ...(opts.tierWallets?.length
       ? { walletTiers: Object.fromEntries(opts.tierWallets.map((w) => [walletFromKey(w.privateKey).address.toLowerCase(), w.tier])) }
       : {}),
@@ -224,6 +239,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
       : {}),
     ...(deadline !== undefined ? { deadline } : {}),
     shrink: opts.shrink ?? DEFAULT_SHRINK,
+    ...(opts.time !== undefined ? { time: opts.time } : {}),
   })
   const onCount = (shard: number, sequences: number, steps: number) => {
     counts[shard] = { sequences, steps }

@@ -17,6 +17,7 @@ import type { OperationId } from '../../contract/generated/types.ts'
 import { compareAnswers, divergence, invariant, type AnswerContext, type Divergence } from './compare.ts'
 import type { Pair } from './pair.ts'
 import { observe, tookEffect, type AnswerKind, type Observed } from './observe.ts'
+import { TimeWatch } from './clock.ts'
 import {
   AGENTS,
   WALLETS,
@@ -77,6 +78,8 @@ export class ExploreSession {
   private earlier: { readonly target: ReadonlySet<string>; readonly oracle: ReadonlySet<string> } | undefined
   /** Parties (`w<i>`, `a<j>`) whose state the oracle took from the target after an allowed difference. */
   private readonly adopted = new Set<string>()
+  /** On a live target with the time reach: the sequence's view of the target's clock (clock.ts). */
+  private readonly time: TimeWatch | undefined
 
   constructor(
     private readonly pair: Pair,
@@ -87,6 +90,7 @@ export class ExploreSession {
     )
     this.agents = Array.from({ length: AGENTS }, (_, i) => walletFromKey(keyFor(`agent${i}`)))
     this.stranger = walletFromKey(keyFor('stranger'))
+    this.time = pair.time ? new TimeWatch(pair.time) : undefined
   }
 
   /** The addresses whose orders the cleanup cancels. */
@@ -299,7 +303,10 @@ export class ExploreSession {
   }
 
   private answer(t: Observed, o: Observed, c: Omit<AnswerContext, 'windowRolled'>, wallet: string): StepVerdict {
-    return compareAnswers(t, o, { ...c, windowRolled: this.rolled(wallet.toLowerCase(), t) })
+    // The time values are the target's alone: they stand even where the two sides' windows parted.
+    const time = this.time?.answer(t, wallet, Math.max(1, t.items?.length ?? 0, o.items?.length ?? 0)) ?? []
+    const v = compareAnswers(t, o, { ...c, windowRolled: this.rolled(wallet.toLowerCase(), t) })
+    return v === 'rolled' ? (time.length ? time : v) : [...time, ...v]
   }
 
   // ---------------------------------------------------------------- invariants on the target
@@ -383,6 +390,7 @@ export class ExploreSession {
 
   private async runStep(step: Step): Promise<StepVerdict> {
     this.steps.push(step)
+    this.time?.step(step.op)
     if (step.op !== 'wait') await this.pair.mirror?.sync()
     switch (step.op) {
       case 'fill':
@@ -409,8 +417,9 @@ export class ExploreSession {
       case 'race':
         return this.race(step)
       case 'wait':
-        this.pair.advance?.(60_000)
-        this.firstReset.clear()
+        // The embedded target's clock moves at once; a live target's is waited for (clock.ts).
+        if (this.pair.advance) this.pair.advance(60_000)
+        if (this.pair.advance || (await this.time?.wait())) this.firstReset.clear()
         this.record(step, [], [])
         return []
     }

@@ -1,0 +1,72 @@
+/**
+ * Time as a step, on live targets in processes of their own on the real clock with a 2 s rate
+ * window: the explorer reads each target's clock from its `Date` header, holds Reset and
+ * Retry-After against it, and waits across its windows. Each seeded time fault is caught with a
+ * fixed seed and a small budget, and missed with the time reach off; the reference server gets
+ * no failure with it on.
+ */
+import { afterAll, describe, expect, it } from 'vitest'
+import { explore } from '../../src/check/explore/explore.ts'
+import { TIME_FAULTS } from '../fixtures/time-faults.ts'
+import { startTimeFault, type LiveTarget } from '../helpers/live-target.ts'
+
+const WINDOW = 2
+const running: LiveTarget[] = []
+afterAll(() => {
+  for (const t of running) t.stop()
+})
+
+async function started(name: string): Promise<LiveTarget> {
+  const t = await startTimeFault(name, WINDOW)
+  running.push(t)
+  return t
+}
+
+/** One exploration of `t` with the time reach on or off, the same seed and budget either way. */
+function run(t: LiveTarget, time: boolean, sequences: number) {
+  return explore({
+    target: t.url,
+    symbols: t.symbols.slice(0, 3),
+    budget: { sequences },
+    seed: 1,
+    workers: 1,
+    rateWindow: WINDOW,
+    time,
+    maxFound: 6,
+  })
+}
+
+const said = (r: Awaited<ReturnType<typeof run>>) =>
+  r.found.map((f) => `${f.divergence.rule} ${f.divergence.what}`).join(' | ') || 'nothing'
+
+describe('seeded time faults, live', () => {
+  const budgets: Record<string, number> = { 'retry-after-60': 100, 'quiet-minute-window': 120 }
+  for (const f of TIME_FAULTS) {
+    it(`"${f.name}" (${f.how}): caught with the time reach, missed without`, async () => {
+      const t = await started(f.name)
+      const on = await run(t, true, budgets[f.name]!)
+      const hit = on.found.find((x) => x.divergence.rule === f.rule)
+      expect(hit, said(on)).toBeDefined()
+      expect(hit!.divergence.level).toBe('stated')
+      const off = await run(t, false, budgets[f.name]!)
+      expect(
+        off.found.filter((x) => x.divergence.rule === f.rule),
+        said(off),
+      ).toEqual([])
+    }, 240_000)
+  }
+})
+
+describe('the reference server, live with the time reach on', () => {
+  it('0 failures across waits that cross its windows', async () => {
+    const t = await started('reference')
+    const r = await run(t, true, 60)
+    const failed = r.summary.results.filter((x) => x.outcome === 'fail').map((x) => `${x.id} ${x.message}\n${x.details?.sequence}`)
+    expect(failed).toEqual([])
+    expect(r.sequences).toBeGreaterThanOrEqual(60)
+  }, 240_000)
+
+  it('the time option on the embedded target is an error, not ignored', async () => {
+    await expect(explore({ budget: { sequences: 1 }, time: false })).rejects.toThrow(/time reach is for a live target/)
+  })
+})
