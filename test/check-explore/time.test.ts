@@ -8,6 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { explore } from '../../src/check/explore/explore.ts'
 import { TIME_FAULTS } from '../fixtures/time-faults.ts'
+import { runOec, startServe } from '../helpers/cli.ts'
 import { startTimeFault, type LiveTarget } from '../helpers/live-target.ts'
 
 const WINDOW = 2
@@ -69,4 +70,41 @@ describe('the reference server, live with the time reach on', () => {
   it('the time option on the embedded target is an error, not ignored', async () => {
     await expect(explore({ budget: { sequences: 1 }, time: false })).rejects.toThrow(/time reach is for a live target/)
   })
+})
+
+describe('the flags', () => {
+  it('--no-explore-time on the embedded target, and --rate-window for the named checks: one line, exit 2', async () => {
+    const embedded = await runOec(['check', 'server', '--explore', '2', '--no-explore-time'])
+    expect(embedded.code).toBe(2)
+    expect(embedded.stderr.trim().split('\n')).toHaveLength(1)
+    expect(embedded.stderr).toContain('time reach is for a live target')
+    const named = await runOec(['check', 'server', '--rate-window', '2'])
+    expect(named.code).toBe(2)
+    expect(named.stderr).toContain('--rate-window is for an --explore')
+  }, 60_000)
+
+  it('oec serve --rate-window 2 explored with --rate-window 2: exit 0, the time reach on', async () => {
+    const s = startServe(['--port', '0', '--rate-window', '2'])
+    running.push({ url: '', symbols: [], stop: () => s.child.kill() })
+    const { url } = await s.ready
+    const r = await runOec(
+      [
+        'check',
+        'server',
+        '--target',
+        url,
+        '--symbol',
+        'BTC-20261225-100000-C',
+        '--explore',
+        '12',
+        '--rate-window',
+        '2',
+        '--reporter',
+        'json',
+      ],
+      { timeoutMs: 120_000 },
+    )
+    expect(r.code, r.stderr).toBe(0)
+    expect((JSON.parse(r.stdout) as { results: { outcome: string }[] }).results.filter((x) => x.outcome === 'fail')).toEqual([])
+  }, 150_000)
 })

@@ -41,6 +41,8 @@ interface Opts extends ContractFlags {
   replay?: string
   shard?: string
   shrink?: string
+  rateWindow?: number
+  exploreTime: boolean
   preflight: boolean
   header: [string, string][]
 }
@@ -142,6 +144,15 @@ export const checkServerCommand: CommandModule = {
         'with --explore: run part I of N of the exploration (same --seed and budget on every machine); join the parts with oec report merge',
       )
       .option(
+        '--rate-window <seconds>',
+        "with --explore: the target's rate-limit window (default the spec's 60), when it was started with another (oec serve --rate-window)",
+        intOption('--rate-window', 1),
+      )
+      .option(
+        '--no-explore-time',
+        "with --explore --target: no time reach (Reset and Retry-After not held against the target's clock, no waits across its windows)",
+      )
+      .option(
         '--no-preflight',
         'with --target: skip the set-up check (operations answer, symbols listed, one order accepted under the domain)',
       )
@@ -168,6 +179,10 @@ export const checkServerCommand: CommandModule = {
         if (opts.explore === undefined && (opts.shard !== undefined || opts.shrink !== undefined))
           throw new InputError(
             `${opts.shard !== undefined ? '--shard splits' : '--shrink shrinks the finds of'} an --explore run; ${opts.replay ? '--replay does' : 'the named checks do'} not take it`,
+          )
+        if (opts.explore === undefined && !opts.replay && (opts.rateWindow !== undefined || !opts.exploreTime))
+          throw new InputError(
+            `${opts.rateWindow !== undefined ? '--rate-window' : '--no-explore-time'} is for an --explore (or --replay) run; the named checks do not take it`,
           )
         if (opts.explore !== undefined || opts.replay || opts.exploreOut) {
           if (opts.exploreOut && opts.explore === undefined) throw new InputError('--explore-out needs --explore')
