@@ -87,23 +87,10 @@ describe('the flags', () => {
     const s = startServe(['--port', '0', '--rate-window', '2'])
     running.push({ url: '', symbols: [], stop: () => s.child.kill() })
     const { url } = await s.ready
-    const r = await runOec(
-      [
-        'check',
-        'server',
-        '--target',
-        url,
-        '--symbol',
-        'BTC-20261225-100000-C',
-        '--explore',
-        '12',
-        '--rate-window',
-        '2',
-        '--reporter',
-        'json',
-      ],
-      { timeoutMs: 120_000 },
-    )
+    const flags = ['--explore', '12', '--rate-window', '2', '--reporter', 'json']
+    const r = await runOec(['check', 'server', '--target', url, '--symbol', 'BTC-20261225-100000-C', ...flags], {
+      timeoutMs: 120_000,
+    })
     expect(r.code, r.stderr).toBe(0)
     expect((JSON.parse(r.stdout) as { results: { outcome: string }[] }).results.filter((x) => x.outcome === 'fail')).toEqual([])
   }, 150_000)
