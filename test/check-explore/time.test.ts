@@ -8,13 +8,17 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { explore } from '../../src/check/explore/explore.ts'
 import { TIME_FAULTS } from '../fixtures/time-faults.ts'
+import type { Target } from '../fixtures/broken-servers.ts'
+import { VARIANT_SERVERS } from '../fixtures/variant-servers.ts'
 import { runOec, startServe } from '../helpers/cli.ts'
 import { startTimeFault, type LiveTarget } from '../helpers/live-target.ts'
 
 const WINDOW = 2
 const running: LiveTarget[] = []
-afterAll(() => {
+const closing: Target[] = []
+afterAll(async () => {
   for (const t of running) t.stop()
+  await Promise.all(closing.map((t) => t.close()))
 })
 
 async function started(name: string): Promise<LiveTarget> {
@@ -94,4 +98,29 @@ describe('the flags', () => {
     expect(r.code, r.stderr).toBe(0)
     expect((JSON.parse(r.stdout) as { results: { outcome: string }[] }).results.filter((x) => x.outcome === 'fail')).toEqual([])
   }, 150_000)
+})
+
+describe('--sunset', () => {
+  it('honoured: past the sunset the oracle refuses an order without route, as a server requiring route does', async () => {
+    const v = VARIANT_SERVERS.find((x) => x.name === 'route required after the sunset')!
+    const t = await v.start()
+    closing.push(t)
+    const run = (sunset?: string) =>
+      explore({
+        target: t.url,
+        clock: t.clock,
+        symbols: t.symbols,
+        budget: { sequences: 40 },
+        seed: 1,
+        workers: 1,
+        ...(sunset ? { sunset } : {}),
+      })
+    const before = await run()
+    const route = (r: Awaited<ReturnType<typeof run>>) =>
+      r.found.filter((f) => f.divergence.rule === 'ROUTE-4' || f.divergence.rule === 'ROUTE-5')
+    expect(route(before).length, 'without --sunset the reference takes route-less orders: a warning').toBeGreaterThan(0)
+    const after = await run('2026-01-01')
+    expect(route(after).map((f) => f.divergence.what)).toEqual([])
+    await expect(explore({ budget: { sequences: 1 }, sunset: 'soon' })).rejects.toThrow(/the sunset is a date/)
+  }, 180_000)
 })

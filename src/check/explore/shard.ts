@@ -30,7 +30,7 @@ const KEEP_LEFTOVERS = 20
 const GHOSTS = 8
 
 /** The embedded servers' clocks start here: a fixed time, so that the report is the same run after run. */
-const EMBEDDED_EPOCH = Date.UTC(2026, 0, 5, 12, 0, 0)
+export const EMBEDDED_EPOCH = Date.UTC(2026, 0, 5, 12, 0, 0)
 
 export interface SavedSequence {
   readonly id: string

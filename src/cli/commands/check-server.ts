@@ -42,6 +42,7 @@ interface Opts extends ContractFlags {
   shard?: string
   shrink?: string
   rateWindow?: number
+  sunset?: string
   exploreTime: boolean
   preflight: boolean
   header: [string, string][]
@@ -149,6 +150,10 @@ export const checkServerCommand: CommandModule = {
         intOption('--rate-window', 1),
       )
       .option(
+        '--sunset <date>',
+        'with --explore: the date after which route is required (the target enforces it once its time is past; the reference then does too)',
+      )
+      .option(
         '--no-explore-time',
         "with --explore --target: no time reach (Reset and Retry-After not held against the target's clock, no waits across its windows)",
       )
@@ -180,10 +185,16 @@ export const checkServerCommand: CommandModule = {
           throw new InputError(
             `${opts.shard !== undefined ? '--shard splits' : '--shrink shrinks the finds of'} an --explore run; ${opts.replay ? '--replay does' : 'the named checks do'} not take it`,
           )
-        if (opts.explore === undefined && !opts.replay && (opts.rateWindow !== undefined || !opts.exploreTime))
-          throw new InputError(
-            `${opts.rateWindow !== undefined ? '--rate-window' : '--no-explore-time'} is for an --explore (or --replay) run; the named checks do not take it`,
-          )
+        const exploreOnly =
+          opts.rateWindow !== undefined
+            ? '--rate-window'
+            : opts.sunset !== undefined
+              ? '--sunset'
+              : !opts.exploreTime
+                ? '--no-explore-time'
+                : undefined
+        if (opts.explore === undefined && !opts.replay && exploreOnly)
+          throw new InputError(`${exploreOnly} is for an --explore (or --replay) run; the named checks do not take it`)
         if (opts.explore !== undefined || opts.replay || opts.exploreOut) {
           if (opts.exploreOut && opts.explore === undefined) throw new InputError('--explore-out needs --explore')
           refuseForExplore(opts)
