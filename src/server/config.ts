@@ -23,6 +23,11 @@ export interface ServerConfig {
   chainId: number
   tiers: Record<string, Tier>
   maxBatch: number
+  /**
+   * Length of a rate-limit window in seconds (default the spec's, 60). An assumed element made
+   * configuration, so that a test or a staging target can cross windows in seconds.
+   */
+  rateWindowSeconds: number
   /** Chain ID of the perp domain (default from the spec, 1337). */
   perpChainId?: number
   /** Perp `Agent.source`: `a` on mainnet (default), `b` otherwise. */
@@ -74,6 +79,7 @@ export function defaultConfig(spec: FullContract): ServerConfig {
     chainId: options?.chainId ?? 999,
     tiers: structuredClone(spec.rateLimits.tiers) as Record<string, Tier>,
     maxBatch: spec.rateLimits.maxBatch,
+    rateWindowSeconds: spec.rateLimits.windowSeconds,
     perpChainId: perps?.chainId ?? 1337,
     isMainnet: true,
     log: false,
@@ -89,6 +95,7 @@ const KEYS = [
   'chainId',
   'tiers',
   'maxBatch',
+  'rateWindowSeconds',
   'perpChainId',
   'isMainnet',
   'log',
@@ -161,6 +168,7 @@ export function mergeConfig(base: ServerConfig, patch: Record<string, unknown>, 
       case 'chainId':
       case 'perpChainId':
       case 'maxBatch':
+      case 'rateWindowSeconds':
       case 'maxConnections':
       case 'headerTimeoutMs':
       case 'requestTimeoutMs':

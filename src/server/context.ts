@@ -78,7 +78,7 @@ export function createContext(
     if (value !== undefined) deprecationHeaders[name] = value
   }
   const defaultTier = spec.rateLimits.defaultTier
-  const windowSeconds = spec.rateLimits.windowSeconds
+  const windowSeconds = config.rateWindowSeconds
 
   const tier = (wallet: string): Tier => config.tiers[config.walletTiers[wallet.toLowerCase()] ?? defaultTier] ?? config.tiers[defaultTier]!
   const limits = (wallet: string): CategoryLimits => {

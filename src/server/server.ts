@@ -61,12 +61,10 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         retain: config.retain,
       })
     : undefined
-  const base = defaultDeps(signing, spec.rateLimits.windowSeconds, config.log === true)
+  const base = defaultDeps(signing, config.rateWindowSeconds, config.log === true)
   const deps: ServerDeps = {
     ...base,
-    ...(data
-      ? { nonces: data.nonces, agents: data.agents, rateLimiter: createRateLimiter(spec.rateLimits.windowSeconds, data.windows) }
-      : {}),
+    ...(data ? { nonces: data.nonces, agents: data.agents, rateLimiter: createRateLimiter(config.rateWindowSeconds, data.windows) } : {}),
     ...opts.deps,
   }
   let feed: Pick<OrderFeed, 'publish' | 'follows' | 'deliver'> = { publish: () => {}, follows: () => false, deliver: () => {} }

@@ -14,6 +14,14 @@ export function startVariant(name: string): Promise<LiveTarget> {
   return ready(child, /listening on (http:\/\/\S+) symbols (\S+)/, (m) => ({ url: m[1]!, symbols: m[2]!.split(',') }))
 }
 
+/** A time fault (test/fixtures/time-faults.ts) or "reference", on the real clock with a window of `windowSeconds`, in its own process. */
+export function startTimeFault(name: string, windowSeconds: number): Promise<LiveTarget> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/serve-time-fault.ts', name, String(windowSeconds)], {
+    cwd: ROOT,
+  })
+  return ready(child, /listening on (http:\/\/\S+) symbols (\S+)/, (m) => ({ url: m[1]!, symbols: m[2]!.split(',') }))
+}
+
 function ready(child: ChildProcess, line: RegExp, read: (m: RegExpExecArray) => { url: string; symbols: string[] }): Promise<LiveTarget> {
   return new Promise((resolve, reject) => {
     let out = ''

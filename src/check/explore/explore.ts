@@ -21,7 +21,7 @@ import { runSalt, walletFromKey } from '../target/wallets.ts'
 import { InputError } from '../../errors.ts'
 import { exploredCase, foundCase, foundId, type Found } from './report.ts'
 import { DEFAULT_SHRINK, type ShrinkBudget } from './shrink.ts'
-import { findingKey, runShard, type SavedSequence, type ShardPlan, type ShardResult } from './shard.ts'
+import { EMBEDDED_EPOCH, findingKey, runShard, type SavedSequence, type ShardPlan, type ShardResult } from './shard.ts'
 import type { ThreadInput, ThreadMessage, ThreadSpec } from './shard-thread.ts'
 
 export type { SavedSequence } from './shard.ts'
@@ -66,6 +66,20 @@ export interface ExploreOptions {
    * sequences and each part runs its shards as the whole run would.
    */
   readonly part?: { readonly index: number; readonly of: number }
+  /**
+   * The time reach on a live target (default on): Reset and Retry-After held against the
+   * target's own clock, and `wait` steps that cross its windows (clock.ts). Only a live target
+   * whose clock is its own has it: set elsewhere, an error.
+   */
+  readonly time?: boolean
+  /**
+   * `--sunset DATE`: the date after which `route` is required. Once the target's time is past it
+   * (the embedded target's simulated clock, a live target's own), the oracle refuses an order
+   * without route as a server past the sunset does.
+   */
+  readonly sunset?: string
+  /** The target's rate-limit window in seconds (`--rate-window`; default the spec's): the oracle uses it too. */
+  readonly rateWindow?: number
   readonly onProgress?: (p: ExploreProgress) => void
 }
 
@@ -153,6 +167,15 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   const symbols = opts.symbols ?? []
   const workers = Math.max(1, opts.workers ?? 4)
   const headers = opts.headers ?? {}
+  if (opts.time !== undefined && (embedded || opts.clock))
+    throw new InputError(
+      "the time reach is for a live target whose clock is its own: the embedded target (or a caller's clock) moves time itself; drop the time option or give --target",
+    )
+  const sunset = opts.sunset === undefined ? undefined : Date.parse(opts.sunset)
+  if (sunset !== undefined && !Number.isFinite(sunset))
+    throw new InputError(`the sunset is a date (2026-07-04 or an HTTP date), not "${opts.sunset}"`)
+  if (opts.rateWindow !== undefined && !(Number.isSafeInteger(opts.rateWindow) && opts.rateWindow >= 1))
+    throw new InputError(`the rate window is a whole number of seconds >= 1, not ${opts.rateWindow}`)
 
   // A live target's own instrument list, in its order: the oracle lists the same, so that a perp
   // asset index means the same instrument on both sides.
@@ -174,6 +197,8 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     ...(opts.chainId !== undefined ? { chainId: opts.chainId } : {}),
     ...(opts.perpChainId !== undefined ? { perpChainId: opts.perpChainId } : {}),
     ...(opts.isMainnet !== undefined ? { isMainnet: opts.isMainnet } : {}),
+    ...(opts.rateWindow !== undefined ? { rateWindowSeconds: opts.rateWindow } : {}),
+    ...(sunset !== undefined ? { routeRequired: sunset <= (embedded ? EMBEDDED_EPOCH : (opts.clock?.now() ?? Date.now())) } : {}),
     ...(opts.tierWallets?.length
       ? { walletTiers: Object.fromEntries(opts.tierWallets.map((w) => [walletFromKey(w.privateKey).address.toLowerCase(), w.tier])) }
       : {}),
@@ -224,6 +249,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
       : {}),
     ...(deadline !== undefined ? { deadline } : {}),
     shrink: opts.shrink ?? DEFAULT_SHRINK,
+    ...(opts.time !== undefined ? { time: opts.time } : {}),
   })
   const onCount = (shard: number, sequences: number, steps: number) => {
     counts[shard] = { sequences, steps }

@@ -9,6 +9,7 @@ import type { Hex } from '../../signing/index.ts'
 import type { HttpClient, HttpExchange } from '../target/http.ts'
 import { pathOf, route } from '../target/routes.ts'
 import type { TierWallet } from '../target/profile.ts'
+import type { LiveTime } from './clock.ts'
 
 /** What sends a step's requests: the HTTP client for the target, the in-process door for the oracle. */
 export type Sender = Pick<HttpClient, 'send'>
@@ -30,6 +31,8 @@ export interface Sides {
   readonly openCap: number
   /** Moves both clocks (absent: the target's clock is its own, and no step waits). */
   readonly advance?: (ms: number) => void
+  /** On a live target with the time reach: its clock read from its answers, and waits that cross its windows. */
+  readonly time?: LiveTime
   /**
    * A wallet the target has put in a tier (`--config` wallets): it trades as the sequence's last
    * wallet, so that the tier's limits and cap are explored too. The oracle knows its tier.

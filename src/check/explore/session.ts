@@ -96,6 +96,7 @@ export class ExploreSession {
     const command = commandFor(step.op)
     const parties = command.parties(step, this.ctx)
     this.world.steps.push(step)
+    this.world.time?.step(step.op)
     if (step.op !== 'wait') await this.pair.mirror?.sync()
     const v = await command.run(step, this.ctx)
     if (v === 'rolled') return v

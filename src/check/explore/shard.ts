@@ -13,6 +13,7 @@ import { queryValues } from '../target/routes.ts'
 import { missingSymbolFor } from '../target/world.ts'
 import { walletDeriver, walletFromKey } from '../target/wallets.ts'
 import { BookMirror } from './mirror.ts'
+import { MAX_UNBOUNDED_WINDOW_S, TargetClock, type LiveTime } from './clock.ts'
 import type { Divergence } from './compare.ts'
 import { InProcessClient } from './in-process.ts'
 import { findingKind, type Found } from './report.ts'
@@ -30,7 +31,7 @@ const KEEP_LEFTOVERS = 20
 const GHOSTS = 8
 
 /** The embedded servers' clocks start here: a fixed time, so that the report is the same run after run. */
-const EMBEDDED_EPOCH = Date.UTC(2026, 0, 5, 12, 0, 0)
+export const EMBEDDED_EPOCH = Date.UTC(2026, 0, 5, 12, 0, 0)
 
 export interface SavedSequence {
   readonly id: string
@@ -63,6 +64,8 @@ export interface ShardPlan {
   readonly deadline?: number
   /** Shrinking a find: a budget of its own, not what is left of the deadline. */
   readonly shrink: ShrinkBudget
+  /** The time reach on a live target (clock.ts): its clock compared, waits that cross its windows. Default on. */
+  readonly time?: boolean
 }
 
 export interface ShardHooks {
@@ -166,7 +169,19 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
         }
       : {}),
   }
-  const pair: Pair = ghostKeys.length ? { ...sides, mirror: new BookMirror(sides, ghostKeys) } : sides
+  // A live target whose clock is its own: the time reach reads it from its answers and waits for it.
+  const windowSeconds = oracle.server.config.rateWindowSeconds
+  const time: LiveTime | undefined =
+    plan.target !== undefined && !targetClock && plan.time !== false
+      ? {
+          clock: new TargetClock(),
+          windowSeconds,
+          ...(plan.deadline !== undefined ? { deadline: plan.deadline } : {}),
+          advanceOracle: (ms) => oracle.clock.advance(ms),
+        }
+      : undefined
+  const timed: Sides = time ? { ...sides, time } : sides
+  const pair: Pair = ghostKeys.length ? { ...timed, mirror: new BookMirror(timed, ghostKeys) } : timed
   let run = 0
   const newSession = () => new ExploreSession(pair, (label) => walletKey(`explore/${plan.shard}/${run}/${label}`))
   const live = plan.target !== undefined
@@ -225,7 +240,10 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
     let left = plan.sequences ?? Number.POSITIVE_INFINITY
     const arb = stepArbitrary({
       listed: listed.length,
-      canWait: targetClock !== undefined,
+      // A live wait sleeps up to a window: drawn when a deadline bounds it or the window is short.
+      canWait:
+        targetClock !== undefined || (time !== undefined && (plan.deadline !== undefined || windowSeconds <= MAX_UNBOUNDED_WINDOW_S)),
+      canFill: targetClock !== undefined,
       statuses: queryValues(spec, 'listOrders', 'status'),
     })
     for (let attempt = 0; left > 0 && found.length < plan.maxFound; attempt++) {

@@ -163,8 +163,10 @@ const vault = fc.option(wallet, { nil: undefined, freq: 3 })
 export interface StepOptions {
   /** Instruments the target lists (asset indexes of perp orders). */
   readonly listed: number
-  /** The explorer can move the target's clock to the next window (embedded or a test's simulated clock). */
+  /** The explorer can move the target's clock to the next window (embedded or a test's simulated clock), or wait for it (live). */
   readonly canWait: boolean
+  /** Fills to the open-order cap across windows: only where the clock moves at once (default: canWait). */
+  readonly canFill?: boolean
   /** The order statuses the spec lists (`?status=` reads); none: no filtered reads. */
   readonly statuses?: readonly string[]
 }
@@ -286,11 +288,9 @@ function single(o: StepOptions): fc.Arbitrary<Step> {
       weight: 2,
       arbitrary: fc.record({ op: fc.constant('race' as const), ref, taker: fc.integer({ min: 0, max: WALLETS - 1 }) }),
     },
-    ...(o.canWait
-      ? [
-          { weight: 3, arbitrary: fc.constant({ op: 'wait' as const }) },
-          { weight: 3, arbitrary: fc.record({ op: fc.constant('fill' as const), leave: fc.integer({ min: 0, max: 3 }) }) },
-        ]
+    ...(o.canWait ? [{ weight: 3, arbitrary: fc.constant({ op: 'wait' as const }) }] : []),
+    ...((o.canFill ?? o.canWait)
+      ? [{ weight: 3, arbitrary: fc.record({ op: fc.constant('fill' as const), leave: fc.integer({ min: 0, max: 3 }) }) }]
       : []),
   )
 }

@@ -6,6 +6,7 @@
 import type { Hex } from '../../signing/index.ts'
 import type { HttpExchange } from '../target/http.ts'
 import { walletFromKey, type Wallet } from '../target/wallets.ts'
+import { TimeWatch } from './clock.ts'
 import { compareAnswers, type AnswerContext, type Divergence } from './compare.ts'
 import { Invariants } from './invariants.ts'
 import { Ledger } from './ledger.ts'
@@ -35,6 +36,8 @@ export class World {
   routeBaseline: Set<string> | undefined
   /** The tier wallet's orders from before this sequence, by each side's ids. */
   earlier: { readonly target: ReadonlySet<string>; readonly oracle: ReadonlySet<string> } | undefined
+  /** On a live target with the time reach: the sequence's view of the target's clock (clock.ts). */
+  readonly time: TimeWatch | undefined
   private readonly firstReset = new Map<string, string>()
 
   constructor(
@@ -53,6 +56,7 @@ export class World {
       ...(pair.tierWallet ? { tierCap: limits.tiers[pair.tierWallet.tier]?.maxOpenOrders ?? pair.openCap } : {}),
     })
     this.invariants = new Invariants(limits.tiers[limits.defaultTier]?.ordersPerMinute)
+    this.time = pair.time ? new TimeWatch(pair.time) : undefined
   }
 
   record(step: Step, t: HttpExchange[], o: HttpExchange[]): void {
@@ -67,7 +71,10 @@ export class World {
 
   /** Both answers compared, knowing whether the target's window for the acting wallet rolled over. */
   answer(t: Observed, o: Observed, c: Omit<AnswerContext, 'windowRolled'>, wallet: string): StepVerdict {
-    return compareAnswers(t, o, { ...c, windowRolled: this.rolled(wallet.toLowerCase(), t) })
+    // The time values are the target's alone: they stand even where the two sides' windows parted.
+    const time = this.time?.answer(t, wallet, Math.max(1, t.items?.length ?? 0, o.items?.length ?? 0)) ?? []
+    const v = compareAnswers(t, o, { ...c, windowRolled: this.rolled(wallet.toLowerCase(), t) })
+    return v === 'rolled' ? (time.length ? time : v) : [...time, ...v]
   }
 
   /** The clocks moved to the next window: every wallet's window starts again. */

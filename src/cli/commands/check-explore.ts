@@ -20,6 +20,12 @@ export interface ExploreFlags {
   readonly replay?: string
   readonly shard?: string
   readonly shrink?: string
+  /** `--rate-window`: the target's window in seconds. */
+  readonly rateWindow?: number
+  /** `--sunset DATE`: route required after it. */
+  readonly sunset?: string
+  /** `--no-explore-time`: false turns the time reach off. */
+  readonly exploreTime?: boolean
   /** The target as `check server` resolved it, shared with the named checks. */
   readonly profile: TargetProfile
   readonly seed: number
@@ -68,6 +74,9 @@ export async function runExplore(f: ExploreFlags, spec: FullContract, io: CliIO)
       ...(replay ? { replay } : {}),
       ...(part ? { part } : {}),
       ...(shrink ? { shrink } : {}),
+      ...(f.rateWindow !== undefined ? { rateWindow: f.rateWindow } : {}),
+      ...(f.exploreTime === false ? { time: false } : {}),
+      ...(f.sunset !== undefined ? { sunset: f.sunset } : {}),
       onProgress: (p) => {
         // A line every two seconds at most: sequences per second and divergences so far.
         if (p.elapsedMs - last < 2000) return

@@ -41,6 +41,9 @@ interface Opts extends ContractFlags {
   replay?: string
   shard?: string
   shrink?: string
+  rateWindow?: number
+  sunset?: string
+  exploreTime: boolean
   preflight: boolean
   header: [string, string][]
 }
@@ -142,6 +145,19 @@ export const checkServerCommand: CommandModule = {
         'with --explore: run part I of N of the exploration (same --seed and budget on every machine); join the parts with oec report merge',
       )
       .option(
+        '--rate-window <seconds>',
+        "with --explore: the target's rate-limit window (default the spec's 60), when it was started with another (oec serve --rate-window)",
+        intOption('--rate-window', 1),
+      )
+      .option(
+        '--sunset <date>',
+        'with --explore: the date after which route is required (the target enforces it once its time is past; the reference then does too)',
+      )
+      .option(
+        '--no-explore-time',
+        "with --explore --target: no time reach (Reset and Retry-After not held against the target's clock, no waits across its windows)",
+      )
+      .option(
         '--no-preflight',
         'with --target: skip the set-up check (operations answer, symbols listed, one order accepted under the domain)',
       )
@@ -169,6 +185,16 @@ export const checkServerCommand: CommandModule = {
           throw new InputError(
             `${opts.shard !== undefined ? '--shard splits' : '--shrink shrinks the finds of'} an --explore run; ${opts.replay ? '--replay does' : 'the named checks do'} not take it`,
           )
+        const exploreOnly =
+          opts.rateWindow !== undefined
+            ? '--rate-window'
+            : opts.sunset !== undefined
+              ? '--sunset'
+              : !opts.exploreTime
+                ? '--no-explore-time'
+                : undefined
+        if (opts.explore === undefined && !opts.replay && exploreOnly)
+          throw new InputError(`${exploreOnly} is for an --explore (or --replay) run; the named checks do not take it`)
         if (opts.explore !== undefined || opts.replay || opts.exploreOut) {
           if (opts.exploreOut && opts.explore === undefined) throw new InputError('--explore-out needs --explore')
           refuseForExplore(opts)

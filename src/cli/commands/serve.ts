@@ -19,6 +19,7 @@ interface ServeOptions extends ContractFlags {
   data?: string
   dataSync?: boolean
   retain?: number
+  rateWindow?: number
   maxConnections?: number
   headerTimeout?: number
   requestTimeout?: number
@@ -35,7 +36,7 @@ export const serveCommand: CommandModule = {
       .option('--host <address>', 'address to listen on', '127.0.0.1')
       .option(
         '--config <file>',
-        'JSON config: symbols, walletTiers, routeRequired, domainName, chainId, tiers, maxBatch, perpChainId, isMainnet, log',
+        'JSON config: symbols, walletTiers, routeRequired, domainName, chainId, tiers, maxBatch, rateWindowSeconds, perpChainId, isMainnet, log',
       )
       .option(
         '--symbols <list>',
@@ -60,6 +61,11 @@ export const serveCommand: CommandModule = {
         '--retain <n>',
         'finished orders kept for GET /orders (default 10000); older ones are forgotten, in memory and with --data',
         intOption('--retain', 0),
+      )
+      .option(
+        '--rate-window <seconds>',
+        "length of a rate-limit window (default the spec's 60): a staging or test target that crosses windows in seconds",
+        intOption('--rate-window', 1),
       )
       .option(
         '--max-connections <n>',
@@ -105,6 +111,7 @@ export const serveCommand: CommandModule = {
           isMainnet: opts.testnet ? false : undefined,
           log: opts.log,
           retain: opts.retain,
+          rateWindowSeconds: opts.rateWindow,
           maxConnections: opts.maxConnections,
           headerTimeoutMs: opts.headerTimeout,
           requestTimeoutMs: opts.requestTimeout,

@@ -1,4 +1,7 @@
-/** The next rate-limit window: both clocks moved a minute (only where the explorer moves the target's clock). */
+/**
+ * The next rate-limit window: both clocks moved a minute where the explorer moves the target's
+ * clock; on a live target, a sleep until the target has crossed every window it announced (clock.ts).
+ */
 import type { Command, StepOf } from './command.ts'
 
 export const wait: Command<StepOf<'wait'>> = {
@@ -7,8 +10,8 @@ export const wait: Command<StepOf<'wait'>> = {
   toString: () => 'wait for the next rate-limit window',
 
   async run(step, { world: w }) {
-    w.pair.advance?.(60_000)
-    w.newWindow()
+    if (w.pair.advance) w.pair.advance(60_000)
+    if (w.pair.advance || (await w.time?.wait())) w.newWindow()
     w.record(step, [], [])
     return []
   },

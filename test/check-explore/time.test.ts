@@ -1,0 +1,126 @@
+/**
+ * Time as a step, on live targets in processes of their own on the real clock with a 2 s rate
+ * window: the explorer reads each target's clock from its `Date` header, holds Reset and
+ * Retry-After against it, and waits across its windows. Each seeded time fault is caught with a
+ * fixed seed and a small budget, and missed with the time reach off; the reference server gets
+ * no failure with it on.
+ */
+import { afterAll, describe, expect, it } from 'vitest'
+import { explore } from '../../src/check/explore/explore.ts'
+import { TIME_FAULTS } from '../fixtures/time-faults.ts'
+import type { Target } from '../fixtures/broken-servers.ts'
+import { VARIANT_SERVERS } from '../fixtures/variant-servers.ts'
+import { runOec, startServe } from '../helpers/cli.ts'
+import { startTimeFault, type LiveTarget } from '../helpers/live-target.ts'
+
+const WINDOW = 2
+const running: LiveTarget[] = []
+const closing: Target[] = []
+afterAll(async () => {
+  for (const t of running) t.stop()
+  await Promise.all(closing.map((t) => t.close()))
+})
+
+async function started(name: string): Promise<LiveTarget> {
+  const t = await startTimeFault(name, WINDOW)
+  running.push(t)
+  return t
+}
+
+/** One exploration of `t` with the time reach on or off, the same seed and budget either way. */
+function run(t: LiveTarget, time: boolean, sequences: number) {
+  return explore({
+    target: t.url,
+    symbols: t.symbols.slice(0, 3),
+    budget: { sequences },
+    seed: 1,
+    workers: 1,
+    rateWindow: WINDOW,
+    time,
+    maxFound: 6,
+  })
+}
+
+const said = (r: Awaited<ReturnType<typeof run>>) =>
+  r.found.map((f) => `${f.divergence.rule} ${f.divergence.what}`).join(' | ') || 'nothing'
+
+describe('seeded time faults, live', () => {
+  const budgets: Record<string, number> = { 'retry-after-60': 100, 'quiet-minute-window': 120 }
+  for (const f of TIME_FAULTS) {
+    it(`"${f.name}" (${f.how}): caught with the time reach, missed without`, async () => {
+      const t = await started(f.name)
+      const on = await run(t, true, budgets[f.name]!)
+      const hit = on.found.find((x) => x.divergence.rule === f.rule)
+      expect(hit, said(on)).toBeDefined()
+      expect(hit!.divergence.level).toBe('stated')
+      const off = await run(t, false, budgets[f.name]!)
+      expect(
+        off.found.filter((x) => x.divergence.rule === f.rule),
+        said(off),
+      ).toEqual([])
+    }, 240_000)
+  }
+})
+
+describe('the reference server, live with the time reach on', () => {
+  it('0 failures across waits that cross its windows', async () => {
+    const t = await started('reference')
+    const r = await run(t, true, 60)
+    const failed = r.summary.results.filter((x) => x.outcome === 'fail').map((x) => `${x.id} ${x.message}\n${x.details?.sequence}`)
+    expect(failed).toEqual([])
+    expect(r.sequences).toBeGreaterThanOrEqual(60)
+  }, 240_000)
+
+  it('the time option on the embedded target is an error, not ignored', async () => {
+    await expect(explore({ budget: { sequences: 1 }, time: false })).rejects.toThrow(/time reach is for a live target/)
+  })
+})
+
+describe('the flags', () => {
+  it('--no-explore-time on the embedded target, and --rate-window for the named checks: one line, exit 2', async () => {
+    const embedded = await runOec(['check', 'server', '--explore', '2', '--no-explore-time'])
+    expect(embedded.code).toBe(2)
+    expect(embedded.stderr.trim().split('\n')).toHaveLength(1)
+    expect(embedded.stderr).toContain('time reach is for a live target')
+    const named = await runOec(['check', 'server', '--rate-window', '2'])
+    expect(named.code).toBe(2)
+    expect(named.stderr).toContain('--rate-window is for an --explore')
+  }, 60_000)
+
+  it('oec serve --rate-window 2 explored with --rate-window 2: exit 0, the time reach on', async () => {
+    const s = startServe(['--port', '0', '--rate-window', '2'])
+    running.push({ url: '', symbols: [], stop: () => s.child.kill() })
+    const { url } = await s.ready
+    const flags = ['--explore', '12', '--rate-window', '2', '--reporter', 'json']
+    const r = await runOec(['check', 'server', '--target', url, '--symbol', 'BTC-20261225-100000-C', ...flags], {
+      timeoutMs: 120_000,
+    })
+    expect(r.code, r.stderr).toBe(0)
+    expect((JSON.parse(r.stdout) as { results: { outcome: string }[] }).results.filter((x) => x.outcome === 'fail')).toEqual([])
+  }, 150_000)
+})
+
+describe('--sunset', () => {
+  it('honoured: past the sunset the oracle refuses an order without route, as a server requiring route does', async () => {
+    const v = VARIANT_SERVERS.find((x) => x.name === 'route required after the sunset')!
+    const t = await v.start()
+    closing.push(t)
+    const run = (sunset?: string) =>
+      explore({
+        target: t.url,
+        clock: t.clock,
+        symbols: t.symbols,
+        budget: { sequences: 40 },
+        seed: 1,
+        workers: 1,
+        ...(sunset ? { sunset } : {}),
+      })
+    const before = await run()
+    const route = (r: Awaited<ReturnType<typeof run>>) =>
+      r.found.filter((f) => f.divergence.rule === 'ROUTE-4' || f.divergence.rule === 'ROUTE-5')
+    expect(route(before).length, 'without --sunset the reference takes route-less orders: a warning').toBeGreaterThan(0)
+    const after = await run('2026-01-01')
+    expect(route(after).map((f) => f.divergence.what)).toEqual([])
+    await expect(explore({ budget: { sequences: 1 }, sunset: 'soon' })).rejects.toThrow(/the sunset is a date/)
+  }, 180_000)
+})
