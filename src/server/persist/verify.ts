@@ -35,7 +35,9 @@ for (const { key, value } of db.getRange()) {
   switch (kind) {
     case '!store': ok = true; break
     case '!forgotten': case 'f': ok = Number.isSafeInteger(value) && value > 0; break
-    case 'n': case 'k': case 'ak': ok = value === 1; break
+    case 'k': case 'ak': ok = value === 1; break
+    // A run of consumed nonces (the run's end, as text), or a version-2 store's single nonce.
+    case 'n': ok = value === 1 || (typeof value === 'string' && /^[0-9]{1,20}$/.test(value)); break
     case 'w': ok = value === 1; indexed.add(rest); break
     case 'open': ok = value === 1; opens.push(rest); break
     case 'o': ok = isObj(value) && typeof value.id === 'string' && typeof value.seq === 'number' && isObj(value.input)
