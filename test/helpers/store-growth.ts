@@ -28,15 +28,24 @@ export interface GrowthRun {
   nonceOf(i: number): { wallet: string; nonce: bigint }
 }
 
-export function openGrowthRun(dir: string, retain: number | undefined): GrowthRun {
+/**
+ * How the clients number their orders: `counted` counts each wallet's nonces up by one (a run per
+ * wallet in the store), `sparse` sends milliseconds, increasing with gaps (a record per nonce).
+ */
+export type NonceStyle = 'counted' | 'sparse'
+
+export function openGrowthRun(dir: string, retain: number | undefined, nonces: NonceStyle = 'counted'): GrowthRun {
   const config = defaultConfig(shippedContract())
   const data = openDataDir(dir, `${config.domainName}/${config.chainId}`, retain === undefined ? {} : { retain })
   const engine = new MatchingEngine(config.instruments, () => {}, data.archive, data.observer)
   data.restore(engine)
   const symbol = config.instruments[0]!
   const walletOf = (i: number) => `0x${(0xa11ce + (i % WALLETS)).toString(16).padStart(40, '0')}`
-  // Nonces as clients send them: milliseconds, increasing per wallet.
-  const nonceOf = (i: number) => ({ wallet: walletOf(i), nonce: 1_760_000_000_000n + BigInt(i) })
+  const base = 1_760_000_000_000n
+  const nonceOf = (i: number) => ({
+    wallet: walletOf(i),
+    nonce: nonces === 'counted' ? base + BigInt(Math.floor(i / WALLETS)) : base + BigInt(i),
+  })
   let placed = 0
   const one = (side: 'Buy' | 'Sell', tif: string) => {
     const i = placed++

@@ -95,7 +95,7 @@ describe('dataSync reaches lmdb', () => {
     const answers: string[] = []
     const first = call(s, 'POST', '/order', body).then((r) => (answers.push('order'), r))
     // The nonce is committed (visible to a new read transaction) but not flushed yet.
-    await until(() => db.get(`n:${w.address.toLowerCase()}:${n}`) !== undefined)
+    await until(() => db.get(`n:${w.address.toLowerCase()}:${String(n).padStart(20, '0')}`) !== undefined)
     const replay = call(s, 'POST', '/order', body).then((r) => (answers.push('replay'), r))
     await db.committed
     await new Promise((r) => setTimeout(r, 100))

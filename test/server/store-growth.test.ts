@@ -1,17 +1,18 @@
 /**
  * Bounded growth under `--data`: finished orders past `--retain` leave the store (oldest finished
- * first, as in memory mode), LMDB reuses their pages, so the file grows by what must stay (the
- * consumed nonce) and not by the orders; a forgotten order's replay is still refused and its id
- * is never given again, across a restart too. The same store driven to 500,000 orders is
+ * first, as in memory mode), LMDB reuses their pages, and a wallet's consumed nonces are runs, so
+ * with wallets that count their nonces up the file stops growing; a forgotten order's replay is
+ * still refused and its id is never given again, across a restart too. Versions 1 and 2 of the
+ * store are migrated. The same store driven to 500,000 orders is
  * `npm run bench -- store-growth`.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { open } from 'lmdb'
+import { open, type RootDatabase } from 'lmdb'
 import { afterAll, describe, expect, it } from 'vitest'
 import { HEADER_FILE } from '../../src/server/persist/header.ts'
-import { openGrowthRun } from '../helpers/store-growth.ts'
+import { openGrowthRun, type GrowthRun } from '../helpers/store-growth.ts'
 import { startServe } from '../helpers/cli.ts'
 import { call, signedOrder, wallet } from './helpers.ts'
 
@@ -31,6 +32,26 @@ async function growth(dir: string, retain: number | undefined): Promise<{ perOrd
   return { perOrder: (run.fileBytes() - first) / ((STEPS - 1) * STEP), run }
 }
 
+/** A store of 100 orders made to look as format `version` wrote it: `rewrite` edits its records. */
+async function olderStore(
+  name: string,
+  version: number,
+  rewrite: (db: RootDatabase<unknown, string>, run: GrowthRun) => Promise<void>,
+): Promise<{ dir: string }> {
+  const dir = join(root, name)
+  const run = openGrowthRun(dir, undefined)
+  await run.place(100)
+  await run.data.close()
+  const db = open<unknown, string>({ path: dir, noSubdir: false, compression: false })
+  await rewrite(db, run)
+  await db.close()
+  const header = JSON.parse(readFileSync(join(dir, HEADER_FILE), 'utf8')) as Record<string, unknown>
+  writeFileSync(join(dir, HEADER_FILE), JSON.stringify({ ...header, version }))
+  return { dir }
+}
+
+const headerVersion = (dir: string) => (JSON.parse(readFileSync(join(dir, HEADER_FILE), 'utf8')) as { version: number }).version
+
 describe('finished orders past --retain leave the store', () => {
   it('the file grows by a fraction of what it does without retain, and the forgotten orders are gone', async () => {
     const all = await growth(join(root, 'all'), undefined)
@@ -39,7 +60,7 @@ describe('finished orders past --retain leave the store', () => {
     const { run } = bounded
     try {
       // Without retain every order's record stays (several hundred bytes); with it, pages freed by
-      // the forgotten orders are reused and the file grows by the nonce records only.
+      // the forgotten orders are reused.
       expect(all.perOrder).toBeGreaterThan(400)
       expect(bounded.perOrder).toBeLessThan(all.perOrder / 3)
       const total = STEP * STEPS
@@ -95,16 +116,10 @@ describe('finished orders past --retain leave the store', () => {
   }, 30_000)
 
   it('a version-1 store is migrated: its finished orders enter the queue and retain bounds them', async () => {
-    const dir = join(root, 'v1')
-    const run = openGrowthRun(dir, undefined)
-    await run.place(100)
-    await run.data.close()
-    // What version 1 wrote: no queue, no `!forgotten`, header version 1.
-    const db = open<unknown, string>({ path: dir, noSubdir: false, compression: false })
-    for (const key of db.getKeys({ start: 'f:', end: 'f:\uffff' })) await db.remove(key)
-    await db.close()
-    const header = JSON.parse(readFileSync(join(dir, HEADER_FILE), 'utf8')) as Record<string, unknown>
-    writeFileSync(join(dir, HEADER_FILE), JSON.stringify({ ...header, version: 1 }))
+    // What version 1 wrote: no queue, no `!forgotten`.
+    const { dir } = await olderStore('v1', 1, async (db) => {
+      for (const key of db.getKeys({ start: 'f:', end: 'f:\uffff' })) await db.remove(key)
+    })
     const again = openGrowthRun(dir, 10)
     try {
       await again.place(2)
@@ -114,8 +129,72 @@ describe('finished orders past --retain leave the store', () => {
     } finally {
       await again.data.close()
     }
-    expect((JSON.parse(readFileSync(join(dir, HEADER_FILE), 'utf8')) as { version: number }).version).toBe(2)
+    expect(headerVersion(dir)).toBe(3)
   }, 30_000)
+
+  it('a version-2 store is migrated: its one-record-a-nonce entries become runs, every nonce still consumed', async () => {
+    // What version 2 wrote: `n:<wallet>:<nonce>` → 1 for each consumed nonce.
+    const { dir } = await olderStore('v2', 2, async (db, run) => {
+      const runs = [...db.getKeys({ start: 'n:', end: 'n:\uffff' })]
+      expect(runs.length).toBe(16)
+      for (const key of runs) await db.remove(key)
+      for (let i = 0; i < 100; i++) {
+        const { wallet, nonce } = run.nonceOf(i)
+        await db.put(`n:${wallet}:${nonce}`, 1)
+      }
+    })
+    const again = openGrowthRun(dir, undefined)
+    try {
+      for (let i = 0; i < 100; i++) expect(again.data.nonces.has(again.nonceOf(i).wallet, again.nonceOf(i).nonce)).toBe(true)
+      expect(again.data.nonces.has(again.nonceOf(100).wallet, again.nonceOf(100).nonce)).toBe(false)
+    } finally {
+      await again.data.close()
+    }
+    expect(headerVersion(dir)).toBe(3)
+    // One run a wallet on disk, and a restart after the migration reads the same.
+    const after = open<unknown, string>({ path: dir, noSubdir: false, compression: false, readOnly: true })
+    const keys = [...after.getKeys({ start: 'n:', end: 'n:\uffff' })]
+    await after.close()
+    expect(keys.length).toBe(16)
+    const third = openGrowthRun(dir, undefined)
+    try {
+      expect(third.data.nonces.has(third.nonceOf(99).wallet, third.nonceOf(99).nonce)).toBe(true)
+    } finally {
+      await third.data.close()
+    }
+  }, 30_000)
+})
+
+describe('the data file stops growing', () => {
+  it('60,000 orders with --retain 1000 and wallets counting their nonces up: the file plateaus', async () => {
+    const run = openGrowthRun(join(root, 'plateau'), RETAIN)
+    const sizes: number[] = []
+    try {
+      for (let i = 0; i < 10; i++) {
+        await run.place(STEP)
+        sizes.push(run.fileBytes())
+      }
+    } finally {
+      await run.data.close()
+    }
+    // From 12,000 orders on (retain reached long since), 48,000 more orders add under 10% to the
+    // file, under 3 B an order: LMDB's page slack, against several hundred bytes an order kept.
+    const plateau = sizes[1]!
+    expect(sizes.at(-1)!, sizes.join(' ')).toBeLessThan(plateau * 1.1)
+    expect((sizes.at(-1)! - plateau) / (8 * STEP), sizes.join(' ')).toBeLessThan(3)
+  }, 60_000)
+
+  it('sparse nonces (milliseconds) still cost one record each: the honest limit', async () => {
+    const run = openGrowthRun(join(root, 'sparse'), RETAIN, 'sparse')
+    try {
+      await run.place(STEP)
+      const first = run.fileBytes()
+      await run.place(2 * STEP)
+      expect((run.fileBytes() - first) / (2 * STEP)).toBeGreaterThan(50)
+    } finally {
+      await run.data.close()
+    }
+  }, 60_000)
 })
 
 describe('a forgotten order over HTTP, the real binary with --data --retain 2', () => {

@@ -6,7 +6,7 @@
  *
  * | key                        | value                         | memory after a restart          |
  * |----------------------------|-------------------------------|---------------------------------|
- * | `n:<wallet>:<nonce>`       | 1                             | none: read from the map on use  |
+ * | `n:<wallet>:<start>`       | end of a run of nonces (text) | a wallet's runs, once it is used |
  * | `o:<seq>`                  | the order record              | open orders only                |
  * | `w:<wallet>:<seq>`         | 1 (a wallet's orders)         | none                            |
  * | `open:<seq>`               | 1 (while the order is open)   | rebuilt books                   |
@@ -21,14 +21,16 @@
  *
  * Finished orders past `retain` leave the store as memory mode forgets them (oldest finished
  * first, through the `f:` queue): their `o:` and `w:` records are removed and LMDB reuses the
- * freed pages, so the file stops growing but for one `n:` record an order. The nonce stays
- * consumed (a replay of a forgotten order is still refused) and `!forgotten` keeps its id given.
+ * freed pages. A wallet's consumed nonces are runs (nonce-intervals.ts): a client that counts
+ * its nonces up costs one `n:` record however many orders it sends, so the file stops growing;
+ * sparse nonces cost one record each. A nonce stays consumed (a replay of a forgotten order is
+ * still refused) and `!forgotten` keeps its id given.
  *
  * Before the database is opened, DIR is locked for this process (lock.ts), its header checked
  * or written (header.ts), and every record read in a child process (verify.ts), so that a second
  * server, a foreign or damaged store each end in one line instead of double answers or a crash.
  *
- * Addresses are lower-case; `<seq>` is zero-padded so that keys sort in order.
+ * Addresses are lower-case; `<seq>` and `<start>` are zero-padded so that keys sort in order.
  */
 import { mkdirSync } from 'node:fs'
 import { InputError } from '../../errors.ts'
@@ -36,6 +38,7 @@ import type { OrderArchive } from '../archive.ts'
 import { formatDec, isZero, parseDec, type Dec } from '../decimal.ts'
 import type { MatchingEngine, EngineObserver, Order, OrderInput, OrderStatus } from '../matching-engine.ts'
 import type { Window, WindowJournal } from '../limits.ts'
+import { addNonce, covers, type Run } from '../nonce-intervals.ts'
 import { createAgentStore, type AgentStore, type NonceStore } from '../stores.ts'
 import { markMigrated, openHeader, type StoreHeader } from './header.ts'
 import { Kv, type KvOptions } from './kv.ts'
@@ -45,6 +48,9 @@ import { verifyStore } from './verify.ts'
 const SEQ_DIGITS = 15
 const pad = (seq: number) => String(seq).padStart(SEQ_DIGITS, '0')
 const ORDER_ID = /^[1-9][0-9]{0,14}$/
+/** Digits of a uint64 nonce: a run's key sorts by its start. */
+const NONCE_DIGITS = 20
+const runKey = (wallet: string, start: bigint) => `n:${wallet}:${String(start).padStart(NONCE_DIGITS, '0')}`
 
 /** An order as stored: its input as sent, the decimals as text. */
 interface StoredOrder {
@@ -119,16 +125,30 @@ export function openDataDir(path: string, contract: string, options: DataDirOpti
     if (!created) verifyStore(path, header.id)
     kv = new Kv(path, options)
     if (created) kv.put('!store', { id: header.id, version: header.version, contract })
-    if (migrateFrom !== undefined) migrate(kv, path, header)
+    if (migrateFrom !== undefined) migrate(kv, path, header, migrateFrom)
   } catch (err) {
     lock?.release()
     if (err instanceof InputError) throw err
     throw new InputError(`--data ${path}: cannot open the database (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`)
   }
 
+  // A wallet's runs, read from the store the first time the wallet is seen, then kept in step.
+  const runs = new Map<string, Run[]>()
+  const runsOf = (wallet: string): [string, Run[]] => {
+    const key = wallet.toLowerCase()
+    let mine = runs.get(key)
+    if (!mine) runs.set(key, (mine = readRuns(kv, key)))
+    return [key, mine]
+  }
   const nonces: NonceStore = {
-    has: (wallet, nonce) => kv.has(`n:${wallet.toLowerCase()}:${nonce}`),
-    consume: (wallet, nonce) => kv.put(`n:${wallet.toLowerCase()}:${nonce}`, 1),
+    has: (wallet, nonce) => covers(runsOf(wallet)[1], nonce),
+    consume(wallet, nonce) {
+      const [key, mine] = runsOf(wallet)
+      const change = addNonce(mine, nonce)
+      if (!change) return
+      for (const start of change.gone) kv.remove(runKey(key, start))
+      kv.put(runKey(key, change.put[0]), String(change.put[1]))
+    },
   }
 
   const approvals = createAgentStore()
@@ -272,13 +292,42 @@ export function openDataDir(path: string, contract: string, options: DataDirOpti
   }
 }
 
+/** A wallet's runs as stored (`n:<wallet>:<start>` → end), in order. */
+function readRuns(kv: Kv, wallet: string): Run[] {
+  const prefix = `n:${wallet}:`
+  return kv.range(prefix).map(([key, end]) => [BigInt(key.slice(prefix.length)), BigInt(end as string)] as const)
+}
+
 /**
  * Version 1 to 2: the finished orders a version-1 store holds enter the queue (in id order: when
- * each finished was not recorded), so that `retain` bounds them too; then the header says 2.
+ * each finished was not recorded), so that `retain` bounds them too. Version 2 to 3: each consumed
+ * nonce's record (`n:<wallet>:<nonce>` → 1) becomes part of its wallet's runs. Then the header
+ * says 3.
  */
-function migrate(kv: Kv, path: string, header: StoreHeader): void {
-  let n = 0
-  for (const [key, v] of kv.range('o:')) if ((v as StoredOrder).status !== 'OPEN') kv.put(`f:${pad(n++)}`, Number(key.slice(2)))
+function migrate(kv: Kv, path: string, header: StoreHeader, from: number): void {
+  if (from < 2) {
+    let n = 0
+    for (const [key, v] of kv.range('o:')) if ((v as StoredOrder).status !== 'OPEN') kv.put(`f:${pad(n++)}`, Number(key.slice(2)))
+  }
+  const single = new Map<string, bigint[]>()
+  for (const [key, v] of kv.range('n:')) {
+    if (v !== 1) continue
+    kv.remove(key)
+    const at = key.lastIndexOf(':')
+    const wallet = key.slice(2, at)
+    const list = single.get(wallet) ?? []
+    list.push(BigInt(key.slice(at + 1)))
+    single.set(wallet, list)
+  }
+  for (const [wallet, list] of single) {
+    const mine = readRuns(kv, wallet)
+    for (const nonce of list) {
+      const change = addNonce(mine, nonce)
+      if (!change) continue
+      for (const start of change.gone) kv.remove(runKey(wallet, start))
+      kv.put(runKey(wallet, change.put[0]), String(change.put[1]))
+    }
+  }
   const committed = kv.settled()
   // The header changes only once the queue is on disk: a crash before leaves a version-1 store.
   if (committed) committed.then(() => markMigrated(path, header)).catch(() => {})

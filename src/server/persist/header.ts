@@ -17,11 +17,12 @@ export const DATA_FILE = 'data.mdb'
 const MARKER = 'oec-store'
 /**
  * The format this code writes. 2 added the finished-order queue (`f:`) and `!forgotten`, so that
- * finished orders past `--retain` leave the store; a version-1 store is migrated on open
- * (`migrateFrom`), any other version is refused.
+ * finished orders past `--retain` leave the store; 3 stores a wallet's consumed nonces as runs
+ * (one `n:` record a run, not a nonce). Versions 1 and 2 are migrated on open (`migrateFrom`),
+ * any other version is refused.
  */
-export const FORMAT_VERSION = 2
-const MIGRATES_FROM: readonly number[] = [1]
+export const FORMAT_VERSION = 3
+const MIGRATES_FROM: readonly number[] = [1, 2]
 
 export interface StoreHeader {
   readonly marker: typeof MARKER

@@ -5,6 +5,10 @@
  * file can crash the reader natively (SIGBUS/SIGSEGV on a truncated map, an assertion abort on a
  * scribbled page), which no `try` catches: in the child, that crash becomes one line in the
  * parent, and the server never opens the file.
+ *
+ * Reading every record does not touch the pages only the free list names, so a file cut mid-way
+ * through them used to pass and die under the first write: the child also checks that the file
+ * reaches the last page LMDB has used.
  */
 import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
@@ -18,6 +22,9 @@ let db
 try {
   db = require(lmdbPath).open({ path: dir, noSubdir: false, readOnly: true, compression: false })
 } catch (err) { say('LMDB cannot open it (' + String(err && err.message || err).split('\n')[0] + ')') }
+const stats = db.getStats()
+if (require('node:fs').statSync(require('node:path').join(dir, 'data.mdb')).size < (stats.lastPageNumber + 1) * stats.pageSize)
+  say('data.mdb ends before the last page its database uses (truncated)')
 const head = db.get('!store')
 if (!head || head.id !== id) say('data.mdb does not hold this store (truncated, emptied or replaced by another database)')
 const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -35,7 +42,9 @@ for (const { key, value } of db.getRange()) {
   switch (kind) {
     case '!store': ok = true; break
     case '!forgotten': case 'f': ok = Number.isSafeInteger(value) && value > 0; break
-    case 'n': case 'k': case 'ak': ok = value === 1; break
+    case 'k': case 'ak': ok = value === 1; break
+    // A run of consumed nonces (the run's end, as text), or a version-2 store's single nonce.
+    case 'n': ok = value === 1 || (typeof value === 'string' && /^[0-9]{1,20}$/.test(value)); break
     case 'w': ok = value === 1; indexed.add(rest); break
     case 'open': ok = value === 1; opens.push(rest); break
     case 'o': ok = isObj(value) && typeof value.id === 'string' && typeof value.seq === 'number' && isObj(value.input)
