@@ -14,6 +14,8 @@ import { cmp, formatDec, parseDec, sub } from '../../server/decimal.ts'
 import { perpOrderAction, RawJson, signBody, signPerpBody, type BodyEntries, type BodyValue } from '../target/requests.ts'
 import { walletFromKey, type Wallet } from '../target/wallets.ts'
 import type { OperationId } from '../../contract/generated/types.ts'
+import { runMixed, type RaceWorld } from './races.ts'
+import { resend, type ResendWorld } from './resend.ts'
 import { compareAnswers, divergence, invariant, type AnswerContext, type Divergence } from './compare.ts'
 import type { Pair } from './pair.ts'
 import { observe, tookEffect, type AnswerKind, type Observed } from './observe.ts'
@@ -49,6 +51,8 @@ interface Ledger {
   low: bigint
   consumed?: bigint
   refused?: bigint
+  /** Every nonce the reference took, in order (`{ earlier: n }` picks one). */
+  used: bigint[]
 }
 
 /** The first divergence of a step, or 'rolled' (the target's window rolled over: the rest is not comparable). */
@@ -147,7 +151,7 @@ export class ExploreSession {
     if (!l) {
       // A tier wallet's nonces were used before this sequence: its ledger starts at the time.
       const next = this.isTierWallet(key) ? BigInt(Date.now()) * 1000n : 1000n
-      this.ledgers.set(key, (l = { next, low: next - 1n }))
+      this.ledgers.set(key, (l = { next, low: next - 1n, used: [] }))
     }
     return l
   }
@@ -167,6 +171,7 @@ export class ExploreSession {
     const l = this.ledger(key)
     // The fixed edge nonces of a wallet used before may be taken already: a tier wallet draws fresh.
     if ((pick === 'p53' || pick === 'max') && this.isTierWallet(key)) pick = 'fresh'
+    if (typeof pick === 'object') return l.used.length ? l.used[pick.earlier % l.used.length]! : l.next++
     switch (pick) {
       case 'reuse':
         if (l.consumed !== undefined) return l.consumed
@@ -189,8 +194,10 @@ export class ExploreSession {
 
   private settle(key: string, nonce: bigint, effect: boolean): void {
     const l = this.ledger(key)
-    if (effect) l.consumed = nonce
-    else l.refused = nonce
+    if (effect) {
+      l.consumed = nonce
+      l.used.push(nonce)
+    } else l.refused = nonce
   }
 
   private symbol(pick: SymbolPick): string {
@@ -324,6 +331,45 @@ export class ExploreSession {
     return n > limit ? [invariant('RL-1', `the target took ${n} orders of ${account} in one window of limit ${limit}`)] : []
   }
 
+  /** What the races and the replay step see of this sequence. */
+  private world(): RaceWorld & ResendWorld {
+    return {
+      pair: this.pair,
+      wallets: this.wallets,
+      agents: this.agents,
+      trace: this.trace,
+      nonce: (account, pick) => this.nonce(account, pick),
+      settle: (account, nonce, effect) => this.settle(account, nonce, effect),
+      sign: (kind, entries, key) => this.sign(kind, entries, key),
+      approved: (wallet, agent) => this.approvals.get(agent)?.has(wallet) ?? false,
+      setApproved: (wallet, agent, on) => {
+        let owners = this.approvals.get(agent)
+        if (!owners) this.approvals.set(agent, (owners = new Set()))
+        if (on) owners.add(wallet)
+        else owners.delete(wallet)
+        this.known.add(this.wallets[wallet]!.address)
+      },
+      placed: (wallet, clientId, target, oracle) => {
+        this.known.add(this.wallets[wallet]!.address)
+        this.placed.push({ wallet, clientId, ...(target ? { target } : {}), ...(oracle ? { oracle } : {}) })
+      },
+      newClientId: (wallet) => this.clientId(wallet, 'new'),
+      walletAt: (address) => {
+        const i = this.wallets.findIndex((x) => x.address.toLowerCase() === address.toLowerCase())
+        return i < 0 ? undefined : i
+      },
+      record: (step, t, o) => this.record(step, t, o),
+      answer: (t, o, c, wallet) => this.answer(t, o, c, wallet),
+      nonceTaken: (account, nonce) => this.nonceTaken(account, nonce),
+      ordersTaken: (account, t, units) => this.ordersTaken(account, t, units),
+      state: async (wallets: readonly number[], agentsOf?: number) => {
+        const v = await this.state(wallets)
+        if (v === 'rolled' || v.length || agentsOf === undefined) return v
+        return this.agentsState(agentsOf)
+      },
+    }
+  }
+
   // ---------------------------------------------------------------- steps
 
   /**
@@ -376,6 +422,11 @@ export class ExploreSession {
         const p = this.ref(step.ref)
         return p && p.wallet >= 0 ? [`w${p.wallet}`, `w${this.takerOf(step, p.wallet)}`] : []
       }
+      case 'mixed':
+        return step.race === 'cancel-cancel' ? [`w${step.wallet}`] : [`w${step.wallet}`, `a${step.agent % AGENTS}`]
+      case 'replay':
+        // Any party of the sequence may have sent it: judged as if every one were adopted when any is.
+        return [...this.wallets.map((_w, i) => `w${i}`), ...this.agents.map((_a, j) => `a${j}`)]
       default:
         return [`w${step.wallet}`]
     }
@@ -408,6 +459,10 @@ export class ExploreSession {
         return this.burst(step)
       case 'race':
         return this.race(step)
+      case 'mixed':
+        return runMixed(this.world(), step)
+      case 'replay':
+        return resend(this.world(), step)
       case 'wait':
         this.pair.advance?.(60_000)
         this.firstReset.clear()
@@ -505,7 +560,7 @@ export class ExploreSession {
 
   private async bulk(step: Extract<Step, { op: 'bulk-place' | 'bulk-replace' | 'bulk-cancel' }>): Promise<StepVerdict> {
     const w = this.wallets[step.wallet]!
-    const key = w.privateKey
+    const key = this.signerKey(step.wallet, ('signer' in step && step.signer) || 'self')
     const itemsT: string[] = []
     const itemsO: string[] = []
     const nonces: bigint[] = []

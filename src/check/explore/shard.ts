@@ -20,7 +20,7 @@ import type { Pair, Sides } from './pair.ts'
 import { ExploreSession } from './session.ts'
 import type { TierWallet } from '../target/profile.ts'
 import { shrinkFound, type ShrinkBudget } from './shrink.ts'
-import { describeStep, stepArbitrary, type Step } from './steps.ts'
+import { describeStep, stepArbitrary, type Reach, type Step } from './steps.ts'
 
 /** Sequences whose orders stay on a live target's book for later sequences to trade with. */
 const KEEP_LEFTOVERS = 20
@@ -54,6 +54,8 @@ export interface ShardPlan {
   readonly timeoutMs: number
   readonly maxSteps: number
   readonly maxFound: number
+  /** The steps drawn (steps.ts `Reach`): absent, the full reach. */
+  readonly reach?: Reach
   /** Mixed into wallet keys against a live target, so that runs never share a wallet. */
   readonly salt?: string
   /** This shard's share of a sequence budget; absent: run until `deadline`. */
@@ -226,6 +228,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
       listed: listed.length,
       canWait: targetClock !== undefined,
       statuses: queryValues(spec, 'listOrders', 'status'),
+      ...(plan.reach ? { reach: plan.reach } : {}),
     })
     for (let attempt = 0; left > 0 && found.length < plan.maxFound; attempt++) {
       if (plan.deadline !== undefined && now() >= plan.deadline) break
