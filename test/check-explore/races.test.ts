@@ -59,3 +59,24 @@ it('a correct server: no finding from the race, in either order of arrival', asy
     expect(v === 'rolled' ? [] : v).toEqual([])
   }
 })
+
+it('a correct server: no finding from any mixed race, whichever wallet and agent, and a replay of each', async () => {
+  for (const race of ['cancel-cancel', 'approve-revoke', 'order-revoke'] as const)
+    for (const [wallet, agent] of [
+      [0, 0],
+      [1, 1],
+    ] as const) {
+      const s = new ExploreSession(await pairWith(await reference()), walletDeriver(wallet * 2 + agent, `mixed-${race}`))
+      // Twice: the second meets the state the first left (an order cancelled, an agent revoked or approved).
+      for (const step of [
+        { op: 'mixed', race, wallet, agent },
+        { op: 'mixed', race, wallet, agent },
+        ...[0, 1, 2, 3].map((at) => ({ op: 'replay', at })),
+      ] as Step[]) {
+        const v = await s.run(step)
+        expect(v === 'rolled' ? [] : v, `${race} w${wallet} a${agent}: ${JSON.stringify(step)}`).toEqual([])
+      }
+      // The race ran: it sent its requests to both sides.
+      expect(s.trace.filter((t) => t.step.op === 'mixed').flatMap((t) => t.target).length).toBeGreaterThanOrEqual(3)
+    }
+})
