@@ -2,7 +2,9 @@
  * Mixed races: the owner's cancel and another wallet's taking order sent to the target at once.
  * Which wins is the target's call; a cancel answered as done for an order that filled in full is
  * a lost update whatever the order of arrival, and the explorer says so on the target's answers
- * alone. A correct server gives no finding, whichever request it took first.
+ * alone. A correct server gives no finding, whichever request it took first, from this race, from
+ * every mixed race (two cancels, approve against revoke, an agent's order against its revoke) and
+ * from replays of their requests.
  */
 import { afterAll, expect, it } from 'vitest'
 import type { Pair } from '../../src/check/explore/pair.ts'
