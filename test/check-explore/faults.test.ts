@@ -36,7 +36,7 @@ describe('seeded faults', () => {
         clock: t.clock,
         symbols: t.symbols,
         budget: { sequences: 300 },
-        seed: 1,
+        seed: f.seed ?? 1,
         workers: 1,
         maxFound: 6,
       })

@@ -2,7 +2,9 @@
  * Mixed races: the owner's cancel and another wallet's taking order sent to the target at once.
  * Which wins is the target's call; a cancel answered as done for an order that filled in full is
  * a lost update whatever the order of arrival, and the explorer says so on the target's answers
- * alone. A correct server gives no finding, whichever request it took first.
+ * alone. A correct server gives no finding, whichever request it took first, from this race, from
+ * every mixed race (two cancels, approve against revoke, an agent's order against its revoke) and
+ * from replays of their requests.
  */
 import { afterAll, expect, it } from 'vitest'
 import type { Pair } from '../../src/check/explore/pair.ts'
@@ -58,4 +60,25 @@ it('a correct server: no finding from the race, in either order of arrival', asy
     const v = await s.run(race)
     expect(v === 'rolled' ? [] : v).toEqual([])
   }
+})
+
+it('a correct server: no finding from any mixed race, whichever wallet and agent, and a replay of each', async () => {
+  for (const race of ['cancel-cancel', 'approve-revoke', 'order-revoke'] as const)
+    for (const [wallet, agent] of [
+      [0, 0],
+      [1, 1],
+    ] as const) {
+      const s = new ExploreSession(await pairWith(await reference()), walletDeriver(wallet * 2 + agent, `mixed-${race}`))
+      // Twice: the second meets the state the first left (an order cancelled, an agent revoked or approved).
+      for (const step of [
+        { op: 'mixed', race, wallet, agent },
+        { op: 'mixed', race, wallet, agent },
+        ...[0, 1, 2, 3].map((at) => ({ op: 'replay', at })),
+      ] as Step[]) {
+        const v = await s.run(step)
+        expect(v === 'rolled' ? [] : v, `${race} w${wallet} a${agent}: ${JSON.stringify(step)}`).toEqual([])
+      }
+      // The race ran: it sent its requests to both sides.
+      expect(s.trace.filter((t) => t.step.op === 'mixed').flatMap((t) => t.target).length).toBeGreaterThanOrEqual(3)
+    }
 })

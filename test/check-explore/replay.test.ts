@@ -18,13 +18,14 @@ it('a saved file with three findings replays to the same three ids, each still d
   const fault = FAULTS.find((f) => f.name === 'decreasing nonces refused')!
   const t = await fault.start()
   open.push(t)
-  const run = await explore({ target: t.url, symbols: t.symbols, budget: { sequences: 60 }, seed: 1, workers: 1, maxFound: 3 })
+  // Seed 2: a seed whose 60 sequences find three (the step mix decides which seeds do).
+  const run = await explore({ target: t.url, symbols: t.symbols, budget: { sequences: 60 }, seed: 2, workers: 1, maxFound: 3 })
   expect(run.found).toHaveLength(3)
-  const saved = parseSaved(JSON.stringify(savedFile(1, run.found)), 'saved.json')
+  const saved = parseSaved(JSON.stringify(savedFile(2, run.found)), 'saved.json')
   const ids = saved.map((s) => s.id)
   expect(new Set(ids).size).toBe(3)
 
-  const again = await explore({ target: t.url, symbols: t.symbols, budget: { sequences: 1 }, seed: 1, replay: saved })
+  const again = await explore({ target: t.url, symbols: t.symbols, budget: { sequences: 1 }, seed: 2, replay: saved })
   expect(again.summary.results.map((r) => r.id)).toEqual(ids)
   // Each as the exploration judged it: a failure fails again, a warning warns again.
   expect(again.summary.results.map((r) => r.outcome)).toEqual(run.found.map((f) => (f.divergence.level === 'stated' ? 'fail' : 'warn')))

@@ -10,7 +10,17 @@ export interface LiveTarget {
 
 /** An assumption-variant server (by name) in its own process. */
 export function startVariant(name: string): Promise<LiveTarget> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/serve-variant.ts', name], { cwd: ROOT })
+  return startFixture('serve-variant.ts', name)
+}
+
+/** A mixed-race fault server (test/fixtures/serve-race-fault.ts, by name, or `reference`) in its own process. */
+export function startRaceFault(name: string): Promise<LiveTarget> {
+  return startFixture('serve-race-fault.ts', name)
+}
+
+/** A test/fixtures script that serves one named server and prints where. */
+function startFixture(script: string, name: string): Promise<LiveTarget> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `test/fixtures/${script}`, name], { cwd: ROOT })
   return ready(child, /listening on (http:\/\/\S+) symbols (\S+)/, (m) => ({ url: m[1]!, symbols: m[2]!.split(',') }))
 }
 

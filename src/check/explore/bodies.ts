@@ -33,7 +33,7 @@ export function signerKey(w: World, wallet: number, pick: SignerPick): Hex {
 }
 
 /** Signs an options body, with a signing mistake if asked (the price changed after, the wrong chain, a JSON number). */
-async function sign(w: World, kind: OptionsKind, entries: BodyEntries, key: Hex, mistake: SigMistake = 'none'): Promise<string> {
+export async function sign(w: World, kind: OptionsKind, entries: BodyEntries, key: Hex, mistake: SigMistake = 'none'): Promise<string> {
   const price = entries.find(([k]) => k === 'price')?.[1]
   const after: Record<string, BodyValue> =
     mistake === 'stale'

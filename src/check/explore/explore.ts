@@ -21,6 +21,7 @@ import { runSalt, walletFromKey } from '../target/wallets.ts'
 import { InputError } from '../../errors.ts'
 import { exploredCase, foundCase, foundId, type Found } from './report.ts'
 import { DEFAULT_SHRINK, type ShrinkBudget } from './shrink.ts'
+import type { Reach } from './steps.ts'
 import { EMBEDDED_EPOCH, findingKey, runShard, type SavedSequence, type ShardPlan, type ShardResult } from './shard.ts'
 import type { ThreadInput, ThreadMessage, ThreadSpec } from './shard-thread.ts'
 
@@ -52,6 +53,11 @@ export interface ExploreOptions {
    */
   readonly tierWallets?: readonly TierWallet[]
   readonly timeoutMs?: number
+  /**
+   * `basic`: exploration without the wider reach (mixed races, replays of earlier requests, reuse
+   * of any earlier nonce, agent-signed bulk items), to show what only that reach finds. Default `full`.
+   */
+  readonly reach?: Reach
   /** Longest sequence drawn (default 10 steps). */
   readonly maxSteps?: number
   /** Saved sequences to run once each instead of exploring (`--replay`). */
@@ -243,6 +249,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     timeoutMs: opts.timeoutMs ?? 10_000,
     maxSteps: opts.maxSteps ?? 10,
     maxFound,
+    ...(opts.reach ? { reach: opts.reach } : {}),
     ...(salt !== undefined ? { salt } : {}),
     ...('sequences' in opts.budget
       ? { sequences: Math.floor(opts.budget.sequences / shards) + (shard < opts.budget.sequences % shards ? 1 : 0) }

@@ -20,6 +20,8 @@ interface Nonces {
   low: bigint
   consumed?: bigint
   refused?: bigint
+  /** Every nonce the reference took, in order (`{ earlier: n }` picks one). */
+  used: bigint[]
 }
 
 export interface LedgerOptions {
@@ -59,7 +61,7 @@ export class Ledger {
     if (!l) {
       // A tier wallet's nonces were used before this sequence: its ledger starts at the time.
       const next = this.isTierWallet(key) ? BigInt((this.o.now ?? Date.now)()) * 1000n : 1000n
-      this.nonces.set(key, (l = { next, low: next - 1n }))
+      this.nonces.set(key, (l = { next, low: next - 1n, used: [] }))
     }
     return l
   }
@@ -69,6 +71,7 @@ export class Ledger {
     const l = this.of(key)
     // The fixed edge nonces of a wallet used before may be taken already: a tier wallet draws fresh.
     if ((pick === 'p53' || pick === 'max') && this.isTierWallet(key)) pick = 'fresh'
+    if (typeof pick === 'object') return l.used.length ? l.used[pick.earlier % l.used.length]! : l.next++
     switch (pick) {
       case 'reuse':
         if (l.consumed !== undefined) return l.consumed
@@ -92,8 +95,10 @@ export class Ledger {
   /** What the reference made of a nonce: consumed (a later 'reuse') or refused (a later 'retry'). */
   settle(key: string, nonce: bigint, effect: boolean): void {
     const l = this.of(key)
-    if (effect) l.consumed = nonce
-    else l.refused = nonce
+    if (effect) {
+      l.consumed = nonce
+      l.used.push(nonce)
+    } else l.refused = nonce
   }
 
   /** A fresh serial (client ids, perp cloids). */

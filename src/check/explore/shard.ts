@@ -22,7 +22,7 @@ import { ExploreSession } from './session.ts'
 import type { TierWallet } from '../target/profile.ts'
 import { shrinkFound, type ShrinkBudget } from './shrink.ts'
 import { describeStep } from './commands/index.ts'
-import { stepArbitrary, type Step } from './steps.ts'
+import { stepArbitrary, type Reach, type Step } from './steps.ts'
 
 /** Sequences whose orders stay on a live target's book for later sequences to trade with. */
 const KEEP_LEFTOVERS = 20
@@ -56,6 +56,8 @@ export interface ShardPlan {
   readonly timeoutMs: number
   readonly maxSteps: number
   readonly maxFound: number
+  /** The steps drawn (steps.ts `Reach`): absent, the full reach. */
+  readonly reach?: Reach
   /** Mixed into wallet keys against a live target, so that runs never share a wallet. */
   readonly salt?: string
   /** This shard's share of a sequence budget; absent: run until `deadline`. */
@@ -245,6 +247,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
         targetClock !== undefined || (time !== undefined && (plan.deadline !== undefined || windowSeconds <= MAX_UNBOUNDED_WINDOW_S)),
       canFill: targetClock !== undefined,
       statuses: queryValues(spec, 'listOrders', 'status'),
+      ...(plan.reach ? { reach: plan.reach } : {}),
     })
     for (let attempt = 0; left > 0 && found.length < plan.maxFound; attempt++) {
       if (plan.deadline !== undefined && now() >= plan.deadline) break

@@ -11,8 +11,11 @@ export const AGENTS = 2
 
 /** Who signs an options request: the trading wallet, one of the sequence's agents, or a key nobody approved. */
 export type SignerPick = { readonly agent: number } | 'self' | 'stranger'
-/** fresh: the next of the wallet; reuse: its last consumed one; retry: its last refused one; gap, lower, and the edges. */
-export type NoncePick = 'fresh' | 'reuse' | 'retry' | 'gap' | 'lower' | 'p53' | 'max'
+/**
+ * fresh: the next of the wallet; reuse: its last consumed one; retry: its last refused one; gap,
+ * lower, and the edges; earlier: the n-th (modulo how many) of all it consumed in the sequence.
+ */
+export type NoncePick = 'fresh' | 'reuse' | 'retry' | 'gap' | 'lower' | 'p53' | 'max' | { readonly earlier: number }
 /** A signing mistake: the price changed after signing, the wrong chain, the price sent as a JSON number. */
 export type SigMistake = 'none' | 'stale' | 'chain' | 'number'
 /** A listed instrument by index, a well-formed unlisted one, or one that breaks the grammar. */
@@ -58,9 +61,22 @@ export type Step =
       readonly ref: OrderRef
       readonly nonce: NoncePick
     }
-  | { readonly op: 'bulk-place'; readonly wallet: number; readonly orders: readonly OrderSpec[]; readonly bad: readonly boolean[] }
+  /** Bulk items are signed one by one (DECISIONS: each item a PlaceOrder/CancelOrder body): `signer` signs every item (absent: the wallet). */
+  | {
+      readonly op: 'bulk-place'
+      readonly wallet: number
+      readonly orders: readonly OrderSpec[]
+      readonly bad: readonly boolean[]
+      readonly signer?: SignerPick
+    }
   | { readonly op: 'bulk-replace'; readonly wallet: number; readonly refs: readonly OrderRef[]; readonly orders: readonly OrderSpec[] }
-  | { readonly op: 'bulk-cancel'; readonly wallet: number; readonly by: 'oid' | 'cloid'; readonly refs: readonly OrderRef[] }
+  | {
+      readonly op: 'bulk-cancel'
+      readonly wallet: number
+      readonly by: 'oid' | 'cloid'
+      readonly refs: readonly OrderRef[]
+      readonly signer?: SignerPick
+    }
   | { readonly op: 'approve' | 'revoke'; readonly wallet: number; readonly agent: number; readonly nonce: NoncePick }
   | {
       readonly op: 'perp-order'
@@ -98,20 +114,33 @@ export type Step =
    * cancel and the fill never both succeed in full.
    */
   | { readonly op: 'race'; readonly ref: OrderRef; readonly taker: number }
+  /**
+   * Two different operations on one piece of state sent at once, judged by invariants
+   * (races.ts): two cancels of one order of `wallet`; `wallet`'s approve and revoke of `agent`;
+   * an order `agent` signs for `wallet` against `wallet`'s revoke of it, and another order the
+   * agent sends once the revoke is answered.
+   */
+  | { readonly op: 'mixed'; readonly race: MixedRace; readonly wallet: number; readonly agent: number }
+  /** An earlier request of the sequence (the n-th, modulo how many) sent again byte for byte, to each side as it was sent there. */
+  | { readonly op: 'replay'; readonly at: number }
   /** The next rate-limit window (only where the explorer moves the target's clock). */
   | { readonly op: 'wait' }
   /** Resting orders of wallet 0 up to `leave` below the open-order cap, across as many windows as the order limit needs. */
   | { readonly op: 'fill'; readonly leave: number }
 
+export type MixedRace = 'cancel-cancel' | 'approve-revoke' | 'order-revoke'
+
 // Wallet 0 and agent 0 come up most, so that steps meet the same party's earlier steps often.
 const wallet = fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: 1, max: WALLETS - 1 }) })
 const agent = fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: AGENTS - 1 }) })
-const nonce: fc.Arbitrary<NoncePick> = fc.oneof(
-  { weight: 12, arbitrary: fc.constant('fresh' as const) },
-  { weight: 5, arbitrary: fc.constantFrom('reuse' as const, 'retry' as const) },
-  { weight: 2, arbitrary: fc.constantFrom('gap' as const, 'lower' as const) },
-  { weight: 2, arbitrary: fc.constantFrom('p53' as const, 'max' as const) },
-)
+const nonceOf = (wide: boolean): fc.Arbitrary<NoncePick> =>
+  fc.oneof(
+    { weight: 12, arbitrary: fc.constant('fresh' as const) },
+    { weight: 5, arbitrary: fc.constantFrom('reuse' as const, 'retry' as const) },
+    { weight: 2, arbitrary: fc.constantFrom('gap' as const, 'lower' as const) },
+    { weight: 2, arbitrary: fc.constantFrom('p53' as const, 'max' as const) },
+    ...(wide ? [{ weight: 2, arbitrary: fc.integer({ min: 0, max: 15 }).map((earlier) => ({ earlier })) }] : []),
+  )
 const signer: fc.Arbitrary<SignerPick> = fc.oneof(
   { weight: 8, arbitrary: fc.constant('self' as const) },
   { weight: 3, arbitrary: agent.map((a) => ({ agent: a })) },
@@ -169,10 +198,21 @@ export interface StepOptions {
   readonly canFill?: boolean
   /** The order statuses the spec lists (`?status=` reads); none: no filtered reads. */
   readonly statuses?: readonly string[]
+  /**
+   * `basic`: leave out the wider reach (races of different operations, replays, reuse of any
+   * earlier nonce, agent-signed bulk items): what exploration finds without them. Default `full`.
+   */
+  readonly reach?: Reach
 }
+
+export type Reach = 'full' | 'basic'
 
 /** Steps that are not bursts. */
 function single(o: StepOptions): fc.Arbitrary<Step> {
+  const wide = o.reach !== 'basic'
+  const nonce = nonceOf(wide)
+  // Bulk items signed by an agent only with the wider reach (an absent signer: the wallet's own).
+  const bulkSigner: fc.Arbitrary<SignerPick | undefined> = wide ? fc.option(signer, { nil: undefined, freq: 2 }) : fc.constant(undefined)
   const perpOrder = fc.record({
     asset: fc.integer({ min: 0, max: Math.max(0, Math.min(o.listed, 3) - 1) }),
     buy: fc.boolean(),
@@ -209,12 +249,15 @@ function single(o: StepOptions): fc.Arbitrary<Step> {
     {
       weight: 3,
       arbitrary: fc.array(fc.tuple(orderSpec(o.listed), fc.boolean()), { minLength: 1, maxLength: 4 }).chain((items) =>
-        fc.record({
-          op: fc.constant('bulk-place' as const),
-          wallet,
-          orders: fc.constant(items.map(([spec]) => spec)),
-          bad: fc.constant(items.map(([, b], i) => b && i > 0)),
-        }),
+        fc
+          .record({
+            op: fc.constant('bulk-place' as const),
+            wallet,
+            orders: fc.constant(items.map(([spec]) => spec)),
+            bad: fc.constant(items.map(([, b], i) => b && i > 0)),
+            signer: bulkSigner,
+          })
+          .map(dropUndefined),
       ),
     },
     {
@@ -228,12 +271,15 @@ function single(o: StepOptions): fc.Arbitrary<Step> {
     },
     {
       weight: 3,
-      arbitrary: fc.record({
-        op: fc.constant('bulk-cancel' as const),
-        wallet,
-        by: fc.constantFrom('oid' as const, 'cloid' as const),
-        refs: fc.array(ref, { minLength: 1, maxLength: 3 }),
-      }),
+      arbitrary: fc
+        .record({
+          op: fc.constant('bulk-cancel' as const),
+          wallet,
+          by: fc.constantFrom('oid' as const, 'cloid' as const),
+          refs: fc.array(ref, { minLength: 1, maxLength: 3 }),
+          signer: bulkSigner,
+        })
+        .map(dropUndefined),
     },
     {
       weight: 8,
@@ -284,15 +330,34 @@ function single(o: StepOptions): fc.Arbitrary<Step> {
           ...(head && (r.what === 'orders' || r.what === 'book') ? { head } : {}),
         })),
     },
-    {
-      weight: 2,
-      arbitrary: fc.record({ op: fc.constant('race' as const), ref, taker: fc.integer({ min: 0, max: WALLETS - 1 }) }),
-    },
+    ...(wide
+      ? [
+          {
+            weight: 2,
+            arbitrary: fc.record({ op: fc.constant('race' as const), ref, taker: fc.integer({ min: 0, max: WALLETS - 1 }) }),
+          },
+          {
+            weight: 3,
+            arbitrary: fc.record({
+              op: fc.constant('mixed' as const),
+              race: fc.constantFrom('cancel-cancel' as const, 'approve-revoke' as const, 'order-revoke' as const),
+              wallet,
+              agent,
+            }),
+          },
+          { weight: 2, arbitrary: fc.record({ op: fc.constant('replay' as const), at: fc.integer({ min: 0, max: 15 }) }) },
+        ]
+      : []),
     ...(o.canWait ? [{ weight: 3, arbitrary: fc.constant({ op: 'wait' as const }) }] : []),
     ...((o.canFill ?? o.canWait)
       ? [{ weight: 3, arbitrary: fc.record({ op: fc.constant('fill' as const), leave: fc.integer({ min: 0, max: 3 }) }) }]
       : []),
   )
+}
+
+/** The record without its undefined fields: a step is stored as JSON, and an absent field is the default. */
+function dropUndefined<T extends object>(r: T): T {
+  return Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as T
 }
 
 /** One step of a sequence: mostly single requests, some concurrent bursts aimed at the nonce store, the rate limit and the cap. */

@@ -2,7 +2,7 @@
 import type { RuleId } from '../../../contract/generated/rules.ts'
 import type { OperationId } from '../../../contract/generated/types.ts'
 import { both } from '../pair.ts'
-import { cancelAssumption, cancelBody, cancelTarget, orderAssumption, orderBody, orderFields } from '../bodies.ts'
+import { cancelAssumption, cancelBody, cancelTarget, orderAssumption, orderBody, orderFields, signerKey } from '../bodies.ts'
 import { observe, type AnswerKind, type Observed } from '../observe.ts'
 import { state } from '../state.ts'
 import { changed, plain, type Command, type StepOf } from './command.ts'
@@ -15,7 +15,8 @@ export const bulk: Command<StepOf<'bulk-place' | 'bulk-replace' | 'bulk-cancel'>
   async run(step, { world: w }) {
     const { ledger, invariants } = w
     const addr = w.wallets[step.wallet]!.address
-    const key = w.wallets[step.wallet]!.privateKey
+    // Each item is signed on its own: by the wallet or, for a bulk place or cancel, one of its agents.
+    const key = signerKey(w, step.wallet, ('signer' in step && step.signer) || 'self')
     const itemsT: string[] = []
     const itemsO: string[] = []
     const nonces: bigint[] = []

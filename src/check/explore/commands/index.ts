@@ -11,14 +11,16 @@ import type { Command, Ctx } from './command.ts'
 import { fill } from './fill.ts'
 import { order } from './order.ts'
 import { perp } from './perp.ts'
+import { mixed } from './mixed.ts'
 import { race } from './race.ts'
 import { read } from './read.ts'
+import { replay } from './replay.ts'
 import { wait } from './wait.ts'
 
 export type { Command, Ctx } from './command.ts'
 
 /** Every command, each serving one or more kinds. */
-export const COMMANDS: readonly Command[] = [order, cancel, bulk, agent, perp, read, burst, race, wait, fill]
+export const COMMANDS: readonly Command[] = [order, cancel, bulk, agent, perp, read, burst, race, mixed, replay, wait, fill]
 
 const byOp = new Map<string, Command>()
 for (const c of COMMANDS) for (const op of c.ops) byOp.set(op, c)
