@@ -22,6 +22,7 @@ import { InputError } from '../../errors.ts'
 import { exploredCase, foundCase, foundId, type Found } from './report.ts'
 import { DEFAULT_SHRINK, type ShrinkBudget } from './shrink.ts'
 import { findingKey, runShard, type SavedSequence, type ShardPlan, type ShardResult } from './shard.ts'
+import type { Reach } from './read-back.ts'
 import type { ThreadInput, ThreadMessage, ThreadSpec } from './shard-thread.ts'
 
 export type { SavedSequence } from './shard.ts'
@@ -67,6 +68,11 @@ export interface ExploreOptions {
    */
   readonly part?: { readonly index: number; readonly of: number }
   readonly onProgress?: (p: ExploreProgress) => void
+  /**
+   * How far a step's verdict reaches (read-back.ts): `parties` (default) also reads back every
+   * party a step may have touched, compares error codes and the `/ws` updates; `acting` does not.
+   */
+  readonly reach?: Reach
 }
 
 export interface ExploreProgress {
@@ -224,6 +230,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
       : {}),
     ...(deadline !== undefined ? { deadline } : {}),
     shrink: opts.shrink ?? DEFAULT_SHRINK,
+    reach: opts.reach ?? 'parties',
   })
   const onCount = (shard: number, sequences: number, steps: number) => {
     counts[shard] = { sequences, steps }

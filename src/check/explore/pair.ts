@@ -7,6 +7,8 @@ import type { FullContract } from '../../contract/index.ts'
 import type { Hex } from '../../signing/index.ts'
 import type { HttpClient } from '../target/http.ts'
 import type { TierWallet } from '../target/profile.ts'
+import type { Reach } from './read-back.ts'
+import type { Feeds } from './ws-watch.ts'
 
 /** What sends a step's requests: the HTTP client for the target, the in-process door for the oracle. */
 export type Sender = Pick<HttpClient, 'send'>
@@ -33,6 +35,10 @@ export interface Sides {
    * wallet, so that the tier's limits and cap are explored too. The oracle knows its tier.
    */
   readonly tierWallet?: TierWallet & { readonly privateKey: Hex }
+  /** How far a step's verdict reaches (read-back.ts); absent: `parties`. */
+  readonly reach?: Reach
+  /** Where the `/ws` subscribers of each side connect (reach `parties`). */
+  readonly feeds?: Feeds
 }
 
 /** What the session asks of the mirror (mirror.ts). */

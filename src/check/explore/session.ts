@@ -16,6 +16,8 @@ import { walletFromKey, type Wallet } from '../target/wallets.ts'
 import type { OperationId } from '../../contract/generated/types.ts'
 import { compareAnswers, divergence, invariant, type AnswerContext, type Divergence } from './compare.ts'
 import type { Pair } from './pair.ts'
+import { counterparties } from './read-back.ts'
+import { WsWatch } from './ws-watch.ts'
 import { observe, tookEffect, type AnswerKind, type Observed } from './observe.ts'
 import {
   AGENTS,
@@ -77,6 +79,8 @@ export class ExploreSession {
   private earlier: { readonly target: ReadonlySet<string>; readonly oracle: ReadonlySet<string> } | undefined
   /** Parties (`w<i>`, `a<j>`) whose state the oracle took from the target after an allowed difference. */
   private readonly adopted = new Set<string>()
+  /** The sequence's `/ws` updates on both sides (reach `parties`). */
+  private readonly ws: WsWatch | undefined
 
   constructor(
     private readonly pair: Pair,
@@ -87,6 +91,7 @@ export class ExploreSession {
     )
     this.agents = Array.from({ length: AGENTS }, (_, i) => walletFromKey(keyFor(`agent${i}`)))
     this.stranger = walletFromKey(keyFor('stranger'))
+    this.ws = pair.feeds && pair.reach !== 'acting' ? new WsWatch(pair.feeds) : undefined
   }
 
   /** The addresses whose orders the cleanup cancels. */
@@ -100,6 +105,7 @@ export class ExploreSession {
    * must not trade with what is left of this one.
    */
   async cleanup(): Promise<void> {
+    this.ws?.close()
     await this.cancelOpen([...this.wallets, ...this.agents])
   }
 
@@ -109,6 +115,7 @@ export class ExploreSession {
    * already has on each side are left out of the listings this sequence compares.
    */
   async begin(): Promise<void> {
+    await this.ws?.watch(this.wallets.map((w) => w.address))
     if (!this.pair.tierWallet) return
     const w = this.wallets[WALLETS - 1]!
     await this.cancelOpen([w])
@@ -299,7 +306,8 @@ export class ExploreSession {
   }
 
   private answer(t: Observed, o: Observed, c: Omit<AnswerContext, 'windowRolled'>, wallet: string): StepVerdict {
-    return compareAnswers(t, o, { ...c, windowRolled: this.rolled(wallet.toLowerCase(), t) })
+    const codes = this.pair.reach === 'acting' ? {} : { catalog: this.pair.spec.catalog }
+    return compareAnswers(t, o, { ...c, ...codes, windowRolled: this.rolled(wallet.toLowerCase(), t) })
   }
 
   // ---------------------------------------------------------------- invariants on the target
@@ -334,12 +342,33 @@ export class ExploreSession {
    */
   async run(step: Step): Promise<StepVerdict> {
     const parties = this.parties(step)
-    const v = await this.runStep(step)
-    if (v === 'rolled') return v
+    const from = this.trace.length
+    const acted = await this.runStep(step)
+    if (acted === 'rolled') return acted
+    const further = acted.length ? [] : await this.reachFurther(step, parties, this.trace.slice(from))
+    if (further === 'rolled') return further
+    const v = [...acted, ...further]
     const judged = parties.some((p) => this.adopted.has(p)) ? v.filter((d) => d.invariant) : v
     const compared = judged.filter((d) => !d.invariant)
     if (compared.length && compared.every((d) => d.level === 'assumed')) for (const p of parties) this.adopted.add(p)
     return judged
+  }
+
+  /**
+   * Reach `parties`: after a write the step's own read-back did not fault, the records of every
+   * other wallet with an order of the sequence, and the `/ws` updates of the sequence's orders.
+   * Adopted parties are left out (the oracle holds the target's choice for them, not its own).
+   */
+  private async reachFurther(step: Step, parties: readonly string[], ran: readonly TraceStep[]): Promise<StepVerdict> {
+    if (this.pair.reach === 'acting' || step.op === 'read' || step.op === 'wait') return []
+    const read = parties.filter((p) => p.startsWith('w')).map((p) => Number(p.slice(1)))
+    const others = counterparties(this.placed, read).filter((w) => !this.adopted.has(`w${w}`))
+    const v = others.length ? await this.state(others) : []
+    if (v === 'rolled' || v.length || !this.ws) return v
+    const orders = this.placed.filter((p) => p.wallet >= 0 && !this.adopted.has(`w${p.wallet}`))
+    // A write the reference answered 200 may have changed an order: its update is worth waiting for.
+    const wrote = ran.some((r) => r.oracle.some((e) => e.request.method !== 'GET' && e.response?.status === 200))
+    return this.ws.check(orders, wrote, this.pair.mirror?.sawForeign ?? false)
   }
 
   /** The sequence's parties a step acts for or reads: its wallet, its agent, the owner of an order it names. */

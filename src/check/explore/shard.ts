@@ -18,6 +18,7 @@ import { InProcessClient } from './in-process.ts'
 import { findingKind, type Found } from './report.ts'
 import type { Pair, Sides } from './pair.ts'
 import { ExploreSession } from './session.ts'
+import type { Reach } from './read-back.ts'
 import type { TierWallet } from '../target/profile.ts'
 import { shrinkFound, type ShrinkBudget } from './shrink.ts'
 import { describeStep, stepArbitrary, type Step } from './steps.ts'
@@ -62,6 +63,8 @@ export interface ShardPlan {
   readonly deadline?: number
   /** Shrinking a find: a budget of its own, not what is left of the deadline. */
   readonly shrink: ShrinkBudget
+  /** How far a step's verdict reaches (read-back.ts); absent: `parties`. */
+  readonly reach?: Reach
 }
 
 export interface ShardHooks {
@@ -156,6 +159,17 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
     missingSymbol: plan.missingSymbol ?? missingSymbolFor(instruments),
     openCap: spec.rateLimits.tiers[spec.rateLimits.defaultTier]!.maxOpenOrders,
     ...(plan.tierWallet ? { tierWallet: plan.tierWallet } : {}),
+    reach: plan.reach ?? 'parties',
+    ...(plan.reach !== 'acting'
+      ? {
+          feeds: {
+            target: own ? own.server.url : plan.target!,
+            oracle: oracle.server.url,
+            headers: plan.headers,
+            websocket: spec.websocket,
+          },
+        }
+      : {}),
     ...(targetClock
       ? {
           advance: (ms: number) => {
