@@ -18,6 +18,14 @@ const BUDGET = 100
 /** A seed whose first 100 sequences cross two wallets of one sequence on the one book they trade. */
 const SEED = 3
 
+describe('the reach option', () => {
+  it('a reach the explorer does not know is an input error naming the ones it knows', async () => {
+    await expect(explore({ budget: { sequences: 1 }, reach: 'everything' as never })).rejects.toThrow(
+      /reach "everything" is not one of acting, parties/,
+    )
+  })
+})
+
 describe('faults only the reach parties sees', () => {
   for (const f of PARTY_FAULTS) {
     it(`"${f.name}" (${f.how}): caught with reach parties, missed with reach acting`, async () => {

@@ -22,7 +22,7 @@ import { InputError } from '../../errors.ts'
 import { exploredCase, foundCase, foundId, type Found } from './report.ts'
 import { DEFAULT_SHRINK, type ShrinkBudget } from './shrink.ts'
 import { findingKey, runShard, type SavedSequence, type ShardPlan, type ShardResult } from './shard.ts'
-import type { Reach } from './read-back.ts'
+import { REACHES, type Reach } from './read-back.ts'
 import type { ThreadInput, ThreadMessage, ThreadSpec } from './shard-thread.ts'
 
 export type { SavedSequence } from './shard.ts'
@@ -192,6 +192,8 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   const deadline = 'ms' in opts.budget ? Date.now() + opts.budget.ms : undefined
   const maxFound = opts.maxFound ?? 30
   const part = opts.part ?? { index: 1, of: 1 }
+  if (opts.reach !== undefined && !REACHES.includes(opts.reach))
+    throw new InputError(`explore: reach ${JSON.stringify(opts.reach)} is not one of ${REACHES.join(', ')}`)
   if (part.of > shards)
     throw new InputError(
       `--shard ${part.index}/${part.of}: this exploration has ${shards} shard(s) to deal out, so at most ${shards} parts`,
