@@ -25,9 +25,16 @@ export interface OrderPair {
 }
 
 /** How long an update the reference pushed may take to come from the target. */
-const SETTLE_MS = 1000
+const SETTLE_MS = 500
 /** How long to wait for the reference's own update after a step that changed state. */
 const ORACLE_MS = 25
+
+/**
+ * A target whose `/ws` did not open once (a gateway that passes no upgrade) is not tried again
+ * for every sequence of the shard (each try would wait the whole open timeout): its sequences
+ * report the same reason at once.
+ */
+const unopened = new WeakMap<Feeds, string>()
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 
@@ -83,12 +90,18 @@ export class WsWatch {
    * point after which every update is delivered.
    */
   async watch(wallets: readonly string[]): Promise<void> {
+    const known = unopened.get(this.feeds)
+    if (known !== undefined) {
+      this.broken = known
+      return
+    }
     this.target = new OrderFeedClient(this.feeds.target, this.feeds.websocket.path, this.feeds.headers)
     this.oracle = new OrderFeedClient(this.feeds.oracle, this.feeds.websocket.path)
     const [t, o] = await Promise.all([this.target.opened(), this.oracle.opened()])
     if (o) throw new Error(`the reference's ${this.oracle.url} did not open: ${o}`)
     if (t) {
       this.broken = `cannot open ${this.target.url}: ${t}`
+      unopened.set(this.feeds, this.broken)
       return
     }
     await Promise.all(
@@ -113,6 +126,8 @@ export class WsWatch {
       return [divergence('WS-2', why)]
     }
     if (!this.target || !this.oracle) return []
+    // The reference closed its own subscriber (a slow consumer under a flood): nothing to compare with.
+    if (this.oracle.closed) return this.stop([])
     if (changed) {
       const before = this.oracle.messages.length
       const deadline = Date.now() + ORACLE_MS
@@ -122,11 +137,19 @@ export class WsWatch {
       compareUpdates(latest(this.target!.messages, this.channel), latest(this.oracle!.messages, this.channel), orders, fillsOnly)
     let d = differ()
     const deadline = Date.now() + SETTLE_MS
-    while (d.length && Date.now() < deadline) {
+    while (d.length && !this.target.closed && Date.now() < deadline) {
       await this.target.next(20)
       d = differ()
     }
-    return d.length ? [divergence('WS-2', `/ws ${this.channel} updates differ: ${d.slice(0, 3).join('; ')}`)] : []
+    if (this.target.closed && !d.length) return this.stop([divergence('WS-2', `the target closed ${this.target.url}`)])
+    // Found once: the rest of the sequence would only wait for the same difference again.
+    return d.length ? this.stop([divergence('WS-2', `/ws ${this.channel} updates differ: ${d.slice(0, 3).join('; ')}`)]) : []
+  }
+
+  private stop(found: Divergence[]): Divergence[] {
+    this.close()
+    this.target = this.oracle = undefined
+    return found
   }
 
   close(): void {

@@ -13,6 +13,8 @@ export class OrderFeedClient {
   readonly messages: unknown[] = []
   private readonly socket: WebSocket
   private waiter: (() => void) | undefined
+  /** The socket closed (the server closed it, or a reset): no more messages come. */
+  closed = false
 
   /** `base` is the target's HTTP base URL; `path` the spec's `x-websocket` path. */
   constructor(
@@ -32,6 +34,10 @@ export class OrderFeedClient {
     })
     // An error after opening (a reset) ends the feed; what it got stays readable.
     this.socket.on('error', () => {})
+    this.socket.on('close', () => {
+      this.closed = true
+      this.waiter?.()
+    })
   }
 
   /** Undefined once open; else why it could not open. */
