@@ -126,11 +126,17 @@ export class ExploreSession {
     const placed = this.world.ledger.placed
     const read = parties.filter((p) => p.startsWith('w')).map((p) => Number(p.slice(1)))
     const others = counterparties(placed, read).filter((w) => !this.adopted.has(`w${w}`))
-    const v = others.length ? await state(this.world, others) : []
-    if (v === 'rolled' || v.length || !this.ws) return v
+    const readBack = others.length ? await state(this.world, others) : []
+    // A counterparty's orders that differ only in how much filled (another client on a live book
+    // took some) are no verdict, and no reason to end the sequence: the mirror carries that take
+    // to the oracle before the next step, as it does for the acting wallet's.
+    const v = readBack === 'rolled' ? [] : readBack
+    if (v.length || !this.ws) return v
     const orders = placed.filter((p) => p.wallet >= 0 && !this.adopted.has(`w${p.wallet}`))
     // A write the reference answered 200 may have changed an order: its update is worth waiting for.
     const wrote = ran.some((r) => r.oracle.some((e) => e.request.method !== 'GET' && e.response?.status === 200))
-    return this.ws.check(orders, wrote, this.pair.mirror?.sawForeign ?? false)
+    // On a live target another client may trade with our orders at any moment (before the mirror
+    // sees it): how much filled is no verdict there, as for the records it re-reads.
+    return this.ws.check(orders, wrote, this.pair.mirror !== undefined)
   }
 }
