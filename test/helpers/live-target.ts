@@ -32,6 +32,12 @@ export function startTimeFault(name: string, windowSeconds: number): Promise<Liv
   return ready(child, /listening on (http:\/\/\S+) symbols (\S+)/, (m) => ({ url: m[1]!, symbols: m[2]!.split(',') }))
 }
 
+/** A seeded fault of test/fixtures/party-faults.ts (by name) in its own process. */
+export function startPartyFault(name: string): Promise<LiveTarget> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/serve-party-fault.ts', name], { cwd: ROOT })
+  return ready(child, /listening on (http:\/\/\S+) symbols (\S+)/, (m) => ({ url: m[1]!, symbols: m[2]!.split(',') }))
+}
+
 function ready(child: ChildProcess, line: RegExp, read: (m: RegExpExecArray) => { url: string; symbols: string[] }): Promise<LiveTarget> {
   return new Promise((resolve, reject) => {
     let out = ''

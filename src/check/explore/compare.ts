@@ -6,6 +6,7 @@
  */
 import { ruleLevels, type RuleId } from '../../contract/generated/rules.ts'
 import type { Level } from '../../contract/rules.ts'
+import type { ErrorCodeEntry } from '../../contract/index.ts'
 import type { AnswerKind, Observed, Outcome } from './observe.ts'
 
 export interface Divergence {
@@ -52,6 +53,8 @@ export interface AnswerContext {
    * difference there is the reference's assumed matching (PO-12), never a failure by itself.
    */
   readonly neverRests?: boolean
+  /** The error-code catalog, when refusals are compared by their `code` too (read-back `parties`). */
+  readonly catalog?: readonly ErrorCodeEntry[]
 }
 
 /** The stated rule behind an answer of each kind: whether it is taken follows from stated rules. */
@@ -127,6 +130,20 @@ function bodyField(o: Observed, k: string): unknown {
   return j !== null && typeof j === 'object' ? (j as Record<string, unknown>)[k] : undefined
 }
 
+/**
+ * Two refusals with the same status and different `code` strings. The reference's code is the
+ * catalog's for the case; a stated entry makes another code a failure (ERR-1: a stable
+ * identifier), an assumed entry (or one whose status is assumed) a warning (ERR-15).
+ */
+function compareCodes(target: Observed, oracle: Observed, catalog: readonly ErrorCodeEntry[]): Divergence[] {
+  if (target.status !== oracle.status || target.status < 400) return []
+  const [t, o] = [bodyField(target, 'code'), bodyField(oracle, 'code')]
+  if (typeof o !== 'string' || t === o) return []
+  const entry = catalog.find((e) => e.code === o)
+  const rule: RuleId = entry && !entry.assumed ? 'ERR-1' : 'ERR-15'
+  return [divergence(rule, `${target.status} with code ${text(t)}; the reference's code for it is ${text(o)}`)]
+}
+
 /** Divergences of one answer pair; 'rolled' when the difference comes from the target's window rolling over (not comparable). */
 export function compareAnswers(target: Observed, oracle: Observed, c: AnswerContext): Divergence[] | 'rolled' {
   if (target.status === 0) return [invariant(c.rule ?? KIND_RULE[c.kind], 'the target did not answer')]
@@ -165,6 +182,7 @@ export function compareAnswers(target: Observed, oracle: Observed, c: AnswerCont
     }
   }
   // PO-9 holds for the target's answer by itself: a REJECTED order says why.
+  if (c.catalog && out.length === 0) out.push(...compareCodes(target, oracle, c.catalog))
   if (c.kind === 'order' && target.outcome === 'rejected' && target.status === 200 && typeof bodyField(target, 'reason') !== 'string')
     out.push(invariant('PO-9', 'a REJECTED order result without a reason'))
   if (target.outcome === 'rate' && oracle.outcome === 'rate') {

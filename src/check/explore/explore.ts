@@ -21,8 +21,9 @@ import { runSalt, walletFromKey } from '../target/wallets.ts'
 import { InputError } from '../../errors.ts'
 import { exploredCase, foundCase, foundId, type Found } from './report.ts'
 import { DEFAULT_SHRINK, type ShrinkBudget } from './shrink.ts'
-import type { Reach } from './steps.ts'
+import { REACHES, type Reach } from './steps.ts'
 import { EMBEDDED_EPOCH, findingKey, runShard, type SavedSequence, type ShardPlan, type ShardResult } from './shard.ts'
+import { READ_BACKS, type ReadBack } from './read-back.ts'
 import type { ThreadInput, ThreadMessage, ThreadSpec } from './shard-thread.ts'
 
 export type { SavedSequence } from './shard.ts'
@@ -87,6 +88,11 @@ export interface ExploreOptions {
   /** The target's rate-limit window in seconds (`--rate-window`; default the spec's): the oracle uses it too. */
   readonly rateWindow?: number
   readonly onProgress?: (p: ExploreProgress) => void
+  /**
+   * How far a step's verdict reaches (read-back.ts): `parties` (default) also reads back every
+   * party a step may have touched, compares error codes and the `/ws` updates; `acting` does not.
+   */
+  readonly readBack?: ReadBack
 }
 
 export interface ExploreProgress {
@@ -217,6 +223,10 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   const deadline = 'ms' in opts.budget ? Date.now() + opts.budget.ms : undefined
   const maxFound = opts.maxFound ?? 30
   const part = opts.part ?? { index: 1, of: 1 }
+  if (opts.reach !== undefined && !REACHES.includes(opts.reach))
+    throw new InputError(`explore: reach ${JSON.stringify(opts.reach)} is not one of ${REACHES.join(', ')}`)
+  if (opts.readBack !== undefined && !READ_BACKS.includes(opts.readBack))
+    throw new InputError(`explore: readBack ${JSON.stringify(opts.readBack)} is not one of ${READ_BACKS.join(', ')}`)
   if (part.of > shards)
     throw new InputError(
       `--shard ${part.index}/${part.of}: this exploration has ${shards} shard(s) to deal out, so at most ${shards} parts`,
@@ -257,6 +267,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     ...(deadline !== undefined ? { deadline } : {}),
     shrink: opts.shrink ?? DEFAULT_SHRINK,
     ...(opts.time !== undefined ? { time: opts.time } : {}),
+    readBack: opts.readBack ?? 'parties',
   })
   const onCount = (shard: number, sequences: number, steps: number) => {
     counts[shard] = { sequences, steps }

@@ -10,6 +10,8 @@ import type { HttpClient, HttpExchange } from '../target/http.ts'
 import { pathOf, route } from '../target/routes.ts'
 import type { TierWallet } from '../target/profile.ts'
 import type { LiveTime } from './clock.ts'
+import type { ReadBack } from './read-back.ts'
+import type { Feeds } from './ws-watch.ts'
 
 /** What sends a step's requests: the HTTP client for the target, the in-process door for the oracle. */
 export type Sender = Pick<HttpClient, 'send'>
@@ -38,6 +40,10 @@ export interface Sides {
    * wallet, so that the tier's limits and cap are explored too. The oracle knows its tier.
    */
   readonly tierWallet?: TierWallet & { readonly privateKey: Hex }
+  /** How far a step's verdict reaches (read-back.ts); absent: `parties`. */
+  readonly readBack?: ReadBack
+  /** Where the `/ws` subscribers of each side connect (read-back `parties`). */
+  readonly feeds?: Feeds
 }
 
 /** What the session asks of the mirror (mirror.ts). */

@@ -12,9 +12,11 @@ import type { Wallet } from '../target/wallets.ts'
 import { cancelBody } from './bodies.ts'
 import { commandFor, contextOf, type Ctx } from './commands/index.ts'
 import { both, type Pair } from './pair.ts'
-import { orderIds } from './state.ts'
+import { counterparties } from './read-back.ts'
+import { orderIds, state } from './state.ts'
 import { WALLETS, type Step } from './steps.ts'
 import { World, type StepVerdict, type TraceStep } from './world.ts'
+import { WsWatch } from './ws-watch.ts'
 
 export type { StepVerdict, TraceStep } from './world.ts'
 
@@ -23,6 +25,8 @@ export class ExploreSession {
   private readonly ctx: Ctx
   /** Parties (`w<i>`, `a<j>`) whose state the oracle took from the target after an allowed difference. */
   private readonly adopted = new Set<string>()
+  /** The sequence's `/ws` updates on both sides (read-back `parties`). */
+  private readonly ws: WsWatch | undefined
 
   constructor(
     private readonly pair: Pair,
@@ -30,6 +34,7 @@ export class ExploreSession {
   ) {
     this.world = new World(pair, keyFor)
     this.ctx = contextOf(this.world)
+    this.ws = pair.feeds && pair.readBack !== 'acting' ? new WsWatch(pair.feeds) : undefined
   }
 
   get trace(): TraceStep[] {
@@ -52,6 +57,7 @@ export class ExploreSession {
    * must not trade with what is left of this one.
    */
   async cleanup(): Promise<void> {
+    this.ws?.close()
     await this.cancelOpen([...this.world.wallets, ...this.world.agents])
   }
 
@@ -61,6 +67,7 @@ export class ExploreSession {
    * already has on each side are left out of the listings this sequence compares.
    */
   async begin(): Promise<void> {
+    await this.ws?.watch(this.world.wallets.map((w) => w.address))
     if (!this.pair.tierWallet) return
     const w = this.world.wallets[WALLETS - 1]!
     await this.cancelOpen([w])
@@ -98,11 +105,39 @@ export class ExploreSession {
     this.world.steps.push(step)
     this.world.time?.step(step.op)
     if (step.op !== 'wait') await this.pair.mirror?.sync()
-    const v = await command.run(step, this.ctx)
-    if (v === 'rolled') return v
+    const from = this.world.trace.length
+    const acted = await command.run(step, this.ctx)
+    if (acted === 'rolled') return acted
+    const further = acted.length ? [] : await this.reachFurther(step, parties, this.world.trace.slice(from))
+    if (further === 'rolled') return further
+    const v = [...acted, ...further]
     const judged = parties.some((p) => this.adopted.has(p)) ? v.filter((d) => d.invariant) : v
     const compared = judged.filter((d) => !d.invariant)
     if (compared.length && compared.every((d) => d.level === 'assumed')) for (const p of parties) this.adopted.add(p)
     return judged
+  }
+
+  /**
+   * Read-back `parties`: after a write the step's own read-back did not fault, the records of every
+   * other wallet with an order of the sequence, and the `/ws` updates of the sequence's orders.
+   * Adopted parties are left out (the oracle holds the target's choice for them, not its own).
+   */
+  private async reachFurther(step: Step, parties: readonly string[], ran: readonly TraceStep[]): Promise<StepVerdict> {
+    if (this.pair.readBack === 'acting' || step.op === 'read' || step.op === 'wait') return []
+    const placed = this.world.ledger.placed
+    const read = parties.filter((p) => p.startsWith('w')).map((p) => Number(p.slice(1)))
+    const others = counterparties(placed, read).filter((w) => !this.adopted.has(`w${w}`))
+    const readBack = others.length ? await state(this.world, others) : []
+    // A counterparty's orders that differ only in how much filled (another client on a live book
+    // took some) are no verdict, and no reason to end the sequence: the mirror carries that take
+    // to the oracle before the next step, as it does for the acting wallet's.
+    const v = readBack === 'rolled' ? [] : readBack
+    if (v.length || !this.ws) return v
+    const orders = placed.filter((p) => p.wallet >= 0 && !this.adopted.has(`w${p.wallet}`))
+    // A write the reference answered 200 may have changed an order: its update is worth waiting for.
+    const wrote = ran.some((r) => r.oracle.some((e) => e.request.method !== 'GET' && e.response?.status === 200))
+    // On a live target another client may trade with our orders at any moment (before the mirror
+    // sees it): how much filled is no verdict there, as for the records it re-reads.
+    return this.ws.check(orders, wrote, this.pair.mirror !== undefined)
   }
 }

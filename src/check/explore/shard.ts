@@ -19,6 +19,7 @@ import { InProcessClient } from './in-process.ts'
 import { findingKind, type Found } from './report.ts'
 import type { Pair, Sides } from './pair.ts'
 import { ExploreSession } from './session.ts'
+import type { ReadBack } from './read-back.ts'
 import type { TierWallet } from '../target/profile.ts'
 import { shrinkFound, type ShrinkBudget } from './shrink.ts'
 import { describeStep } from './commands/index.ts'
@@ -68,6 +69,8 @@ export interface ShardPlan {
   readonly shrink: ShrinkBudget
   /** The time reach on a live target (clock.ts): its clock compared, waits that cross its windows. Default on. */
   readonly time?: boolean
+  /** How far a step's verdict reaches (read-back.ts); absent: `parties`. */
+  readonly readBack?: ReadBack
 }
 
 export interface ShardHooks {
@@ -162,6 +165,17 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
     missingSymbol: plan.missingSymbol ?? missingSymbolFor(instruments),
     openCap: spec.rateLimits.tiers[spec.rateLimits.defaultTier]!.maxOpenOrders,
     ...(plan.tierWallet ? { tierWallet: plan.tierWallet } : {}),
+    readBack: plan.readBack ?? 'parties',
+    ...(plan.readBack !== 'acting'
+      ? {
+          feeds: {
+            target: own ? own.server.url : plan.target!,
+            oracle: oracle.server.url,
+            headers: plan.headers,
+            websocket: spec.websocket,
+          },
+        }
+      : {}),
     ...(targetClock
       ? {
           advance: (ms: number) => {

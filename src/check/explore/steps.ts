@@ -206,6 +206,7 @@ export interface StepOptions {
 }
 
 export type Reach = 'full' | 'basic'
+export const REACHES: readonly Reach[] = ['full', 'basic']
 
 /** Steps that are not bursts. */
 function single(o: StepOptions): fc.Arbitrary<Step> {

@@ -73,7 +73,9 @@ export class World {
   answer(t: Observed, o: Observed, c: Omit<AnswerContext, 'windowRolled'>, wallet: string): StepVerdict {
     // The time values are the target's alone: they stand even where the two sides' windows parted.
     const time = this.time?.answer(t, wallet, Math.max(1, t.items?.length ?? 0, o.items?.length ?? 0)) ?? []
-    const v = compareAnswers(t, o, { ...c, windowRolled: this.rolled(wallet.toLowerCase(), t) })
+    // Read-back `parties` (read-back.ts): refusals are compared by their error code too.
+    const codes = this.pair.readBack === 'acting' ? {} : { catalog: this.pair.spec.catalog }
+    const v = compareAnswers(t, o, { ...c, ...codes, windowRolled: this.rolled(wallet.toLowerCase(), t) })
     return v === 'rolled' ? (time.length ? time : v) : [...time, ...v]
   }
 

@@ -4,7 +4,7 @@
  * or payloads, so those are assumed and a departure warns.
  */
 import type { HttpExchange } from '../../../target/http.ts'
-import WebSocket from 'ws'
+import { OrderFeedClient } from '../../../target/ws.ts'
 import { isObject } from '../../../../contract/index.ts'
 import { expectSuccess } from '../../expectations.ts'
 import { jsonOf } from '../../answers.ts'
@@ -19,28 +19,13 @@ export const wsOrderUpdates: Check<typeof WS_ORDER_UPDATES> = {
   rules: ['WS-1', 'WS-2'],
   level: 'assumed',
   async run(ctx) {
-    const path = ctx.spec.websocket.path
     const w = ctx.wallet()
-    const url = `${ctx.target.url.replace(/^http/, 'ws')}${path}`
-    const socket = new WebSocket(url, { headers: { ...ctx.http.headers } })
-    const messages: unknown[] = []
-    let waiter: (() => void) | undefined
-    socket.on('message', (d) => {
-      try {
-        messages.push(JSON.parse(d.toString()))
-      } catch {
-        messages.push(d.toString())
-      }
-      waiter?.()
-    })
+    const feed = new OrderFeedClient(ctx.target.url, ctx.spec.websocket.path, ctx.http.headers)
+    const messages = feed.messages
     try {
-      const opened = await new Promise<string | undefined>((resolve) => {
-        socket.once('open', () => resolve(undefined))
-        socket.once('error', (err) => resolve(err.message))
-        setTimeout(() => resolve('no connection within 5 s'), 5000).unref()
-      })
-      if (opened) ctx.fail(`cannot open ${url}: ${opened}`)
-      socket.send(JSON.stringify({ method: 'subscribe', params: { channel: 'orders', wallet: w.address } }))
+      const opened = await feed.opened()
+      if (opened) ctx.fail(`cannot open ${feed.url}: ${opened}`)
+      feed.subscribe('orders', w.address)
       // The subscription has no acknowledgement: if the first order raced it, place another
       // one after a longer pause before concluding that no update comes.
       let orderId: unknown
@@ -57,10 +42,7 @@ export const wsOrderUpdates: Check<typeof WS_ORDER_UPDATES> = {
           )
         const deadline = Date.now() + 2000
         while (!found() && Date.now() < deadline) {
-          await new Promise<void>((r) => {
-            waiter = r
-            setTimeout(r, 100).unref()
-          })
+          await feed.next(100)
         }
         if (found()) return
       }
@@ -69,7 +51,7 @@ export const wsOrderUpdates: Check<typeof WS_ORDER_UPDATES> = {
         { ...(last ? { exchange: last } : {}) },
       )
     } finally {
-      socket.terminate()
+      feed.close()
     }
   },
 }
