@@ -89,9 +89,9 @@ export interface TargetInfo {
 }
 
 export interface FailOptions {
-  readonly expected?: string
+  readonly expected?: string | undefined
   /** The exchange to show; default: the last one of the case. */
-  readonly exchange?: HttpExchange
+  readonly exchange?: HttpExchange | undefined
   /** Override the case level (e.g. an assumed detail inside a stated check). */
   readonly level?: Level
   readonly rules?: readonly RuleId[]

@@ -46,7 +46,7 @@ export async function runExplore(f: ExploreFlags, spec: FullContract, io: CliIO)
   const report = reportOut(f.out, io.stdout)
   const reporter = createReporter(f.reporter, report.stream, {
     color: f.out ? false : undefined,
-    html: { seed: f.seed, specVersion: spec.version, ...(spec.rules ? { rules: spec.rules } : {}) },
+    html: { seed: f.seed, specVersion: spec.version, rules: spec.rules },
   })
   let last = 0
   try {
