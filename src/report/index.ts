@@ -42,7 +42,7 @@ export interface ReporterOptions {
   /** Number of cases expected, for the progress line. */
   total?: number | undefined
   /** html: the rule texts, seed and versions the page shows (rules default to the shipped catalog). */
-  html?: HtmlMeta
+  html?: HtmlMeta | undefined
 }
 
 /** What the html page is told; an undefined field is an absent one (the page falls back on each). */

@@ -19,15 +19,15 @@ import { runRequests, type Answer, type PendingRequest } from './testee.ts'
 
 export interface ClientRunOptions {
   readonly command: readonly string[]
-  readonly timeoutMs?: number
+  readonly timeoutMs?: number | undefined
   /** Case id prefixes to run (all when empty). */
   readonly only?: readonly string[]
   /** Case id prefixes to leave out (a partial client: `perp-agent` for one that signs options only). */
   readonly skip?: readonly string[]
-  readonly vectorsDir?: string
+  readonly vectorsDir?: string | undefined
   /** Replay the vectors generated from this contract (in memory) instead of a vector directory. */
-  readonly spec?: Contract | string
-  readonly expectedFailures?: ExpectedFailures
+  readonly spec?: Contract | string | undefined
+  readonly expectedFailures?: ExpectedFailures | undefined
   readonly window?: number
   /** Extra time for the testee's first answer after a start (ms). */
   readonly startupMs?: number
