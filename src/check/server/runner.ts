@@ -257,7 +257,7 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
     const results: CaseResult[] = []
     const nonces = new NonceBook()
     const vectorFiles = await vectorsFor(spec)
-    const checks: Check[] = allChecks({ spec, ...(vectorFiles ? { vectorFiles } : {}) }).filter((c) => selects(c.id, opts.only, opts.skip))
+    const checks: Check[] = allChecks({ spec, vectorFiles }).filter((c) => selects(c.id, opts.only, opts.skip))
     if (opts.only?.length && checks.length === 0)
       throw new InputError(`--only ${opts.only.join(',')} selects no check (see oec check server --list)`)
     opts.onStart?.({ checks: checks.length, target: server ? `embedded reference server (${url})` : url })

@@ -55,7 +55,7 @@ export interface Check<Id extends string = string> extends CheckInfo<Id> {
 /** What a family of generated checks is made from: the contract and, for a contract other than the shipped one, its vectors. */
 export interface FamilyInput {
   readonly spec: FullContract
-  readonly vectorFiles?: readonly LoadedFile[]
+  readonly vectorFiles?: readonly LoadedFile[] | undefined
 }
 
 /**
