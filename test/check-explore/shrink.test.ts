@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { contractFor } from '../../src/contract/index.ts'
 import { runShard, findingKey, type ShardPlan, type ShardResult } from '../../src/check/explore/shard.ts'
-import { describeStep } from '../../src/check/explore/steps.ts'
+import { describeStep } from '../../src/check/explore/commands/index.ts'
 import { shrinkFound } from '../../src/check/explore/shrink.ts'
 import type { Found } from '../../src/check/explore/report.ts'
 import type { Target } from '../fixtures/broken-servers.ts'

@@ -4,8 +4,10 @@
  * door) both read it and neither imports the other.
  */
 import type { FullContract } from '../../contract/index.ts'
+import type { OperationId } from '../../contract/generated/types.ts'
 import type { Hex } from '../../signing/index.ts'
-import type { HttpClient } from '../target/http.ts'
+import type { HttpClient, HttpExchange } from '../target/http.ts'
+import { pathOf, route } from '../target/routes.ts'
 import type { TierWallet } from '../target/profile.ts'
 
 /** What sends a step's requests: the HTTP client for the target, the in-process door for the oracle. */
@@ -46,4 +48,22 @@ export interface Mirror {
 export interface Pair extends Sides {
   /** On a live target: makes the oracle's books the target's before each step. */
   readonly mirror?: Mirror
+}
+
+/**
+ * One operation sent to the target, then to the oracle: the same body on both unless the oracle's
+ * differs (an order id is each side's own id for the same order).
+ */
+export async function both(
+  pair: Sides,
+  op: OperationId,
+  bodyT: string | undefined,
+  bodyO = bodyT,
+  query?: Record<string, string>,
+): Promise<[HttpExchange, HttpExchange]> {
+  const { method } = route(pair, op)
+  const path = pathOf(pair, op, query)
+  const t = await pair.target.send(method, path, bodyT === undefined ? {} : { body: bodyT })
+  const o = await pair.oracle.send(method, path, bodyO === undefined ? {} : { body: bodyO })
+  return [t, o]
 }

@@ -7,8 +7,9 @@ import type { Campaign, CaseResult } from '../../report/model.ts'
 import { curlCommand } from '../target/curl.ts'
 import type { HttpExchange } from '../target/http.ts'
 import type { Divergence } from './compare.ts'
-import type { TraceStep } from './session.ts'
-import { describeStep, type Step } from './steps.ts'
+import { describeStep } from './commands/index.ts'
+import type { TraceStep } from './world.ts'
+import type { Step } from './steps.ts'
 
 export interface Found {
   readonly divergence: Divergence

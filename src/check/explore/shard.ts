@@ -20,7 +20,8 @@ import type { Pair, Sides } from './pair.ts'
 import { ExploreSession } from './session.ts'
 import type { TierWallet } from '../target/profile.ts'
 import { shrinkFound, type ShrinkBudget } from './shrink.ts'
-import { describeStep, stepArbitrary, type Step } from './steps.ts'
+import { describeStep } from './commands/index.ts'
+import { stepArbitrary, type Step } from './steps.ts'
 
 /** Sequences whose orders stay on a live target's book for later sequences to trade with. */
 const KEEP_LEFTOVERS = 20

@@ -323,21 +323,3 @@ export function stepArbitrary(o: StepOptions): fc.Arbitrary<Step> {
     ),
   )
 }
-
-/** One line per step, for reports and fast-check's counterexample. */
-export function describeStep(s: Step): string {
-  switch (s.op) {
-    case 'burst':
-      return `${s.n}× at once: ${describeStep(s.step)}`
-    case 'flood':
-      return `${s.n} different resting orders of wallet ${s.wallet} at once${s.bulk ? ' (half in bulk batches)' : ''}`
-    case 'wait':
-      return 'wait for the next rate-limit window'
-    case 'fill':
-      return `resting orders of wallet 0 up to ${s.leave} below the open-order cap`
-    default: {
-      const { op, ...rest } = s
-      return `${op} ${JSON.stringify(rest)}`
-    }
-  }
-}

@@ -1,0 +1,89 @@
+/**
+ * What every command of a sequence shares: the two sides, the sequence's parties (wallets, agents,
+ * a key nobody approved), the ledger, the invariants, the trace, and the target's rate window as
+ * its answers show it. The session makes one per sequence and hands it to each step's command.
+ */
+import type { Hex } from '../../signing/index.ts'
+import type { HttpExchange } from '../target/http.ts'
+import { walletFromKey, type Wallet } from '../target/wallets.ts'
+import { compareAnswers, type AnswerContext, type Divergence } from './compare.ts'
+import { Invariants } from './invariants.ts'
+import { Ledger } from './ledger.ts'
+import type { Observed } from './observe.ts'
+import type { Pair } from './pair.ts'
+import { AGENTS, WALLETS, type Step } from './steps.ts'
+
+export interface TraceStep {
+  readonly step: Step
+  readonly target: HttpExchange[]
+  readonly oracle: HttpExchange[]
+}
+
+/** The first divergence of a step, or 'rolled' (the target's window rolled over: the rest is not comparable). */
+export type StepVerdict = readonly Divergence[] | 'rolled'
+
+export class World {
+  readonly trace: TraceStep[] = []
+  /** The steps run, as drawn (a trace entry is a request group: a fill makes several). */
+  readonly steps: Step[] = []
+  readonly wallets: readonly Wallet[]
+  readonly agents: readonly Wallet[]
+  readonly stranger: Wallet
+  readonly ledger: Ledger
+  readonly invariants: Invariants
+  /** The headers of an accepted order whose route was stated: what a later order's headers are held to. */
+  routeBaseline: Set<string> | undefined
+  /** The tier wallet's orders from before this sequence, by each side's ids. */
+  earlier: { readonly target: ReadonlySet<string>; readonly oracle: ReadonlySet<string> } | undefined
+  private readonly firstReset = new Map<string, string>()
+
+  constructor(
+    readonly pair: Pair,
+    keyFor: (label: string) => Hex,
+  ) {
+    this.wallets = Array.from({ length: WALLETS }, (_, i) =>
+      walletFromKey(i === WALLETS - 1 && pair.tierWallet ? pair.tierWallet.privateKey : keyFor(`wallet${i}`)),
+    )
+    this.agents = Array.from({ length: AGENTS }, (_, i) => walletFromKey(keyFor(`agent${i}`)))
+    this.stranger = walletFromKey(keyFor('stranger'))
+    const limits = pair.spec.rateLimits
+    this.ledger = new Ledger({
+      ...(pair.tierWallet ? { tierAddress: this.wallets[WALLETS - 1]!.address } : {}),
+      openCap: pair.openCap,
+      ...(pair.tierWallet ? { tierCap: limits.tiers[pair.tierWallet.tier]?.maxOpenOrders ?? pair.openCap } : {}),
+    })
+    this.invariants = new Invariants(limits.tiers[limits.defaultTier]?.ordersPerMinute)
+  }
+
+  record(step: Step, t: HttpExchange[], o: HttpExchange[]): void {
+    this.trace.push({ step, target: t, oracle: o })
+  }
+
+  /** Read-backs that belong to the last step's trace entry. */
+  append(t: HttpExchange[], o: HttpExchange[]): void {
+    const last = this.trace.at(-1)
+    if (last) last.target.push(...t), last.oracle.push(...o)
+  }
+
+  /** Both answers compared, knowing whether the target's window for the acting wallet rolled over. */
+  answer(t: Observed, o: Observed, c: Omit<AnswerContext, 'windowRolled'>, wallet: string): StepVerdict {
+    return compareAnswers(t, o, { ...c, windowRolled: this.rolled(wallet.toLowerCase(), t) })
+  }
+
+  /** The clocks moved to the next window: every wallet's window starts again. */
+  newWindow(): void {
+    this.firstReset.clear()
+  }
+
+  /** The target's window for a wallet rolled over since its first answer in this sequence (or the last wait). */
+  private rolled(wallet: string, t: Observed): boolean {
+    const reset = t.headers['x-ratelimit-reset']
+    if (reset === undefined) return false
+    const first = this.firstReset.get(wallet)
+    if (first === undefined) {
+      this.firstReset.set(wallet, reset)
+      return false
+    }
+    return first !== reset
+  }
+}
