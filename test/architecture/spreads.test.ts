@@ -17,7 +17,7 @@ const OUTPUT = 'output that is written or sent: an undefined key would show in i
 const DEFAULTS = 'spread over defaults: an undefined key would overwrite the default'
 const RUNTIME = 'the client runtime users compile, with the flag on or off (kept as generated)'
 const GENERATED = 'generators: the code model printed into generated files'
-const EXPLORE = 'explore: converted once the explore refactor has landed'
+const EXPLORE = 'explore: verdict ids, shard and server options, bodies; kept as they were, not yet taken one by one'
 
 /** file → [reviewed count, why the spreads stay]. */
 const REVIEWED: Readonly<Record<string, readonly [number, string]>> = {
@@ -25,21 +25,27 @@ const REVIEWED: Readonly<Record<string, readonly [number, string]>> = {
   'src/check/client/http/scenarios.ts': [1, OUTPUT],
   'src/check/client/runner.ts': [2, OUTPUT],
   'src/check/expected-failures.ts': [1, OUTPUT],
+  'src/check/explore/bodies.ts': [1, EXPLORE],
+  'src/check/explore/commands/bulk.ts': [4, EXPLORE],
+  'src/check/explore/commands/burst.ts': [3, EXPLORE],
+  'src/check/explore/commands/cancel.ts': [1, EXPLORE],
+  'src/check/explore/commands/order.ts': [4, EXPLORE],
+  'src/check/explore/commands/perp.ts': [2, EXPLORE],
+  'src/check/explore/commands/race.ts': [2, EXPLORE],
   'src/check/explore/explore.ts': [14, EXPLORE],
   'src/check/explore/in-process.ts': [2, EXPLORE],
   'src/check/explore/merge.ts': [2, EXPLORE],
   'src/check/explore/observe.ts': [2, EXPLORE],
   'src/check/explore/report.ts': [1, EXPLORE],
-  'src/check/explore/session.ts': [18, EXPLORE],
   'src/check/explore/shard.ts': [2, EXPLORE],
   'src/check/explore/steps.ts': [2, EXPLORE],
+  'src/check/explore/world.ts': [2, EXPLORE],
   'src/check/server/catalog.ts': [2, OUTPUT],
   'src/check/server/checks/perp/orders.ts': [3, OUTPUT],
   'src/check/server/context.ts': [2, OUTPUT],
   'src/check/server/runner.ts': [3, DEFAULTS],
   'src/check/target/http.ts': [1, OUTPUT],
   'src/check/target/requests.ts': [1, OUTPUT],
-  'src/cli/commands/check-explore.ts': [12, EXPLORE],
   'src/cli/commands/check-server.ts': [1, DEFAULTS],
   'src/cli/commands/explain.ts': [1, DEFAULTS],
   'src/cli/commands/serve.ts': [2, DEFAULTS],

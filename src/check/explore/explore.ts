@@ -31,41 +31,41 @@ export type ExploreBudget = { readonly sequences: number } | { readonly ms: numb
 export interface ExploreOptions {
   readonly spec?: Contract | string
   /** Base URL; absent: the embedded reference server. */
-  readonly target?: string
+  readonly target?: string | undefined
   /** The target's clock when the caller controls it (tests): `wait` steps move it. */
   readonly clock?: SimulatedClock
   readonly budget: ExploreBudget
   readonly seed?: number
   /** Shards run at a time. */
-  readonly workers?: number
-  readonly symbols?: readonly string[]
-  readonly missingSymbol?: string
+  readonly workers?: number | undefined
+  readonly symbols?: readonly string[] | undefined
+  readonly missingSymbol?: string | undefined
   /** Sent with every request to the target (`--header`: a gateway's key). */
-  readonly headers?: Readonly<Record<string, string>>
-  readonly domainName?: string
-  readonly chainId?: number
-  readonly perpChainId?: number
-  readonly isMainnet?: boolean
+  readonly headers?: Readonly<Record<string, string>> | undefined
+  readonly domainName?: string | undefined
+  readonly chainId?: number | undefined
+  readonly perpChainId?: number | undefined
+  readonly isMainnet?: boolean | undefined
   /**
    * Wallets the target has put in a tier (`--config` wallets): shard i trades with the i-th as
    * its sequences' last wallet (one shard per wallet, so no two share its nonces and windows).
    */
-  readonly tierWallets?: readonly TierWallet[]
+  readonly tierWallets?: readonly TierWallet[] | undefined
   readonly timeoutMs?: number
   /** Longest sequence drawn (default 10 steps). */
   readonly maxSteps?: number
   /** Saved sequences to run once each instead of exploring (`--replay`). */
-  readonly replay?: readonly SavedSequence[]
+  readonly replay?: readonly SavedSequence[] | undefined
   /** Stop after this many divergences (default 30). */
   readonly maxFound?: number
   /** Shrinking a find, apart from the exploration budget (default DEFAULT_SHRINK). */
-  readonly shrink?: ShrinkBudget
+  readonly shrink?: ShrinkBudget | undefined
   /**
    * `--shard I/N`: run part I (1-based) of N of this exploration: the shards the whole run would
    * have, dealt round-robin to the parts, so the N parts together run exactly the whole run's
    * sequences and each part runs its shards as the whole run would.
    */
-  readonly part?: { readonly index: number; readonly of: number }
+  readonly part?: { readonly index: number; readonly of: number } | undefined
   readonly onProgress?: (p: ExploreProgress) => void
 }
 

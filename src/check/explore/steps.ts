@@ -65,14 +65,15 @@ export type Step =
   | {
       readonly op: 'perp-order'
       readonly signer: { readonly wallet: number } | { readonly agent: number }
-      readonly vault?: number
+      // fc.option gives an undefined vault (no key in a saved sequence: JSON leaves it out)
+      readonly vault?: number | undefined
       readonly orders: readonly PerpOrderSpec[]
       readonly nonce: NoncePick
     }
   | {
       readonly op: 'perp-cancel'
       readonly signer: { readonly wallet: number } | { readonly agent: number }
-      readonly vault?: number
+      readonly vault?: number | undefined
       readonly by: 'oid' | 'cloid'
       /** 'big': an oid past 2^53 that nobody issued. */
       readonly ref: OrderRef | 'big'
