@@ -16,7 +16,7 @@ const UNIT = [
   'test/server/{auth-unit,book-model,matching,rate-limiter,units,wire,verify-batch,retain}.test.ts',
   'test/server/stores/memory.test.ts',
   'test/check-server/registry.test.ts',
-  'test/architecture/layers.test.ts',
+  'test/architecture/{layers,spreads}.test.ts',
   'test/check-client/plan.test.ts',
   'test/check-explore/{commands,ledger,clock,race-invariants}.test.ts',
   'test/client-runtime/client.test.ts',

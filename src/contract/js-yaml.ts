@@ -16,7 +16,12 @@ export interface CoreYamlState {
 const jsyaml = createRequire(import.meta.url)('js-yaml') as {
   load(
     text: string,
-    options: { schema: unknown; filename?: string; listener?: (event: 'open' | 'close', state: CoreYamlState) => void },
+    // js-yaml reads each with `|| null`: an undefined one is an absent one.
+    options: {
+      schema: unknown
+      filename?: string | undefined
+      listener?: ((event: 'open' | 'close', state: CoreYamlState) => void) | undefined
+    },
   ): unknown
   readonly CORE_SCHEMA: unknown
 }
@@ -25,7 +30,7 @@ const jsyaml = createRequire(import.meta.url)('js-yaml') as {
 export function loadCoreYaml(text: string, filename?: string, listener?: (event: 'open' | 'close', state: CoreYamlState) => void): unknown {
   return jsyaml.load(text, {
     schema: jsyaml.CORE_SCHEMA,
-    ...(filename !== undefined ? { filename } : {}),
-    ...(listener !== undefined ? { listener } : {}),
+    filename,
+    listener,
   })
 }

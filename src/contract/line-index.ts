@@ -22,8 +22,8 @@ interface Frame {
   /** Child nodes in reading order (none: a scalar). */
   children: Frame[] | undefined
   /** Matched on the first lookup through the node: a mapping's entries, a sequence's items. */
-  entries?: Map<string, { line: number; value: Frame | undefined }>
-  items?: Frame[]
+  entries?: Map<string, { line: number; value: Frame | undefined }> | undefined
+  items?: Frame[] | undefined
 }
 
 class Unmatched extends Error {}

@@ -29,7 +29,7 @@ export const DEFAULT_SPEC_PATH = packagePath('spec', 'openapi.yaml')
 
 export interface LoadOptions {
   /** The word in the catalog key `x-<service>-error-codes`. Default `service`. */
-  readonly service?: string
+  readonly service?: string | undefined
   /**
    * The rule catalog: a path, `false` for none. Default: `rules.yaml` beside the spec when it
    * exists.
@@ -144,12 +144,13 @@ export function contractFromSource(source: SpecSource, options: LoadOptions = {}
   if (hint !== '') throw new InputError(`${source.file}: no ${catalogKey} extension: the error-code catalog is missing${hint}`)
   const info = doc.info as { version?: unknown } | undefined
   const rules = rulesBeside(source.file, options.rules)
-  const layers: Partial<Layers> = {
+  const layers: { [K in LayerName]?: Layers[K] | undefined } = {
     catalog: layer(source, catalogKey in doc, () => readErrorCatalog(doc, service)),
     typedData: layer(source, 'x-eip712' in doc, () => readTypedData(doc)),
     rateLimits: layer(source, 'x-rate-limits' in doc, () => readRateLimits(doc)),
     websocket: layer(source, isObject(doc['x-websocket']), () => readWebSocket(doc)),
   }
+  // An absent layer leaves no key: the Contract type holds no undefined layer (and no key for one).
   for (const k of LAYER_NAMES) if (layers[k] === undefined) delete (layers as Record<string, unknown>)[k]
   return {
     ...source,
@@ -158,7 +159,7 @@ export function contractFromSource(source: SpecSource, options: LoadOptions = {}
     version: String(info?.version ?? '0.0.0'),
     operations: readOperations(doc),
     ...(rules ? { rules } : {}),
-    ...layers,
+    ...(layers as Partial<Layers>),
   }
 }
 

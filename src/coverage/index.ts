@@ -152,13 +152,13 @@ const serverCatalogOf =
 export const loadServerCatalog: ServerCatalogLoader = serverCatalogOf()
 
 export interface CoverageOptions {
-  readonly vectorsDir?: string
-  readonly rulesPath?: string
+  readonly vectorsDir?: string | undefined
+  readonly rulesPath?: string | undefined
   /**
    * Another contract (a path or a compiled one): its rules (rules.yaml beside it, unless
    * `rulesPath`), the vectors generated from it and the server checks it gets.
    */
-  readonly spec?: Contract | string
+  readonly spec?: Contract | string | undefined
   readonly serverCatalog?: ServerCatalogLoader
 }
 

@@ -79,7 +79,7 @@ function serviceWordOf(doc: Record<string, unknown>): string | undefined {
 /** Any OpenAPI 3.0/3.1 document as a contract; without `--service`, the catalog it has is read. */
 export function diffSpecFromSource(source: SpecSource, options: LoadOptions = {}): DiffSpec {
   const service = options.service ?? serviceWordOf(source.doc)
-  return contractFromSource(source, { ...options, ...(service !== undefined ? { service } : {}), rules: false })
+  return contractFromSource(source, { ...options, service, rules: false })
 }
 
 export interface SpecArg {

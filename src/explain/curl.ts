@@ -6,8 +6,8 @@
 import { InputError } from '../errors.ts'
 
 export interface CurlRequest {
-  readonly method?: string
-  readonly path?: string
+  readonly method?: string | undefined
+  readonly path?: string | undefined
   readonly body: string
 }
 
@@ -138,5 +138,5 @@ export function parseCurl(line: string, readFile: (path: string) => string): Cur
     }
   }
   // curl joins several -d values with '&'; a JSON body comes in one.
-  return { ...(method ? { method } : { method: 'POST' }), ...(path && path !== '/' ? { path } : {}), body: bodies.join('&') }
+  return { method: method || 'POST', path: path && path !== '/' ? path : undefined, body: bodies.join('&') }
 }

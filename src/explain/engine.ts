@@ -26,11 +26,11 @@ import { search, type CauseDraft, type Match, type Space } from './search.ts'
 
 export interface ExplainOptions {
   /** The operation, by id or by path and method; guessed from the body's keys when absent. */
-  readonly operationId?: string
-  readonly path?: string
-  readonly method?: string
+  readonly operationId?: string | undefined
+  readonly path?: string | undefined
+  readonly method?: string | undefined
   /** Who should have signed (an agent, or the owner of an agent operation); default the body's `wallet`. */
-  readonly signer?: string | readonly string[]
+  readonly signer?: string | readonly string[] | undefined
   /** Other addresses to recognise (the wallet, approved agents): a signature by one of them is `other_signer`. */
   readonly known?: readonly string[]
   /** More signers that count as expected (a server's approved agents of the wallet). */
@@ -38,9 +38,9 @@ export interface ExplainOptions {
   /** More addresses to recognise as other signers (a server's known addresses). */
   readonly knows?: (address: string) => boolean
   /** The options domain the service signs, over the contract's (`--domain-name`, `--chain-id` of `oec serve`). */
-  readonly domain?: DomainOverrides
+  readonly domain?: DomainOverrides | undefined
   /** The perp domain the service signs, over the contract's. */
-  readonly perpDomain?: DomainOverrides
+  readonly perpDomain?: DomainOverrides | undefined
   /** The perp Agent source: mainnet `a` (default) or testnet `b`. */
   readonly isMainnet?: boolean
   readonly budget?: Partial<SearchBudget>

@@ -15,7 +15,7 @@ export function explanationText(e: Explanation): string {
   return `${lines.join('\n')}\n`
 }
 
-/** The stable JSON shape: `{verified, signer?, causes: [{id, signed, sent, ...}], ...}`. */
+/** The stable JSON shape: `{verified, signer?, causes: [{id, signed, sent, ...}], ...}` (JSON.stringify leaves an undefined one out). */
 export function explanationJson(e: Explanation): string {
-  return `${JSON.stringify({ verified: e.verified, ...(e.signer !== undefined ? { signer: e.signer } : {}), ...(e.recoveredAsSent !== undefined ? { recoveredAsSent: e.recoveredAsSent } : {}), operationId: e.operationId, causes: e.causes, notes: e.notes, tried: e.tried, ms: Math.round(e.ms) })}\n`
+  return `${JSON.stringify({ verified: e.verified, signer: e.signer, recoveredAsSent: e.recoveredAsSent, operationId: e.operationId, causes: e.causes, notes: e.notes, tried: e.tried, ms: Math.round(e.ms) })}\n`
 }

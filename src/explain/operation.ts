@@ -85,7 +85,7 @@ function hasSigned(doc: unknown, schema: unknown, depth: number): boolean {
 export function resolveOperations(
   contract: Contract,
   value: unknown,
-  named: { operationId?: string; method?: string; path?: string },
+  named: { operationId?: string | undefined; method?: string | undefined; path?: string | undefined },
 ): Operation[] {
   const signed = signedOperations(contract)
   const list = signed.map((o) => `${o.method} ${o.path}`).join(', ')

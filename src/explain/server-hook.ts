@@ -19,7 +19,7 @@ export type RefusalExplainer = (body: ParsedBodyOk, wallet: string, context: Ref
 
 export function refusalExplainer(
   contract: Contract<'typedData'>,
-  opts: { domain?: DomainOverrides; budgetMs?: number } = {},
+  opts: { domain?: DomainOverrides | undefined; budgetMs?: number | undefined } = {},
 ): RefusalExplainer {
   return (body, wallet, context) => {
     try {
@@ -27,7 +27,7 @@ export function refusalExplainer(
         signer: wallet,
         accepts: context.authorized,
         knows: context.known,
-        ...(opts.domain ? { domain: opts.domain } : {}),
+        domain: opts.domain,
         budget: { maxMs: opts.budgetMs ?? 500 },
       })
       return {

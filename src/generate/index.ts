@@ -15,11 +15,11 @@ import { readSpecFile } from '../contract/source.ts'
 
 export interface GenerateOptions {
   /** The spec file (default: the shipped spec). */
-  readonly spec?: string
+  readonly spec?: string | undefined
   /** Word of the catalog key `x-<service>-error-codes` (default `service`). */
-  readonly service?: string
+  readonly service?: string | undefined
   /** Replaces the name of the `options` signing domain in typed-data.ts. */
-  readonly domainName?: string
+  readonly domainName?: string | undefined
 }
 
 export interface GeneratedFile {

@@ -26,9 +26,9 @@ export { validateOpenApi, type ValidateOptions } from './openapi.ts'
 /** What a caller (the CLI's flags, or a config file's `lint` object) can set. */
 export interface LintOptions extends LoadOptions {
   /** Per-rule levels: `off` drops a rule's findings, `warn`/`error` replace its level. */
-  readonly ruleLevels?: Readonly<Partial<Record<LintRuleId, RuleSetting>>>
+  readonly ruleLevels?: Readonly<Partial<Record<LintRuleId, RuleSetting>>> | undefined
   /** Fetch `http(s)://` references to check that they resolve (default: no network access). */
-  readonly allowRemote?: boolean
+  readonly allowRemote?: boolean | undefined
 }
 
 const LAYER_COUNT = LAYER_NAMES.length
@@ -51,7 +51,7 @@ export async function lintContract(
   loadFindings: readonly LintFinding[] = [],
   options: Pick<LintOptions, 'ruleLevels' | 'allowRemote'> = {},
 ): Promise<LintReport> {
-  const validity = await validateOpenApi(spec.doc, { file: spec.file, ...(options.allowRemote ? { allowRemote: true } : {}) })
+  const validity = await validateOpenApi(spec.doc, { file: spec.file, allowRemote: options.allowRemote })
   const raw = [...loadFindings, ...validity, ...lintSpec(spec)]
   // A layer that is present but unreadable still says the document adopted the toolkit.
   const toolkit = missingLayers(spec).length < LAYER_COUNT || loadFindings.length > 0
@@ -82,7 +82,7 @@ export async function lintContract(
 export async function lintFile(path: string, options: LintOptions = {}): Promise<LintReport> {
   const { ruleLevels, allowRemote, ...load } = options
   const { contract, broken } = loadForLint(path, load)
-  return lintContract(contract, broken, { ...(ruleLevels ? { ruleLevels } : {}), ...(allowRemote ? { allowRemote } : {}) })
+  return lintContract(contract, broken, { ruleLevels, allowRemote })
 }
 
 /** The one line that says which layers were absent and how many rules that skipped. */

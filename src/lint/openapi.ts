@@ -19,7 +19,7 @@ export interface ValidateOptions {
   /** The spec's path: file references resolve from its directory. */
   readonly file?: string
   /** Fetch `http(s)://` references to check them; otherwise they are reported as not checked. */
-  readonly allowRemote?: boolean
+  readonly allowRemote?: boolean | undefined
 }
 
 /**

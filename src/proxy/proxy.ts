@@ -24,7 +24,7 @@ export interface ProxyOptions {
   host?: string
   spec?: Contract | string
   /** The options domain the target signs, over the contract's (its --domain-name, --chain-id). */
-  domain?: DomainOverrides
+  domain?: DomainOverrides | undefined
   /** Time limit of one signature diagnosis (default 500 ms). */
   explainMs?: number
   onViolation?: (v: Violation) => void
@@ -60,7 +60,7 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
     contract,
     validators: compileValidators(contract),
     session: createProxySession(),
-    ...(opts.domain ? { domain: opts.domain } : {}),
+    domain: opts.domain,
     explainMs: opts.explainMs ?? 500,
   }
   const violations: Violation[] = []

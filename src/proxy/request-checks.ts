@@ -20,7 +20,7 @@ export interface CheckContext {
   readonly validators: Validators
   readonly session: ProxySession
   /** The options domain the target signs, over the contract's. */
-  readonly domain?: DomainOverrides
+  readonly domain?: DomainOverrides | undefined
   /** Time limit of one signature diagnosis. */
   readonly explainMs: number
 }
@@ -128,7 +128,7 @@ export function checkRequest(ctx: CheckContext, ex: ProxiedExchange): { violatio
             [...parsed.numbers].filter(([k]) => k.startsWith(`${part.pointer}/`)).map(([k, x]) => [k.slice(part.pointer.length), x]),
           ),
         })
-        const r = sign.verifyOptions(kind, msg, String(part.value.signature), { ...(ctx.domain ? { domain: ctx.domain } : {}) })
+        const r = sign.verifyOptions(kind, msg, String(part.value.signature), { domain: ctx.domain })
         if (r.ok && typeof part.value.agent === 'string') {
           agentChange = { owner: r.signer, agent: part.value.agent, kind: kind === 'RevokeAgent' ? 'revoke' : 'approve' }
           nonces.push({ wallet: r.signer, nonce: msg.nonce as bigint })
@@ -143,7 +143,7 @@ export function checkRequest(ctx: CheckContext, ex: ProxiedExchange): { violatio
           operationId: op.operationId,
           accepts: (a) => wallets.some((w) => ctx.session.isAgentOf(w, a)),
           knows: (a) => ctx.session.seen.has(a),
-          ...(ctx.domain ? { domain: ctx.domain } : {}),
+          domain: ctx.domain,
           budget: { maxMs: ctx.explainMs },
         })
         // Accepted, yet signed by a key this session never saw approved: an agent approved before

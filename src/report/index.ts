@@ -38,12 +38,15 @@ export interface Reporter {
 
 export interface ReporterOptions {
   /** ANSI colors and an in-place progress line (default: the stream is a TTY). */
-  color?: boolean
+  color?: boolean | undefined
   /** Number of cases expected, for the progress line. */
-  total?: number
+  total?: number | undefined
   /** html: the rule texts, seed and versions the page shows (rules default to the shipped catalog). */
-  html?: Partial<RunReportMeta>
+  html?: HtmlMeta | undefined
 }
+
+/** What the html page is told; an undefined field is an absent one (the page falls back on each). */
+type HtmlMeta = { readonly [K in keyof RunReportMeta]?: RunReportMeta[K] | undefined }
 
 export function createReporter(name: ReporterName, out: NodeJS.WritableStream, opts: ReporterOptions = {}): Reporter {
   switch (name) {
@@ -296,7 +299,7 @@ function junitReporter(out: NodeJS.WritableStream): Reporter {
 
 // ---------------------------------------------------------------- html
 
-function htmlReporter(out: NodeJS.WritableStream, meta: Partial<RunReportMeta>): Reporter {
+function htmlReporter(out: NodeJS.WritableStream, meta: HtmlMeta): Reporter {
   return {
     onResult() {},
     finish(s) {

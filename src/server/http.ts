@@ -261,7 +261,7 @@ export function createEdge(
       body = parsed
     } else req.discard()
 
-    const out = handler({ method, path, query, ...(body ? { body } : {}), state })
+    const out = handler({ method, path, query, body, state })
     const reply = withRate(out instanceof Promise ? await out : out)
     // Nothing is answered before the state it reports is on disk. A read while the store cannot
     // commit answers at once; a write whose commit failed answers 503 (its change stays queued

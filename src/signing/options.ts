@@ -43,8 +43,8 @@ export type OptionsTypedData = {
 }
 
 export interface VerifyOptions {
-  domain?: DomainOverrides
-  allowHighS?: boolean
+  domain?: DomainOverrides | undefined
+  allowHighS?: boolean | undefined
 }
 
 /** Everything the options messages of one contract can do. */

@@ -79,7 +79,7 @@ export interface PerpSigning {
   recoverPerpSigner(
     input: PerpSignInput,
     sig: { r: string; s: string; v: number },
-    opts?: { domain?: DomainOverrides; allowHighS?: boolean },
+    opts?: { domain?: DomainOverrides | undefined; allowHighS?: boolean | undefined },
   ): VerifyResult
 }
 

@@ -158,11 +158,11 @@ async function answer(signing: Signing, req: Record<string, unknown>): Promise<P
   const allowHighS = req.allowHighS === true
   const result =
     kind === AGENT_KIND
-      ? signing.recoverPerpSigner(perpInputOf(req.message), perpSignatureOf(req.signature), { ...(domain ? { domain } : {}), allowHighS })
+      ? signing.recoverPerpSigner(perpInputOf(req.message), perpSignatureOf(req.signature), { domain, allowHighS })
       : (() => {
           const message = optionsMessageOf(signing, kind, req.message)
           if (typeof req.signature !== 'string') fail(`signature must be a 0x-hex string, got ${typeOf(req.signature)}`)
-          return signing.verifyOptions(kind, message, req.signature, { ...(domain ? { domain } : {}), allowHighS })
+          return signing.verifyOptions(kind, message, req.signature, { domain, allowHighS })
         })()
   if (result.ok) return { digest: result.digest, signer: result.signer }
   return { ...(result.digest ? { digest: result.digest } : {}), signer: null, reason: result.reason, error: result.message }

@@ -8,10 +8,11 @@ export type OptionsKind = MessageKind['options']
 /** Typed-data field names (clientId, orderId); nonce as bigint. route absent ⇒ 8-field PlaceOrder. */
 export type OptionsMessage = { readonly [field: string]: string | bigint }
 export interface DomainOverrides {
-  name?: string
-  version?: string
-  chainId?: number | bigint
-  verifyingContract?: Hex
+  // An undefined field is the default's (checkDomain skips it), so callers may pass one through.
+  name?: string | undefined
+  version?: string | undefined
+  chainId?: number | bigint | undefined
+  verifyingContract?: Hex | undefined
 }
 export interface ResolvedDomain {
   name: string

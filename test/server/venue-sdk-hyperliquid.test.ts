@@ -42,7 +42,8 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  axios.defaults.adapter = defaultAdapter
+  if (defaultAdapter === undefined) delete axios.defaults.adapter
+  else axios.defaults.adapter = defaultAdapter
   await s.close()
 })
 

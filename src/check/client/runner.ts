@@ -19,18 +19,18 @@ import { runRequests, type Answer, type PendingRequest } from './testee.ts'
 
 export interface ClientRunOptions {
   readonly command: readonly string[]
-  readonly timeoutMs?: number
+  readonly timeoutMs?: number | undefined
   /** Case id prefixes to run (all when empty). */
   readonly only?: readonly string[]
   /** Case id prefixes to leave out (a partial client: `perp-agent` for one that signs options only). */
   readonly skip?: readonly string[]
-  readonly vectorsDir?: string
+  readonly vectorsDir?: string | undefined
   /** Replay the vectors generated from this contract (in memory) instead of a vector directory. */
-  readonly spec?: Contract | string
-  readonly expectedFailures?: ExpectedFailures
-  readonly window?: number
+  readonly spec?: Contract | string | undefined
+  readonly expectedFailures?: ExpectedFailures | undefined
+  readonly window?: number | undefined
   /** Extra time for the testee's first answer after a start (ms). */
-  readonly startupMs?: number
+  readonly startupMs?: number | undefined
   readonly onResult?: (r: CaseResult) => void
   /** Check that the testee starts and answers a first request before the run (PreflightError otherwise). */
   readonly preflight?: boolean
@@ -194,7 +194,7 @@ export async function runClientCheck(opts: ClientRunOptions): Promise<ClientRun>
   const testee = {
     command: opts.command,
     timeoutMs: opts.timeoutMs ?? 5000,
-    ...(opts.startupMs !== undefined ? { startupMs: opts.startupMs } : {}),
+    startupMs: opts.startupMs,
   }
   const first = perCase[0]?.reqs[0]
   if (opts.preflight && first) await preflightTestee(first, testee)
@@ -216,7 +216,7 @@ export async function runClientCheck(opts: ClientRunOptions): Promise<ClientRun>
   }
   await runRequests(
     perCase.flatMap((p) => p.reqs),
-    { ...testee, ...(opts.window ? { window: opts.window } : {}) },
+    { ...testee, window: opts.window || undefined },
     (id, a) => {
       answers.set(id, a)
       const entry = byId.get(id)

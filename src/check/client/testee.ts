@@ -24,9 +24,9 @@ export interface TesteeOptions {
   /** Per-request time limit (ms), counted from the moment the request is written. */
   readonly timeoutMs: number
   /** Extra time for the first answer after a (re)start, for testees that start slowly. Default 20 s. */
-  readonly startupMs?: number
+  readonly startupMs?: number | undefined
   /** Requests in flight at once. */
-  readonly window?: number
+  readonly window?: number | undefined
   /** Restarts after a crash before the remaining requests are failed. */
   readonly maxRestarts?: number
   readonly cwd?: string

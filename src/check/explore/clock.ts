@@ -45,7 +45,7 @@ export interface LiveTime {
   /** The target's window length in seconds (its profile, `--rate-window`; default the spec's). */
   readonly windowSeconds: number
   /** `Date.now()` time no wait may pass (a time budget); absent: a sequence budget. */
-  readonly deadline?: number
+  readonly deadline?: number | undefined
   /** Moves the oracle's clock (by one window after a wait). */
   advanceOracle(ms: number): void
 }

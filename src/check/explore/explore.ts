@@ -33,26 +33,26 @@ export type ExploreBudget = { readonly sequences: number } | { readonly ms: numb
 export interface ExploreOptions {
   readonly spec?: Contract | string
   /** Base URL; absent: the embedded reference server. */
-  readonly target?: string
+  readonly target?: string | undefined
   /** The target's clock when the caller controls it (tests): `wait` steps move it. */
   readonly clock?: SimulatedClock
   readonly budget: ExploreBudget
   readonly seed?: number
   /** Shards run at a time. */
-  readonly workers?: number
-  readonly symbols?: readonly string[]
-  readonly missingSymbol?: string
+  readonly workers?: number | undefined
+  readonly symbols?: readonly string[] | undefined
+  readonly missingSymbol?: string | undefined
   /** Sent with every request to the target (`--header`: a gateway's key). */
-  readonly headers?: Readonly<Record<string, string>>
-  readonly domainName?: string
-  readonly chainId?: number
-  readonly perpChainId?: number
-  readonly isMainnet?: boolean
+  readonly headers?: Readonly<Record<string, string>> | undefined
+  readonly domainName?: string | undefined
+  readonly chainId?: number | undefined
+  readonly perpChainId?: number | undefined
+  readonly isMainnet?: boolean | undefined
   /**
    * Wallets the target has put in a tier (`--config` wallets): shard i trades with the i-th as
    * its sequences' last wallet (one shard per wallet, so no two share its nonces and windows).
    */
-  readonly tierWallets?: readonly TierWallet[]
+  readonly tierWallets?: readonly TierWallet[] | undefined
   readonly timeoutMs?: number
   /**
    * `basic`: exploration without the wider reach (mixed races, replays of earlier requests, reuse
@@ -62,31 +62,31 @@ export interface ExploreOptions {
   /** Longest sequence drawn (default 10 steps). */
   readonly maxSteps?: number
   /** Saved sequences to run once each instead of exploring (`--replay`). */
-  readonly replay?: readonly SavedSequence[]
+  readonly replay?: readonly SavedSequence[] | undefined
   /** Stop after this many divergences (default 30). */
   readonly maxFound?: number
   /** Shrinking a find, apart from the exploration budget (default DEFAULT_SHRINK). */
-  readonly shrink?: ShrinkBudget
+  readonly shrink?: ShrinkBudget | undefined
   /**
    * `--shard I/N`: run part I (1-based) of N of this exploration: the shards the whole run would
    * have, dealt round-robin to the parts, so the N parts together run exactly the whole run's
    * sequences and each part runs its shards as the whole run would.
    */
-  readonly part?: { readonly index: number; readonly of: number }
+  readonly part?: { readonly index: number; readonly of: number } | undefined
   /**
    * The time reach on a live target (default on): Reset and Retry-After held against the
    * target's own clock, and `wait` steps that cross its windows (clock.ts). Only a live target
    * whose clock is its own has it: set elsewhere, an error.
    */
-  readonly time?: boolean
+  readonly time?: boolean | undefined
   /**
    * `--sunset DATE`: the date after which `route` is required. Once the target's time is past it
    * (the embedded target's simulated clock, a live target's own), the oracle refuses an order
    * without route as a server past the sunset does.
    */
-  readonly sunset?: string
+  readonly sunset?: string | undefined
   /** The target's rate-limit window in seconds (`--rate-window`; default the spec's): the oracle uses it too. */
-  readonly rateWindow?: number
+  readonly rateWindow?: number | undefined
   readonly onProgress?: (p: ExploreProgress) => void
   /**
    * How far a step's verdict reaches (read-back.ts): `parties` (default) also reads back every
@@ -259,14 +259,14 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     timeoutMs: opts.timeoutMs ?? 10_000,
     maxSteps: opts.maxSteps ?? 10,
     maxFound,
-    ...(opts.reach ? { reach: opts.reach } : {}),
-    ...(salt !== undefined ? { salt } : {}),
+    reach: opts.reach,
+    salt,
     ...('sequences' in opts.budget
       ? { sequences: Math.floor(opts.budget.sequences / shards) + (shard < opts.budget.sequences % shards ? 1 : 0) }
       : {}),
-    ...(deadline !== undefined ? { deadline } : {}),
+    deadline,
     shrink: opts.shrink ?? DEFAULT_SHRINK,
-    ...(opts.time !== undefined ? { time: opts.time } : {}),
+    time: opts.time,
     readBack: opts.readBack ?? 'parties',
   })
   const onCount = (shard: number, sequences: number, steps: number) => {

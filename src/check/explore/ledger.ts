@@ -10,8 +10,8 @@ export interface Placed {
   /** Trading wallet index; -1 for an account outside the sequence's wallets. */
   readonly wallet: number
   readonly clientId: string
-  target?: string
-  oracle?: string
+  target?: string | undefined
+  oracle?: string | undefined
   readonly asset?: number
 }
 

@@ -53,22 +53,22 @@ export interface ShardPlan {
   readonly headers: Readonly<Record<string, string>>
   readonly missingSymbol?: string
   /** The tier wallet this shard's sequences trade with as their last wallet. */
-  readonly tierWallet?: TierWallet
+  readonly tierWallet?: TierWallet | undefined
   readonly timeoutMs: number
   readonly maxSteps: number
   readonly maxFound: number
   /** The steps drawn (steps.ts `Reach`): absent, the full reach. */
-  readonly reach?: Reach
+  readonly reach?: Reach | undefined
   /** Mixed into wallet keys against a live target, so that runs never share a wallet. */
-  readonly salt?: string
+  readonly salt?: string | undefined
   /** This shard's share of a sequence budget; absent: run until `deadline`. */
   readonly sequences?: number
   /** `Date.now()` time at which to stop drawing sequences. */
-  readonly deadline?: number
+  readonly deadline?: number | undefined
   /** Shrinking a find: a budget of its own, not what is left of the deadline. */
   readonly shrink: ShrinkBudget
   /** The time reach on a live target (clock.ts): its clock compared, waits that cross its windows. Default on. */
-  readonly time?: boolean
+  readonly time?: boolean | undefined
   /** How far a step's verdict reaches (read-back.ts); absent: `parties`. */
   readonly readBack?: ReadBack
 }
@@ -164,7 +164,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
     assets: listed.map((s) => instruments.indexOf(s)),
     missingSymbol: plan.missingSymbol ?? missingSymbolFor(instruments),
     openCap: spec.rateLimits.tiers[spec.rateLimits.defaultTier]!.maxOpenOrders,
-    ...(plan.tierWallet ? { tierWallet: plan.tierWallet } : {}),
+    tierWallet: plan.tierWallet,
     readBack: plan.readBack ?? 'parties',
     ...(plan.readBack !== 'acting'
       ? {
@@ -192,7 +192,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
       ? {
           clock: new TargetClock(),
           windowSeconds,
-          ...(plan.deadline !== undefined ? { deadline: plan.deadline } : {}),
+          deadline: plan.deadline,
           advanceOracle: (ms) => oracle.clock.advance(ms),
         }
       : undefined
@@ -261,7 +261,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
         targetClock !== undefined || (time !== undefined && (plan.deadline !== undefined || windowSeconds <= MAX_UNBOUNDED_WINDOW_S)),
       canFill: targetClock !== undefined,
       statuses: queryValues(spec, 'listOrders', 'status'),
-      ...(plan.reach ? { reach: plan.reach } : {}),
+      reach: plan.reach,
     })
     for (let attempt = 0; left > 0 && found.length < plan.maxFound; attempt++) {
       if (plan.deadline !== undefined && now() >= plan.deadline) break

@@ -67,7 +67,7 @@ export type Step =
       readonly wallet: number
       readonly orders: readonly OrderSpec[]
       readonly bad: readonly boolean[]
-      readonly signer?: SignerPick
+      readonly signer?: SignerPick | undefined
     }
   | { readonly op: 'bulk-replace'; readonly wallet: number; readonly refs: readonly OrderRef[]; readonly orders: readonly OrderSpec[] }
   | {
@@ -75,20 +75,21 @@ export type Step =
       readonly wallet: number
       readonly by: 'oid' | 'cloid'
       readonly refs: readonly OrderRef[]
-      readonly signer?: SignerPick
+      readonly signer?: SignerPick | undefined
     }
   | { readonly op: 'approve' | 'revoke'; readonly wallet: number; readonly agent: number; readonly nonce: NoncePick }
   | {
       readonly op: 'perp-order'
       readonly signer: { readonly wallet: number } | { readonly agent: number }
-      readonly vault?: number
+      // fc.option gives an undefined vault (no key in a saved sequence: JSON leaves it out)
+      readonly vault?: number | undefined
       readonly orders: readonly PerpOrderSpec[]
       readonly nonce: NoncePick
     }
   | {
       readonly op: 'perp-cancel'
       readonly signer: { readonly wallet: number } | { readonly agent: number }
-      readonly vault?: number
+      readonly vault?: number | undefined
       readonly by: 'oid' | 'cloid'
       /** 'big': an oid past 2^53 that nobody issued. */
       readonly ref: OrderRef | 'big'
@@ -202,7 +203,7 @@ export interface StepOptions {
    * `basic`: leave out the wider reach (races of different operations, replays, reuse of any
    * earlier nonce, agent-signed bulk items): what exploration finds without them. Default `full`.
    */
-  readonly reach?: Reach
+  readonly reach?: Reach | undefined
 }
 
 export type Reach = 'full' | 'basic'

@@ -20,8 +20,8 @@ export interface Feeds {
 
 /** One order of the sequence, by each side's id. */
 export interface OrderPair {
-  readonly target?: string
-  readonly oracle?: string
+  readonly target?: string | undefined
+  readonly oracle?: string | undefined
 }
 
 /** How long an update the reference pushed may take to come from the target. */

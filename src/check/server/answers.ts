@@ -78,10 +78,10 @@ export function orderStatus(e: HttpExchange): string | undefined {
 }
 
 export interface RateHeaders {
-  readonly limit?: number
-  readonly remaining?: number
-  readonly reset?: number
-  readonly retryAfter?: number
+  readonly limit?: number | undefined
+  readonly remaining?: number | undefined
+  readonly reset?: number | undefined
+  readonly retryAfter?: number | undefined
   /** Names of the X-RateLimit-* headers that are missing. */
   readonly missing: string[]
 }
@@ -106,10 +106,10 @@ export function rateHeaders(e: HttpExchange): RateHeaders {
     .filter(([, v]) => v === undefined)
     .map(([n]) => String(n))
   return {
-    ...(limit !== undefined ? { limit } : {}),
-    ...(remaining !== undefined ? { remaining } : {}),
-    ...(reset !== undefined ? { reset } : {}),
-    ...(retryAfter !== undefined ? { retryAfter } : {}),
+    limit,
+    remaining,
+    reset,
+    retryAfter,
     missing,
   }
 }

@@ -38,7 +38,7 @@ export function bodyOrder(ctx: CheckContext, id: OperationId): string[] {
 }
 
 /** Body values by the field names of a request type of the spec (a misspelled field does not compile). */
-type Fields<T> = { [K in keyof T & string]?: BodyValue }
+type Fields<T> = { [K in keyof T & string]?: BodyValue | undefined }
 
 /** Body entries named by the fields of a request type of the spec. */
 function entries<T>(list: [keyof T & string, BodyValue][]): BodyEntries {

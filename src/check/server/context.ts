@@ -93,7 +93,7 @@ export async function runCase(
     wallet: (): Wallet => walletFromKey(shared.walletKey(`${rngLabel}#${wallets++}`)),
     nonce: (w) => shared.nonces.take(typeof w === 'string' ? w : w.address),
     async send(method, path, body, headers) {
-      const e = await shared.http.send(method, path, { ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) })
+      const e = await shared.http.send(method, path, { body, headers })
       log.push(e)
       shared.record(e)
       if (!e.response)
@@ -161,6 +161,7 @@ export async function runCase(
     rules: [...(focus.rules ?? rules)],
     level: focus.level ?? level,
     outcome,
+    // Spreads, not plain keys: a result is written to reports, which must not gain undefined keys.
     ...(message !== undefined ? { message } : {}),
     ...(Object.keys(details).length ? { details } : {}),
     durationMs: Math.round(performance.now() - started),

@@ -28,7 +28,7 @@ export interface Mutation {
   readonly description: string
   readonly value: BodyValue | typeof REMOVE
   /** Typed value to re-sign over; undefined when the mutated value cannot be signed. */
-  readonly resign?: string | bigint
+  readonly resign?: string | bigint | undefined
   /** Whether the field is covered by the signature (false: the signature itself, an unknown key). */
   readonly signedField: boolean
   readonly level: Level
@@ -52,7 +52,7 @@ interface Prop {
   readonly name: string
   readonly schema: JsonObject
   /** The `$ref` name of the property (`Decimal`, `Address`, ...), when it has one. */
-  readonly ref?: string
+  readonly ref?: string | undefined
   readonly assumed: boolean
 }
 
@@ -60,13 +60,13 @@ function props(doc: unknown, schema: JsonObject): Prop[] {
   const out: Prop[] = []
   const properties = isObject(schema.properties) ? schema.properties : {}
   for (const [name, raw] of Object.entries(properties)) {
-    const ref = isObject(raw) && typeof raw.$ref === 'string' ? raw.$ref.split('/').pop() : undefined
+    const ref = isObject(raw) && typeof raw.$ref === 'string' ? raw.$ref.split('/').pop() || undefined : undefined
     const resolved = deref(doc, raw)
     if (!isObject(resolved)) continue
     out.push({
       name,
       schema: resolved,
-      ...(ref ? { ref } : {}),
+      ref,
       assumed: resolved['x-assumed'] === true || (isObject(raw) && raw['x-assumed'] === true),
     })
   }
@@ -203,7 +203,7 @@ export function deriveMutations(doc: unknown, info: SchemaInfo, base: ReadonlyMa
       kind,
       description,
       value,
-      ...(resign !== undefined ? { resign } : {}),
+      resign,
       signedField: typed !== undefined,
       level,
       rules: rulesFor(info, p, kind),

@@ -30,7 +30,7 @@ export interface PreflightOptions {
   readonly privateKey: `0x${string}`
   readonly nonce: bigint
   readonly timeoutMs: number
-  readonly headers?: Readonly<Record<string, string>>
+  readonly headers?: Readonly<Record<string, string>> | undefined
 }
 
 const SKIP = PREFLIGHT_SKIP

@@ -38,24 +38,24 @@ export const EMBEDDED_WORKERS = 4
 
 export interface ServerRunOptions {
   /** Base URL; absent: the embedded reference server. */
-  readonly target?: string
-  readonly domainName?: string
-  readonly chainId?: number
-  readonly perpChainId?: number
-  readonly isMainnet?: boolean
-  readonly symbols?: readonly string[]
-  readonly missingSymbol?: string
-  readonly tierWallets?: readonly { privateKey: `0x${string}`; tier: string }[]
+  readonly target?: string | undefined
+  readonly domainName?: string | undefined
+  readonly chainId?: number | undefined
+  readonly perpChainId?: number | undefined
+  readonly isMainnet?: boolean | undefined
+  readonly symbols?: readonly string[] | undefined
+  readonly missingSymbol?: string | undefined
+  readonly tierWallets?: readonly { privateKey: `0x${string}`; tier: string }[] | undefined
   /** Run the checks that need a window reset (always on when embedded). */
   readonly slow?: boolean
-  readonly only?: readonly string[]
-  readonly skip?: readonly string[]
+  readonly only?: readonly string[] | undefined
+  readonly skip?: readonly string[] | undefined
   readonly seed?: number
   /** How many checks run at a time (≥ 1); default LIVE_WORKERS for a target, EMBEDDED_WORKERS embedded. */
-  readonly workers?: number
+  readonly workers?: number | undefined
   readonly timeoutMs?: number
   /** Headers sent with every request to the target (a gateway's key). */
-  readonly headers?: Readonly<Record<string, string>>
+  readonly headers?: Readonly<Record<string, string>> | undefined
   /** The contract to check against (a compiled contract or a spec path); default the shipped spec. */
   readonly spec?: Contract | string
   /**
@@ -191,6 +191,7 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
     server = await startServer({
       spec,
       config: {
+        // Spread, not plain keys: the server config fills absent keys from its defaults, an undefined one would not.
         ...(opts.domainName ? { domainName: opts.domainName } : {}),
         ...(opts.chainId !== undefined ? { chainId: opts.chainId } : {}),
         instruments: positions.instruments,
@@ -224,7 +225,7 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
         privateKey: walletKey('preflight'),
         nonce: BigInt(Date.now()) * 1000n,
         timeoutMs: opts.timeoutMs ?? 10_000,
-        ...(opts.headers ? { headers: opts.headers } : {}),
+        headers: opts.headers,
       })
     const simulated = clock
     const workers = opts.workers ?? (server ? EMBEDDED_WORKERS : LIVE_WORKERS)
@@ -256,7 +257,7 @@ export async function runServerChecks(opts: ServerRunOptions = {}): Promise<Serv
     const results: CaseResult[] = []
     const nonces = new NonceBook()
     const vectorFiles = await vectorsFor(spec)
-    const checks: Check[] = allChecks({ spec, ...(vectorFiles ? { vectorFiles } : {}) }).filter((c) => selects(c.id, opts.only, opts.skip))
+    const checks: Check[] = allChecks({ spec, vectorFiles }).filter((c) => selects(c.id, opts.only, opts.skip))
     if (opts.only?.length && checks.length === 0)
       throw new InputError(`--only ${opts.only.join(',')} selects no check (see oec check server --list)`)
     opts.onStart?.({ checks: checks.length, target: server ? `embedded reference server (${url})` : url })

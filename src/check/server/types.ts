@@ -55,7 +55,7 @@ export interface Check<Id extends string = string> extends CheckInfo<Id> {
 /** What a family of generated checks is made from: the contract and, for a contract other than the shipped one, its vectors. */
 export interface FamilyInput {
   readonly spec: FullContract
-  readonly vectorFiles?: readonly LoadedFile[]
+  readonly vectorFiles?: readonly LoadedFile[] | undefined
 }
 
 /**
@@ -89,9 +89,9 @@ export interface TargetInfo {
 }
 
 export interface FailOptions {
-  readonly expected?: string
+  readonly expected?: string | undefined
   /** The exchange to show; default: the last one of the case. */
-  readonly exchange?: HttpExchange
+  readonly exchange?: HttpExchange | undefined
   /** Override the case level (e.g. an assumed detail inside a stated check). */
   readonly level?: Level
   readonly rules?: readonly RuleId[]

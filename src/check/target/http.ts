@@ -33,9 +33,9 @@ export interface HttpExchange {
 }
 
 export interface SendOptions {
-  readonly headers?: Record<string, string>
+  readonly headers?: Record<string, string> | undefined
   /** A body object is serialized with JSON.stringify; a string is sent verbatim. */
-  readonly body?: string
+  readonly body?: string | undefined
   /** Omit the default `Content-Type: application/json` (a body sent without one). */
   readonly noContentType?: boolean
   /** Raw bytes instead of `body` (for invalid UTF-8). */

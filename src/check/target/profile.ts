@@ -15,27 +15,27 @@ export interface TierWallet {
 
 export interface TargetProfile {
   /** Base URL; absent: the embedded reference server. */
-  readonly url?: string
+  readonly url?: string | undefined
   /** Sent with every request to the target. */
   readonly headers: Readonly<Record<string, string>>
-  readonly domainName?: string
-  readonly chainId?: number
-  readonly perpChainId?: number
-  readonly isMainnet?: boolean
+  readonly domainName?: string | undefined
+  readonly chainId?: number | undefined
+  readonly perpChainId?: number | undefined
+  readonly isMainnet?: boolean | undefined
   /** The instruments to trade (a live target lists more; its own order numbers them). */
   readonly symbols: readonly string[]
-  readonly missingSymbol?: string
+  readonly missingSymbol?: string | undefined
   /** Wallets the target has put in a tier (for the tier and cap checks). */
   readonly tierWallets: readonly TierWallet[]
 }
 
 export interface ProfileFlags {
-  readonly target?: string
+  readonly target?: string | undefined
   readonly header: readonly (readonly [string, string])[]
-  readonly domainName?: string
-  readonly chainId?: number
+  readonly domainName?: string | undefined
+  readonly chainId?: number | undefined
   readonly symbol: readonly string[]
-  readonly missingSymbol?: string
+  readonly missingSymbol?: string | undefined
 }
 
 /** The flags over the `--config` JSON: a flag (or its setting) wins, the file fills the rest. */
@@ -48,14 +48,15 @@ export function targetProfile(flags: ProfileFlags, config: RunnerConfig): Target
   const domainName = flags.domainName ?? config.domainName
   const chainId = flags.chainId ?? config.chainId
   return {
-    ...(flags.target ? { url: flags.target } : {}),
+    // An empty string is no setting: the defaults apply, as for an absent one.
+    url: flags.target || undefined,
     headers: Object.fromEntries(flags.header),
-    ...(domainName ? { domainName } : {}),
-    ...(chainId !== undefined ? { chainId } : {}),
-    ...(config.perpChainId !== undefined ? { perpChainId: config.perpChainId } : {}),
-    ...(config.isMainnet !== undefined ? { isMainnet: config.isMainnet } : {}),
+    domainName: domainName || undefined,
+    chainId,
+    perpChainId: config.perpChainId,
+    isMainnet: config.isMainnet,
     symbols,
-    ...(missingSymbol ? { missingSymbol } : {}),
+    missingSymbol: missingSymbol || undefined,
     tierWallets,
   }
 }

@@ -12,7 +12,7 @@ export interface Wallet {
   /** Checksummed address. */
   readonly address: `0x${string}`
   /** Tier id when known (config wallets); undefined for fresh wallets (default tier). */
-  readonly tier?: string
+  readonly tier?: string | undefined
   /** Never print the key: reports show the address only. */
   toJSON(): string
 }
@@ -23,7 +23,7 @@ export function walletFromKey(privateKey: `0x${string}`, tier?: string): Wallet 
   return {
     privateKey,
     address,
-    ...(tier !== undefined ? { tier } : {}),
+    tier,
     toJSON: () => address,
   }
 }

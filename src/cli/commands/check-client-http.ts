@@ -39,15 +39,15 @@ export async function runHttpCommand(
   const shown = opts.reporter === 'html' ? (spec ?? shippedContract()) : undefined
   const reporter = createReporter(opts.reporter, report.stream, {
     total: all.filter((s) => opts.only.length === 0 || opts.only.includes(s.id)).reduce((n, s) => n + checksOf(s).length, 0),
-    ...(opts.out ? { color: false } : {}),
-    ...(shown ? { html: { specVersion: shown.version, ...(shown.rules ? { rules: shown.rules } : {}) } } : {}),
+    color: opts.out ? false : undefined,
+    html: shown ? { specVersion: shown.version, rules: shown.rules } : undefined,
   })
   const summary = await runClientHttpCheck({
     command,
-    ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout } : {}),
+    timeoutMs: opts.timeout,
     startupMs: opts.startupTimeout,
     only: opts.only,
-    ...(spec ? { spec } : {}),
+    spec,
     onResult: (r) => reporter.onResult(list ? applyExpectedFailures([r], list).results[0]! : r),
   })
   const applied = list ? applyExpectedFailures(summary.results, list) : { results: summary.results }

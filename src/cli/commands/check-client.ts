@@ -96,7 +96,7 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
           return runHttpCommand(command, { ...opts, only }, spec, io, done)
         }
         const vectorsDir = resolve(opts.vectors ?? DEFAULT_VECTORS_DIR)
-        const total = (await clientCasesFor({ vectorsDir, only, skip, ...(spec ? { spec } : {}) })).length
+        const total = (await clientCasesFor({ vectorsDir, only, skip, spec })).length
         if (total === 0)
           throw new InputError(`check client: no case left to run after --only ${opts.only ?? '(all)'} --skip ${opts.skip ?? '(none)'}`)
         const list = opts.expectedFailures && !opts.fix ? loadExpectedFailures(opts.expectedFailures) : undefined
@@ -106,8 +106,8 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
         const shown = opts.reporter === 'html' ? (spec ?? shippedContract()) : undefined
         const reporter = createReporter(opts.reporter, out, {
           total,
-          ...(opts.out ? { color: false } : {}),
-          ...(shown ? { html: { specVersion: shown.version, ...(shown.rules ? { rules: shown.rules } : {}) } } : {}),
+          color: opts.out ? false : undefined,
+          html: shown ? { specVersion: shown.version, rules: shown.rules } : undefined,
         })
         const run = await runClientCheck({
           command,
@@ -117,8 +117,8 @@ Exit codes: 0 no failure, 1 a case failed (or a listed expected failure now pass
           skip,
           vectorsDir,
           preflight: opts.preflight,
-          ...(spec ? { spec } : {}),
-          ...(list ? { expectedFailures: list } : {}),
+          spec,
+          expectedFailures: list,
           onResult: (r) => reporter.onResult(r),
         })
         reporter.finish(run.summary)

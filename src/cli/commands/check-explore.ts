@@ -52,7 +52,7 @@ export async function runExplore(f: ExploreFlags, spec: FullContract, io: CliIO)
   const report = reportOut(f.out, io.stdout)
   const reporter = createReporter(f.reporter, report.stream, {
     color: f.out ? false : undefined,
-    html: { seed: f.seed, specVersion: spec.version, ...(spec.rules ? { rules: spec.rules } : {}) },
+    html: { seed: f.seed, specVersion: spec.version, rules: spec.rules },
   })
   let last = 0
   try {
@@ -61,22 +61,23 @@ export async function runExplore(f: ExploreFlags, spec: FullContract, io: CliIO)
       budget,
       seed: f.seed,
       timeoutMs: f.timeout,
-      ...(f.profile.url ? { target: f.profile.url } : {}),
-      ...(f.profile.symbols.length ? { symbols: f.profile.symbols } : {}),
+      // The profile holds no empty string (an empty setting is an absent one there).
+      target: f.profile.url,
+      symbols: f.profile.symbols.length ? f.profile.symbols : undefined,
       headers: f.profile.headers,
-      ...(f.profile.missingSymbol ? { missingSymbol: f.profile.missingSymbol } : {}),
-      ...(f.profile.domainName ? { domainName: f.profile.domainName } : {}),
-      ...(f.profile.chainId !== undefined ? { chainId: f.profile.chainId } : {}),
-      ...(f.profile.perpChainId !== undefined ? { perpChainId: f.profile.perpChainId } : {}),
-      ...(f.profile.isMainnet !== undefined ? { isMainnet: f.profile.isMainnet } : {}),
-      ...(f.profile.tierWallets.length ? { tierWallets: f.profile.tierWallets } : {}),
-      ...(f.workers !== undefined ? { workers: f.workers } : {}),
-      ...(replay ? { replay } : {}),
-      ...(part ? { part } : {}),
-      ...(shrink ? { shrink } : {}),
-      ...(f.rateWindow !== undefined ? { rateWindow: f.rateWindow } : {}),
-      ...(f.exploreTime === false ? { time: false } : {}),
-      ...(f.sunset !== undefined ? { sunset: f.sunset } : {}),
+      missingSymbol: f.profile.missingSymbol,
+      domainName: f.profile.domainName,
+      chainId: f.profile.chainId,
+      perpChainId: f.profile.perpChainId,
+      isMainnet: f.profile.isMainnet,
+      tierWallets: f.profile.tierWallets.length ? f.profile.tierWallets : undefined,
+      workers: f.workers,
+      replay,
+      part,
+      shrink,
+      rateWindow: f.rateWindow,
+      time: f.exploreTime === false ? false : undefined,
+      sunset: f.sunset,
       onProgress: (p) => {
         // A line every two seconds at most: sequences per second and divergences so far.
         if (p.elapsedMs - last < 2000) return

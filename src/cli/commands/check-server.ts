@@ -207,7 +207,7 @@ export const checkServerCommand: CommandModule = {
         const out = report.stream
         const reporter = createReporter(opts.reporter, out, {
           color: opts.out ? false : undefined,
-          html: { seed: opts.seed, specVersion: spec.version, ...(spec.rules ? { rules: spec.rules } : {}) },
+          html: { seed: opts.seed, specVersion: spec.version, rules: spec.rules },
         })
         // The pretty report on stdout has its own progress line; any other report gets one on a terminal's stderr.
         const terminal = opts.out || opts.reporter !== 'pretty' ? terminalProgress(io.stderr) : undefined
@@ -215,20 +215,20 @@ export const checkServerCommand: CommandModule = {
         try {
           const run = await runServerChecks({
             spec,
-            ...(profile.url ? { target: profile.url } : {}),
-            ...(Object.keys(profile.headers).length ? { headers: profile.headers } : {}),
-            ...(profile.domainName ? { domainName: profile.domainName } : {}),
-            ...(profile.chainId !== undefined ? { chainId: profile.chainId } : {}),
-            ...(profile.perpChainId !== undefined ? { perpChainId: profile.perpChainId } : {}),
-            ...(profile.isMainnet !== undefined ? { isMainnet: profile.isMainnet } : {}),
-            ...(profile.symbols.length ? { symbols: profile.symbols } : {}),
-            ...(profile.missingSymbol ? { missingSymbol: profile.missingSymbol } : {}),
-            ...(profile.tierWallets.length ? { tierWallets: profile.tierWallets } : {}),
+            target: profile.url || undefined,
+            headers: Object.keys(profile.headers).length ? profile.headers : undefined,
+            domainName: profile.domainName || undefined,
+            chainId: profile.chainId,
+            perpChainId: profile.perpChainId,
+            isMainnet: profile.isMainnet,
+            symbols: profile.symbols.length ? profile.symbols : undefined,
+            missingSymbol: profile.missingSymbol || undefined,
+            tierWallets: profile.tierWallets.length ? profile.tierWallets : undefined,
             slow: opts.slow === true,
-            ...(ids(opts.only) ? { only: ids(opts.only)! } : {}),
-            ...(ids(opts.skip) ? { skip: ids(opts.skip)! } : {}),
+            only: ids(opts.only),
+            skip: ids(opts.skip),
             seed: opts.seed,
-            ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+            workers: opts.workers,
             timeoutMs: opts.timeout,
             preflight: opts.preflight,
             onWait: ({ until, seconds }) => {

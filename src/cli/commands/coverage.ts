@@ -42,9 +42,9 @@ export const coverageCommand: CommandModule = {
               ? contractFromFlags(opts, ['catalog', 'typedData', 'rateLimits', 'websocket'], 'oec coverage')
               : undefined
           const report = await buildCoverage({
-            ...(opts.vectors !== undefined || !spec ? { vectorsDir: resolve(opts.vectors ?? DEFAULT_VECTORS_DIR) } : {}),
-            ...(opts.rules ? { rulesPath: resolve(opts.rules) } : {}),
-            ...(spec ? { spec } : {}),
+            vectorsDir: opts.vectors !== undefined || !spec ? resolve(opts.vectors ?? DEFAULT_VECTORS_DIR) : undefined,
+            rulesPath: opts.rules ? resolve(opts.rules) : undefined,
+            spec,
           })
           const text =
             format === 'json'

@@ -102,15 +102,13 @@ export const explainCommand: CommandModule = {
           method ??= c.method
         } else body = await readInput(file, io)
         const e = explainRequest(contract, body, {
-          ...(opts.operation !== undefined ? { operationId: opts.operation } : {}),
-          ...(path !== undefined ? { path } : {}),
-          ...(method !== undefined && path !== undefined ? { method } : {}),
-          ...(opts.signer.length > 0 ? { signer: opts.signer } : {}),
+          operationId: opts.operation,
+          path,
+          method: path !== undefined ? method : undefined,
+          signer: opts.signer.length > 0 ? opts.signer : undefined,
           known: opts.known,
-          domain: {
-            ...(opts.domainName !== undefined ? { name: opts.domainName } : {}),
-            ...(opts.chainId !== undefined ? { chainId: opts.chainId } : {}),
-          },
+          // An undefined field keeps the contract's (the engine overrides only a given one).
+          domain: { name: opts.domainName, chainId: opts.chainId },
           perpDomain: opts.perpChainId !== undefined ? { chainId: opts.perpChainId } : {},
           isMainnet: opts.testnet !== true,
           ...(opts.budgetMs !== undefined ? { budget: { maxMs: opts.budgetMs } } : {}),

@@ -23,11 +23,7 @@ export const generateCommand: CommandModule = {
           'Examples:\n  oec generate --out src/generated\n  oec generate --spec api/openapi.yaml --service acme --out src/api --check',
       )
       .action(async (flags: GenerateFlags) => {
-        const files = await generateFiles({
-          ...(flags.spec !== undefined ? { spec: flags.spec } : {}),
-          ...(flags.service !== undefined ? { service: flags.service } : {}),
-          ...(flags.domainName !== undefined ? { domainName: flags.domainName } : {}),
-        })
+        const files = await generateFiles({ spec: flags.spec, service: flags.service, domainName: flags.domainName })
         if (flags.check) {
           const report = checkGenerated(flags.out, files)
           if (report.ok) {

@@ -52,9 +52,9 @@ export const lintCommand: CommandModule = {
         const ruleLevels = parseRuleFlags(opts.rule)
         // Not contractFromFlags: lint reports a layer it cannot read instead of refusing the spec.
         const report = await lintFile(positional ?? opts.spec ?? DEFAULT_SPEC_PATH, {
-          ...(opts.service !== undefined ? { service: opts.service } : {}),
-          ...(opts.rule.length > 0 ? { ruleLevels } : {}),
-          ...(opts.allowRemote ? { allowRemote: true } : {}),
+          service: opts.service,
+          ruleLevels: opts.rule.length > 0 ? ruleLevels : undefined,
+          allowRemote: opts.allowRemote,
         })
         io.stdout.write(opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : formatLintText(report))
         done(report.errors > 0 ? 1 : 0)

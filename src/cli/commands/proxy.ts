@@ -75,10 +75,8 @@ export const proxyCommand: CommandModule = {
           headers: Object.entries(profile.headers),
           host: opts.host,
           spec,
-          domain: {
-            ...(profile.domainName !== undefined ? { name: profile.domainName } : {}),
-            ...(profile.chainId !== undefined ? { chainId: profile.chainId } : {}),
-          },
+          // An undefined field keeps the contract's (checkDomain skips it).
+          domain: { name: profile.domainName, chainId: profile.chainId },
           onViolation: (v) => io.stdout.write(`${violationLine(v)}\n`),
           onError: (m) => io.stderr.write(`oec proxy: ${m}\n`),
         })

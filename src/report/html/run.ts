@@ -10,10 +10,10 @@ import { block, checkboxes, copyBlock, esc, filterForm, page, ruleSelect, search
 export interface RunReportMeta {
   /** The rule catalog the results name (texts, sections, levels). */
   readonly rules: readonly Rule[]
-  readonly seed?: number
+  readonly seed?: number | undefined
   /** info.version of the spec the run checked against. */
-  readonly specVersion?: string
-  readonly toolkitVersion?: string
+  readonly specVersion?: string | undefined
+  readonly toolkitVersion?: string | undefined
 }
 
 const OUTCOME_LABEL: Readonly<Record<Outcome, string>> = {

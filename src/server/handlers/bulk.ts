@@ -42,7 +42,7 @@ function envelope(ctx: ServerContext, validator: BodyValidator, req: Request, wa
   const wallets = new Map<string, string>()
   for (const item of raw) for (const w of walletsOf(item)) if (isAddress(w)) wallets.set(w.toLowerCase(), w)
   const wallet = wallets.size > 0 ? [...wallets.values()][0] : undefined
-  if (wallets.size === 1) req.state.wallet = wallet
+  if (wallets.size === 1 && wallet !== undefined) req.state.wallet = wallet
   if (raw.length > ctx.config.maxBatch) {
     return ctx.catalog.reply('batch_too_large', `a batch takes at most ${ctx.config.maxBatch} items, this one has ${raw.length}`)
   }

@@ -8,7 +8,7 @@ export interface Request {
   readonly path: string
   readonly query: URLSearchParams
   /** Present for operations with a request body (parsed losslessly, not yet validated). */
-  readonly body?: ParsedBodyOk
+  readonly body?: ParsedBodyOk | undefined
   readonly state: RequestState
 }
 

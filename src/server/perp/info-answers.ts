@@ -30,7 +30,7 @@ const meta = (ctx: ServerContext) => ({
 // No spot markets, and only the default perp dex, which the venue lists as null.
 const spotMeta = () => ({ universe: [], tokens: [] })
 
-function bestOf(ctx: ServerContext, symbol: string): { bid?: string; ask?: string } {
+function bestOf(ctx: ServerContext, symbol: string): { bid?: string | undefined; ask?: string | undefined } {
   const d = ctx.engine.depth(symbol)
   return { bid: d?.bids[0]?.price, ask: d?.asks[0]?.price }
 }

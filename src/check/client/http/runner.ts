@@ -22,12 +22,12 @@ import { renderTimeline } from './timeline.ts'
 export interface HttpRunOptions {
   readonly command: readonly string[]
   /** Time for one task, retries included (ms). Default 30 s. */
-  readonly timeoutMs?: number
+  readonly timeoutMs?: number | undefined
   /** Extra time for the first answer after the client starts (ms). Default 20 s. */
-  readonly startupMs?: number
+  readonly startupMs?: number | undefined
   /** Scenario ids to run (all when empty). */
   readonly only?: readonly string[]
-  readonly spec?: Contract | string
+  readonly spec?: Contract | string | undefined
   readonly onResult?: (r: CaseResult) => void
 }
 

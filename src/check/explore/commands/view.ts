@@ -26,7 +26,7 @@ export function sequenceView(w: World): RaceWorld & ResendWorld {
     },
     placed: (wallet, clientId, target, oracle) => {
       ledger.known.add(w.wallets[wallet]!.address)
-      ledger.placed.push({ wallet, clientId, ...(target ? { target } : {}), ...(oracle ? { oracle } : {}) })
+      ledger.placed.push({ wallet, clientId, target, oracle })
     },
     newClientId: (wallet) => ledger.clientId(wallet, 'new'),
     walletAt: (address) => {

@@ -48,7 +48,7 @@ export const wsOrderUpdates: Check<typeof WS_ORDER_UPDATES> = {
       }
       ctx.fail(
         `no {"channel":"orders","data":{"order_id":${JSON.stringify(orderId)}}} message within 2 s of each of 3 orders (got ${messages.length} message(s): ${JSON.stringify(messages[0] ?? null).slice(0, 200)})`,
-        { ...(last ? { exchange: last } : {}) },
+        { exchange: last },
       )
     } finally {
       feed.close()
