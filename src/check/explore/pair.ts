@@ -39,7 +39,7 @@ export interface Sides {
    * A wallet the target has put in a tier (`--config` wallets): it trades as the sequence's last
    * wallet, so that the tier's limits and cap are explored too. The oracle knows its tier.
    */
-  readonly tierWallet?: TierWallet & { readonly privateKey: Hex } | undefined
+  readonly tierWallet?: (TierWallet & { readonly privateKey: Hex }) | undefined
   /** How far a step's verdict reaches (read-back.ts); absent: `parties`. */
   readonly readBack?: ReadBack
   /** Where the `/ws` subscribers of each side connect (read-back `parties`). */

@@ -116,23 +116,53 @@ export interface DataDirOptions extends KvOptions {
 
 /** `contract` names the signing domain the store's signatures belong to (`name/chainId`). */
 export function openDataDir(path: string, contract: string, options: DataDirOptions = {}): DataDir {
-  let kv: Kv
+  const { kv, lock } = openStore(path, contract, options)
+  const finished = durableArchive(kv, options.retain ?? Number.POSITIVE_INFINITY)
+  const journal = durableJournal(kv)
+  return {
+    path,
+    nonces: durableNonces(kv),
+    agents: durableAgents(kv),
+    windows: durableWindows(kv),
+    archive: finished.archive,
+    observer: journal.observer,
+    restore: (engine) => journal.restore(engine, finished.forgotten()),
+    settled: () => kv.settled(),
+    unavailable: () => kv.unavailable(),
+    async close() {
+      try {
+        await kv.close()
+      } finally {
+        lock.release()
+      }
+    },
+  }
+}
+
+/**
+ * DIR locked, its header checked (or written when new), every record verified in a child, then
+ * the database opened and migrated: any failure releases the lock and is one InputError line.
+ */
+function openStore(path: string, contract: string, options: KvOptions): { kv: Kv; lock: DirLock } {
   let lock: DirLock | undefined
   try {
     mkdirSync(path, { recursive: true })
     lock = lockDir(path)
     const { header, created, migrateFrom } = openHeader(path, contract)
     if (!created) verifyStore(path, header.id)
-    kv = new Kv(path, options)
+    const kv = new Kv(path, options)
     if (created) kv.put('!store', { id: header.id, version: header.version, contract })
     if (migrateFrom !== undefined) migrate(kv, path, header, migrateFrom)
+    return { kv, lock }
   } catch (err) {
     lock?.release()
     if (err instanceof InputError) throw err
     throw new InputError(`--data ${path}: cannot open the database (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`)
   }
+}
 
-  // A wallet's runs, read from the store the first time the wallet is seen, then kept in step.
+/** Consumed nonces as runs: a wallet's runs are read the first time it is seen, then kept in step. */
+function durableNonces(kv: Kv): NonceStore {
   const runs = new Map<string, Run[]>()
   const runsOf = (wallet: string): [string, Run[]] => {
     const key = wallet.toLowerCase()
@@ -140,23 +170,23 @@ export function openDataDir(path: string, contract: string, options: DataDirOpti
     if (!mine) runs.set(key, (mine = readRuns(kv, key)))
     return [key, mine]
   }
-  const nonces: NonceStore = {
+  return {
     has: (wallet, nonce) => covers(runsOf(wallet)[1], nonce),
     consume(wallet, nonce) {
       const [key, mine] = runsOf(wallet)
-      const change = addNonce(mine, nonce)
-      if (!change) return
-      for (const start of change.gone) kv.remove(runKey(key, start))
-      kv.put(runKey(key, change.put[0]), String(change.put[1]))
+      addRun(kv, key, mine, nonce)
     },
   }
+}
 
+/** Approvals live in memory (read once at start) and are journalled; `ak:` remembers who ever took part. */
+function durableAgents(kv: Kv): AgentStore {
   const approvals = createAgentStore()
   for (const [, v] of kv.range('ag:')) {
     const a = v as { owner: string; agent: string; at: number }
     approvals.approve(a.owner, a.agent, a.at)
   }
-  const agents: AgentStore = {
+  return {
     approve(owner, agent, atMs) {
       approvals.approve(owner, agent, atMs)
       kv.put(`ag:${owner.toLowerCase()}:${agent.toLowerCase()}`, { owner, agent, at: atMs })
@@ -173,8 +203,10 @@ export function openDataDir(path: string, contract: string, options: DataDirOpti
     owners: (agent) => approvals.owners(agent),
     knows: (address) => approvals.knows(address) || kv.has(`ak:${address.toLowerCase()}`),
   }
+}
 
-  const windows: WindowJournal = {
+function durableWindows(kv: Kv): WindowJournal {
+  return {
     charged: (wallet, w) => kv.put(`r:${wallet}`, [w.start, w.used.orders, w.used.cancels, w.used.api]),
     get saved() {
       return kv.range('r:').map(([key, v]): [string, Window] => {
@@ -183,9 +215,13 @@ export function openDataDir(path: string, contract: string, options: DataDirOpti
       })
     },
   }
+}
 
-  const retain = options.retain ?? Number.POSITIVE_INFINITY
-  // The queue of finished orders: `f:<head>` is the oldest, `f:<tail - 1>` the newest.
+/**
+ * Finished orders on disk, oldest leaving first past `retain` through the `f:` queue (`f:<head>`
+ * the oldest, `f:<tail - 1>` the newest); `forgotten()` is the highest seq that left.
+ */
+function durableArchive(kv: Kv, retain: number): { archive: OrderArchive; forgotten(): number | undefined } {
   const first = kv.firstKey('f:')
   const last = kv.lastKey('f:')
   let head = first ? Number(first.slice(2)) : 0
@@ -208,7 +244,7 @@ export function openDataDir(path: string, contract: string, options: DataDirOpti
     return s ? fromStored(s) : undefined
   }
   const archive: OrderArchive = {
-    // The observer has written it already; nothing stays in memory but the queue's ends.
+    // The journal has written it already; nothing stays in memory but the queue's ends.
     add(order) {
       kv.put(`f:${pad(tail++)}`, order.seq)
       while (tail - head > retain) forgetOldest()
@@ -231,7 +267,11 @@ export function openDataDir(path: string, contract: string, options: DataDirOpti
       forgottenThrough: forgotten === undefined ? null : String(forgotten),
     }),
   }
+  return { archive, forgotten: () => forgotten }
+}
 
+/** The matching engine's changes journalled, and its state put back into a new engine at start. */
+function durableJournal(kv: Kv): { observer: EngineObserver; restore(engine: MatchingEngine, forgotten: number | undefined): void } {
   // Orders whose index entries are written: one write per order, not one per fill.
   const indexed = new WeakSet<Order>()
   const observer: EngineObserver = {
@@ -250,46 +290,37 @@ export function openDataDir(path: string, contract: string, options: DataDirOpti
     },
     known: (walletKey) => kv.put(`k:${walletKey}`, 1),
   }
-
-  return {
-    path,
-    nonces,
-    agents,
-    windows,
-    archive,
-    observer,
-    restore(engine) {
-      const lastOrder = kv.lastKey('o:')
-      const open: Order[] = []
-      for (const [key] of kv.range('open:')) {
-        const s = kv.get(`o:${key.slice(5)}`) as StoredOrder | undefined
-        if (!s) continue
-        const o = fromStored(s)
-        indexed.add(o)
-        open.push(o)
-      }
-      engine.restore({
-        // An order id once given stays given, its order forgotten or not.
-        seq: Math.max(lastOrder ? Number(lastOrder.slice(2)) : 0, forgotten ?? 0),
-        known: kv.range('k:').map(([key]) => key.slice(2)),
-        positions: kv.range('p:').map(([key, v]): [string, string, Dec] => {
-          const rest = key.slice(2)
-          const colon = rest.indexOf(':')
-          return [rest.slice(0, colon), rest.slice(colon + 1), parseDec(String(v))]
-        }),
-        open,
-      })
-    },
-    settled: () => kv.settled(),
-    unavailable: () => kv.unavailable(),
-    async close() {
-      try {
-        await kv.close()
-      } finally {
-        lock?.release()
-      }
-    },
+  const restore = (engine: MatchingEngine, forgotten: number | undefined) => {
+    const lastOrder = kv.lastKey('o:')
+    const open: Order[] = []
+    for (const [key] of kv.range('open:')) {
+      const s = kv.get(`o:${key.slice(5)}`) as StoredOrder | undefined
+      if (!s) continue
+      const o = fromStored(s)
+      indexed.add(o)
+      open.push(o)
+    }
+    engine.restore({
+      // An order id once given stays given, its order forgotten or not.
+      seq: Math.max(lastOrder ? Number(lastOrder.slice(2)) : 0, forgotten ?? 0),
+      known: kv.range('k:').map(([key]) => key.slice(2)),
+      positions: kv.range('p:').map(([key, v]): [string, string, Dec] => {
+        const rest = key.slice(2)
+        const colon = rest.indexOf(':')
+        return [rest.slice(0, colon), rest.slice(colon + 1), parseDec(String(v))]
+      }),
+      open,
+    })
   }
+  return { observer, restore }
+}
+
+/** Adds a nonce to a wallet's runs (kept in `mine`) and writes the run it changed. */
+function addRun(kv: Kv, wallet: string, mine: Run[], nonce: bigint): void {
+  const change = addNonce(mine, nonce)
+  if (!change) return
+  for (const start of change.gone) kv.remove(runKey(wallet, start))
+  kv.put(runKey(wallet, change.put[0]), String(change.put[1]))
 }
 
 /** A wallet's runs as stored (`n:<wallet>:<start>` → end), in order. */
@@ -321,12 +352,7 @@ function migrate(kv: Kv, path: string, header: StoreHeader, from: number): void 
   }
   for (const [wallet, list] of single) {
     const mine = readRuns(kv, wallet)
-    for (const nonce of list) {
-      const change = addNonce(mine, nonce)
-      if (!change) continue
-      for (const start of change.gone) kv.remove(runKey(wallet, start))
-      kv.put(runKey(wallet, change.put[0]), String(change.put[1]))
-    }
+    for (const nonce of list) addRun(kv, wallet, mine, nonce)
   }
   const committed = kv.settled()
   // The header changes only once the queue is on disk: a crash before leaves a version-1 store.
