@@ -75,7 +75,7 @@ export const SERVER_BEHAVIOURS: readonly Behaviour[] = [
   },
   {
     what: 'one nonce namespace per wallet; consumed only by a state change; reuse 409; concurrent reuse at most once',
-    modules: ['stores.ts', 'orders.ts'],
+    modules: ['stores.ts', 'nonce-intervals.ts', 'orders.ts'],
     checks: ['nonce.reuse-after-success', 'nonce.retry-after-failure', 'nonce.gaps-decreasing', 'nonce.concurrent', 'auth.replay'],
   },
   {

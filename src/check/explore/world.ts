@@ -38,7 +38,14 @@ export class World {
   earlier: { readonly target: ReadonlySet<string>; readonly oracle: ReadonlySet<string> } | undefined
   /** On a live target with the time reach: the sequence's view of the target's clock (clock.ts). */
   readonly time: TimeWatch | undefined
-  private readonly firstReset = new Map<string, string>()
+  /**
+   * The target's window end when the sequence (or the last wait) began. Windows are aligned to the
+   * epoch minute for every wallet, so one value serves them all, and every target answer recorded
+   * notes it: a mixed race's or a replay's answers too, which are judged by invariants and never
+   * pass through `answer`. A target whose windows are not aligned reads as rolled more often:
+   * fewer counters compared, never a false RL-12.
+   */
+  private firstReset: string | undefined
 
   constructor(
     readonly pair: Pair,
@@ -61,6 +68,7 @@ export class World {
 
   record(step: Step, t: HttpExchange[], o: HttpExchange[]): void {
     this.trace.push({ step, target: t, oracle: o })
+    for (const e of t) this.firstReset ??= e.response?.headers['x-ratelimit-reset']
   }
 
   /** Read-backs that belong to the last step's trace entry. */
@@ -75,24 +83,20 @@ export class World {
     const time = this.time?.answer(t, wallet, Math.max(1, t.items?.length ?? 0, o.items?.length ?? 0)) ?? []
     // Read-back `parties` (read-back.ts): refusals are compared by their error code too.
     const codes = this.pair.readBack === 'acting' ? {} : { catalog: this.pair.spec.catalog }
-    const v = compareAnswers(t, o, { ...c, ...codes, windowRolled: this.rolled(wallet.toLowerCase(), t) })
+    const v = compareAnswers(t, o, { ...c, ...codes, windowRolled: this.rolled(t) })
     return v === 'rolled' ? (time.length ? time : v) : [...time, ...v]
   }
 
   /** The clocks moved to the next window: every wallet's window starts again. */
   newWindow(): void {
-    this.firstReset.clear()
+    this.firstReset = undefined
   }
 
   /** The target's window for a wallet rolled over since its first answer in this sequence (or the last wait). */
-  private rolled(wallet: string, t: Observed): boolean {
+  private rolled(t: Observed): boolean {
     const reset = t.headers['x-ratelimit-reset']
     if (reset === undefined) return false
-    const first = this.firstReset.get(wallet)
-    if (first === undefined) {
-      this.firstReset.set(wallet, reset)
-      return false
-    }
-    return first !== reset
+    this.firstReset ??= reset
+    return this.firstReset !== reset
   }
 }

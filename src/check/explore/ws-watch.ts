@@ -31,10 +31,11 @@ const ORACLE_MS = 25
 
 /**
  * A target whose `/ws` did not open once (a gateway that passes no upgrade) is not tried again
- * for every sequence of the shard (each try would wait the whole open timeout): its sequences
- * report the same reason at once.
+ * by any sequence of any shard in this thread (each try would wait the whole open timeout): one
+ * sequence reports it, the later ones compare no updates, so that the one finding does not fill
+ * the run's cap of findings and end exploration early. Keyed by the target's base URL.
  */
-const unopened = new WeakMap<Feeds, string>()
+const unopened = new Set<string>()
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 
@@ -90,18 +91,16 @@ export class WsWatch {
    * point after which every update is delivered.
    */
   async watch(wallets: readonly string[]): Promise<void> {
-    const known = unopened.get(this.feeds)
-    if (known !== undefined) {
-      this.broken = known
-      return
-    }
+    // Reported by the sequence that found it: the later ones skip /ws rather than say it again
+    // (each saying would count as a find and end exploration early on a target without /ws).
+    if (unopened.has(this.feeds.target)) return
     this.target = new OrderFeedClient(this.feeds.target, this.feeds.websocket.path, this.feeds.headers)
     this.oracle = new OrderFeedClient(this.feeds.oracle, this.feeds.websocket.path)
     const [t, o] = await Promise.all([this.target.opened(), this.oracle.opened()])
     if (o) throw new Error(`the reference's ${this.oracle.url} did not open: ${o}`)
     if (t) {
       this.broken = `cannot open ${this.target.url}: ${t}`
-      unopened.set(this.feeds, this.broken)
+      unopened.add(this.feeds.target)
       return
     }
     await Promise.all(
