@@ -187,6 +187,31 @@ describe('a crash matrix of damaged data files: refused in one line, or intact',
     60_000,
   )
 
+  // Reading every record never reads the free list's own pages: a file scribbled there used to
+  // start, then answer every write 503 (a commit that failed) or die under it ("last page
+  // scribbled" above, when that page was the free list's). Found through the meta page as LMDB
+  // (the version lmdb ships) lays it out: a 24-byte page header, the magic, then each database's
+  // record (48 bytes, the free list's first, its root page last); the newer txn id is current.
+  it('a scribbled free-list page is refused before serving', async () => {
+    const dir = copy('crash-free-list')
+    const file = join(dir, 'data.mdb')
+    const bytes = readFileSync(file)
+    const metas = [0, PAGE].map((at) => {
+      expect(bytes.readUInt32LE(at + 24), 'the LMDB magic where this test expects it').toBe(0xbeefc0de)
+      return { freeRoot: Number(bytes.readBigUInt64LE(at + 88)), txn: bytes.readBigUInt64LE(at + 152) }
+    })
+    const { freeRoot } = metas[0]!.txn > metas[1]!.txn ? metas[0]! : metas[1]!
+    expect(freeRoot).toBeGreaterThan(1)
+    expect((freeRoot + 1) * PAGE).toBeLessThanOrEqual(bytes.length)
+    scribble(file, freeRoot * PAGE + 24, PAGE - 24)
+    const damaged = readFileSync(file)
+    const line = await refusal(dir)
+    // The trial write was aborted: the file is as the damage left it.
+    expect(readFileSync(file).equals(damaged)).toBe(true)
+    // LMDB says so, or crashes reading it (a page number past the file): the child's crash, named.
+    expect(line, line).toMatch(/its free list is damaged|a trial write to data\.mdb \(its free list\) crashed/)
+  }, 30_000)
+
   // Reading every record never touches the pages only the free list names: a file cut there used
   // to start and die under its first write (a flaky "truncated mid-page" above).
   it('a file cut mid-way through its last page is refused whatever that page holds', async () => {

@@ -6,24 +6,31 @@
  * scribbled page), which no `try` catches: in the child, that crash becomes one line in the
  * parent, and the server never opens the file.
  *
- * Reading every record does not touch the pages only the free list names, so a file cut mid-way
- * through them used to pass and die under the first write: the child also checks that the file
- * reaches the last page LMDB has used.
+ * Reading every record does not touch the pages only the free list names, nor the free list's
+ * own pages, so a file cut or scribbled there used to pass and then fail or crash under the first
+ * write. The child also checks that the file reaches the last page LMDB has used, and then does
+ * the first writes on a copy of the file in a temporary directory (the user's file is never
+ * written by the check): their commits read the free list and write it back.
  */
-import { spawnSync } from 'node:child_process'
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createRequire } from 'node:module'
 import { InputError } from '../../errors.ts'
 
 // Plain CommonJS, run with `node -e`: the same text works from the sources and from dist/.
 const CHILD = String.raw`
-const [lmdbPath, dir, id] = process.argv.slice(1)
+const [lmdbPath, dir, id, trial] = process.argv.slice(1)
+const lmdb = require(lmdbPath)
+const fileSize = require('node:fs').statSync(require('node:path').join(dir, 'data.mdb')).size
 const say = (problem) => { process.stdout.write(JSON.stringify({ problem }) + '\n'); process.exit(3) }
 let db
 try {
-  db = require(lmdbPath).open({ path: dir, noSubdir: false, readOnly: true, compression: false })
+  db = lmdb.open({ path: dir, noSubdir: false, readOnly: true, compression: false })
 } catch (err) { say('LMDB cannot open it (' + String(err && err.message || err).split('\n')[0] + ')') }
 const stats = db.getStats()
-if (require('node:fs').statSync(require('node:path').join(dir, 'data.mdb')).size < (stats.lastPageNumber + 1) * stats.pageSize)
+if (fileSize < (stats.lastPageNumber + 1) * stats.pageSize)
   say('data.mdb ends before the last page its database uses (truncated)')
 const head = db.get('!store')
 if (!head || head.id !== id) say('data.mdb does not hold this store (truncated, emptied or replaced by another database)')
@@ -32,6 +39,8 @@ const orders = new Map()
 const indexed = new Set()
 const opens = []
 let n = 0
+// What every record holds, to compare with the copy after the trial writes.
+const digest = (d) => { const h = require('node:crypto').createHash('sha256'); for (const key of d.getKeys()) if (!String(key).startsWith('!trial')) { h.update(String(key) + '\0'); h.update(d.getBinary(key)) } return h.digest('hex') }
 for (const { key, value } of db.getRange()) {
   n++
   if (typeof key !== 'string') say('a record with a key of the wrong type')
@@ -61,23 +70,60 @@ for (const [seq, wallet] of orders) if (!indexed.has(wallet + ':' + seq)) say('o
 const seqs = new Set(orders.keys())
 for (const w of indexed) if (!seqs.has(w.slice(w.lastIndexOf(':') + 1))) say('the wallet index ' + w + ' names an order that is missing (a record was removed)')
 for (const s of opens) if (!seqs.has(s)) say('the open order ' + Number(s) + ' is missing (a record was removed)')
+const before = digest(db)
+// The first writes run on a copy: a commit reads the free list and writes it back, and that is
+// where a damaged one fails or crashes; the user's file is never written by the check.
+process.stdout.write(JSON.stringify({ phase: 'write' }) + '\n')
+const fs = require('node:fs')
+try { fs.copyFileSync(require('node:path').join(dir, 'data.mdb'), require('node:path').join(trial, 'data.mdb')) } catch (err) {
+  process.stdout.write(JSON.stringify({ records: n, skipped: String(err && err.message || err).split('\n')[0] }) + '\n')
+  process.exit(0)
+}
+const w = lmdb.open({ path: trial, noSubdir: false, compression: false, mapSize: 4 * fileSize + (1 << 24) })
+try {
+  // A small write reclaims the free list's first record; one larger than the whole file makes
+  // LMDB read every record looking for that many pages in a row; each commit writes it back.
+  w.putSync('!trial', 1)
+  w.putSync('!trial', Buffer.alloc(fileSize + stats.pageSize))
+  w.removeSync('!trial')
+  // Then values of half a page, as many pages as the file has, in two commits (the last commit's
+  // own record is reclaimed only by the next): every page the free list names is written over.
+  // A free list that names a page in use (a scribbled record) shows as records that changed.
+  const half = Buffer.alloc(stats.pageSize >> 1, 0xa5)
+  for (const round of [0, 1]) w.transactionSync(() => { for (let i = 0; i <= 2 * stats.lastPageNumber; i++) w.putSync('!trial:' + round + ':' + i, half) })
+} catch (err) { say('LMDB cannot write to it: its free list is damaged (' + String(err && err.message || err).split('\n')[0] + ')') }
+if (digest(w) !== before) say('its free list names pages in use (damaged): a trial write changed records')
 process.stdout.write(JSON.stringify({ records: n }) + '\n')
+process.exit(0)
 `
 
 /** Throws one line naming the damage and the way out when the store in `dir` cannot be served. */
 export function verifyStore(dir: string, storeId: string): { records: number } {
   const lmdb = createRequire(import.meta.url).resolve('lmdb')
-  const run = spawnSync(process.execPath, ['-e', CHILD, lmdb, dir, storeId], { encoding: 'utf8', timeout: 120_000 })
+  const trial = mkdtempSync(join(tmpdir(), 'oec-store-check-'))
+  let run: SpawnSyncReturns<string>
+  try {
+    run = spawnSync(process.execPath, ['-e', CHILD, lmdb, dir, storeId, trial], { encoding: 'utf8', timeout: 120_000 })
+  } finally {
+    rmSync(trial, { recursive: true, force: true })
+  }
   const recover = `move ${dir} aside (or pick another --data directory) to start a new store`
   const line = run.stdout?.trim().split('\n').pop() ?? ''
-  let said: { problem?: string; records?: number } = {}
+  let said: { problem?: string; records?: number; phase?: string; skipped?: string } = {}
   try {
     said = JSON.parse(line) as typeof said
   } catch {
     // A crash prints no line: the signal or exit code says it.
   }
-  if (run.status === 0 && typeof said.records === 'number') return { records: said.records }
+  if (run.status === 0 && typeof said.records === 'number') {
+    if (said.skipped)
+      process.stderr.write(
+        `oec serve: note: the damage check did not try a write (no room for a copy of data.mdb in ${tmpdir()}: ${said.skipped})\n`,
+      )
+    return { records: said.records }
+  }
   if (said.problem) throw new InputError(`--data ${dir}: damaged store: ${said.problem}; ${recover}`)
   const how = run.error ? run.error.message : run.signal ? `crashed with ${run.signal}` : `failed (exit ${run.status})`
-  throw new InputError(`--data ${dir}: damaged store: reading data.mdb ${how}; ${recover}`)
+  const what = said.phase === 'write' ? 'a trial write to data.mdb (its free list)' : 'reading data.mdb'
+  throw new InputError(`--data ${dir}: damaged store: ${what} ${how}; ${recover}`)
 }
