@@ -15,7 +15,6 @@ import { conditionalSpreads } from './spreads.ts'
 
 const OUTPUT = 'output that is written or sent: an undefined key would show in it'
 const DEFAULTS = 'spread over defaults: an undefined key would overwrite the default'
-const RUNTIME = 'the client runtime users compile, with the flag on or off (kept as generated)'
 const GENERATED = 'generators: the code model printed into generated files'
 const EXPLORE = 'explore: verdict ids, shard and server options, bodies; kept as they were, not yet taken one by one'
 
@@ -49,8 +48,6 @@ const REVIEWED: Readonly<Record<string, readonly [number, string]>> = {
   'src/cli/commands/check-server.ts': [1, DEFAULTS],
   'src/cli/commands/explain.ts': [1, DEFAULTS],
   'src/cli/commands/serve.ts': [2, DEFAULTS],
-  'src/client-runtime/client.ts': [4, RUNTIME],
-  'src/contract/generated/client.ts': [4, RUNTIME],
   'src/contract/load.ts': [1, OUTPUT],
   'src/contract/model.ts': [9, OUTPUT],
   'src/contract/rules.ts': [2, OUTPUT],

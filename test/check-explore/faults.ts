@@ -7,17 +7,7 @@
 import { isLosslessNumber } from 'lossless-json'
 import { recoverPerpSigner, verifyOptions } from '../helpers/shipped.ts'
 import { MatchingEngine } from '../../src/server/matching-engine.ts'
-import {
-  createAgentStore,
-  createNonceStore,
-  createRateLimiter,
-  SimulatedClock,
-  startServer,
-  type EngineParts,
-  type RunningServer,
-  type ServerConfig,
-  type ServerDeps,
-} from '../../src/server/index.ts'
+import { createAgentStore, createNonceStore, createRateLimiter, type EngineParts, type ServerDeps } from '../../src/server/index.ts'
 import { parseBody } from '../../src/signing/index.ts'
 import type { Reply } from '../../src/server/reply.ts'
 import type { RuleId } from '../../src/contract/generated/rules.ts'
@@ -26,6 +16,7 @@ import {
   jsonResponse,
   nonceConsumedOnFailure,
   proxied,
+  reference,
   rewriteObjects,
   type ProxyRequest,
   type Target,
@@ -41,15 +32,6 @@ export interface Fault {
   /** The seed of its exploration in faults.test.ts (default 1): one whose 300 sequences meet it under the current step mix. */
   readonly seed?: number
   start(): Promise<Target>
-}
-
-const START = Date.UTC(2026, 0, 5, 12, 0, 0)
-
-/** A reference server with a SimulatedClock, and the server itself for switches that need its config. */
-async function serve(config: Partial<ServerConfig> = {}, deps: Partial<ServerDeps> = {}): Promise<Target & { server: RunningServer }> {
-  const clock = new SimulatedClock(START)
-  const server = await startServer({ config: { ...config, log: false }, deps: { clock, ...deps } })
-  return { url: server.url, clock, symbols: server.config.instruments, server, close: () => server.close() }
 }
 
 // ---------------------------------------------------------------- one method of one server's order book
@@ -229,7 +211,7 @@ export const FAULTS: readonly Fault[] = [
     start: () => {
       const real = createRateLimiter(60)
       const pending = new Map<string, number>()
-      return serve(
+      return reference(
         {},
         {
           rateLimiter: {
@@ -263,12 +245,12 @@ export const FAULTS: readonly Fault[] = [
     rules: ['CAP-1'],
     start: async () => {
       const nonces = createNonceStore()
-      let t: Awaited<ReturnType<typeof serve>> | undefined
+      let t: Awaited<ReturnType<typeof reference>> | undefined
       const bump = (by: number) => {
         const tiers = t!.server.config.tiers
         tiers.default = { ...tiers.default!, maxOpenOrders: tiers.default!.maxOpenOrders + by }
       }
-      t = await serve(
+      t = await reference(
         {},
         {
           nonces: {
@@ -290,7 +272,7 @@ export const FAULTS: readonly Fault[] = [
     rules: ['NONCE-2'],
     start: () => {
       const nonces = createNonceStore()
-      return serve({}, { nonces: { has: nonces.has, consume: (w, n) => later(0, () => nonces.consume(w, n)) } })
+      return reference({}, { nonces: { has: nonces.has, consume: (w, n) => later(0, () => nonces.consume(w, n)) } })
     },
   },
   // -------------------------------------------------------------- perps
@@ -302,7 +284,7 @@ export const FAULTS: readonly Fault[] = [
     seed: 2,
     start: () => {
       const agents = createAgentStore()
-      return serve({}, { agents: { ...agents, owners: () => [] } })
+      return reference({}, { agents: { ...agents, owners: () => [] } })
     },
   },
   {
@@ -311,7 +293,7 @@ export const FAULTS: readonly Fault[] = [
     rules: ['PERP-9', 'EP-9'],
     namedMiss: true,
     start: () =>
-      serve(
+      reference(
         {},
         {
           recoverPerpSigner: (input, sig, opts) => {
@@ -329,7 +311,7 @@ export const FAULTS: readonly Fault[] = [
     rules: ['AUTH-2', 'PERP-9', 'PERP-8'],
     seed: 2,
     start: () =>
-      serve(
+      reference(
         {},
         {
           recoverPerpSigner: (input, sig, opts) =>
@@ -349,7 +331,7 @@ export const FAULTS: readonly Fault[] = [
     start: () => {
       const nonces = createNonceStore()
       let space = 'options'
-      return serve(
+      return reference(
         {},
         {
           verifyOptions: (...a) => ((space = 'options'), verifyOptions(...a)),
@@ -392,7 +374,7 @@ export const FAULTS: readonly Fault[] = [
     rules: ['PO-9'],
     namedMiss: true,
     start: () =>
-      serve(
+      reference(
         {},
         {
           transformReply: onReplies(['placeOrder'], (r) =>
@@ -410,7 +392,7 @@ export const FAULTS: readonly Fault[] = [
     rules: ['EP-3', 'EP-9'],
     namedMiss: true,
     start: () =>
-      serve(
+      reference(
         {},
         {
           transformReply: onReplies(['placeOrders'], (r) =>
@@ -427,7 +409,7 @@ export const FAULTS: readonly Fault[] = [
     how: 'POST /bulk_order reports every slot ACKED, rejected items included',
     rules: ['EP-3', 'AUTH-2', 'PO-12', 'ROUTE-4', 'ROUTE-5'],
     start: () =>
-      serve(
+      reference(
         {},
         {
           transformReply: onReplies(['placeOrders'], (r) =>
@@ -447,7 +429,7 @@ export const FAULTS: readonly Fault[] = [
     rules: ['EP-6', 'EP-2', 'EP-9'],
     namedMiss: true,
     start: () =>
-      serve(
+      reference(
         {},
         {
           transformReply: onReplies(['cancelOrdersByClientId'], (r) =>
@@ -468,7 +450,7 @@ export const FAULTS: readonly Fault[] = [
     rules: ['AGENT-4', 'AUTH-2', 'AGENT-8'],
     start: () => {
       const agents = createAgentStore()
-      return serve({}, { agents: { ...agents, revoke: (o, a) => agents.isApproved(o, a) } })
+      return reference({}, { agents: { ...agents, revoke: (o, a) => agents.isApproved(o, a) } })
     },
   },
   {
@@ -476,7 +458,8 @@ export const FAULTS: readonly Fault[] = [
     how: 'GET /authorized-agents always answers an empty list',
     rules: ['AGENT-4'],
     namedMiss: true,
-    start: () => serve({}, { transformReply: onReplies(['listAuthorizedAgents'], (r) => ({ ...r, body: { ...body(r), agents: [] } })) }),
+    start: () =>
+      reference({}, { transformReply: onReplies(['listAuthorizedAgents'], (r) => ({ ...r, body: { ...body(r), agents: [] } })) }),
   },
   {
     name: 'agent approved for every wallet',
@@ -484,7 +467,7 @@ export const FAULTS: readonly Fault[] = [
     rules: ['AUTH-2'],
     start: () => {
       const agents = createAgentStore()
-      return serve({}, { agents: { ...agents, isApproved: (_o, a) => agents.owners(a).length > 0 } })
+      return reference({}, { agents: { ...agents, isApproved: (_o, a) => agents.owners(a).length > 0 } })
     },
   },
   // -------------------------------------------------------------- caps and cancels
@@ -494,7 +477,7 @@ export const FAULTS: readonly Fault[] = [
     rules: ['CAP-1'],
     start: () => {
       let bulk = false
-      return serve(
+      return reference(
         {},
         {
           parseBody: (text, ...rest) => ((bulk = /^\s*\{\s*"orders"/.test(String(text))), parseBody(text, ...rest)),
@@ -510,7 +493,7 @@ export const FAULTS: readonly Fault[] = [
     how: 'DELETE /order by order id cancels the order whoever owns it',
     rules: ['EP-2', 'EP-5', 'EP-9'],
     start: () =>
-      serve(
+      reference(
         {},
         swapped({
           cancel: (real, self, wallet, by) => {
@@ -530,7 +513,7 @@ export const FAULTS: readonly Fault[] = [
     namedMiss: true,
     start: () => {
       const ghosts = new Map<string, { side: 'bids' | 'asks'; price: string; size: string }[]>()
-      return serve(
+      return reference(
         {},
         swapped({
           cancel: (real, _self, wallet, by) => {
@@ -561,7 +544,7 @@ export const FAULTS: readonly Fault[] = [
     how: 'an order over the open-order cap is refused 422 with code invalid_field and no legacy error field',
     rules: ['CAP-3', 'CAP-1'],
     start: () =>
-      serve(
+      reference(
         {},
         {
           transformReply: (r) =>
@@ -575,7 +558,7 @@ export const FAULTS: readonly Fault[] = [
     how: 'an order without route gets no Deprecation/Sunset (or any other notice) header',
     rules: ['ROUTE-2'],
     start: () =>
-      serve(
+      reference(
         {},
         {
           transformReply: (r) => {
@@ -589,7 +572,7 @@ export const FAULTS: readonly Fault[] = [
     name: 'nonce reuse allowed',
     how: 'the nonce store never remembers a nonce',
     rules: ['NONCE-2'],
-    start: () => serve({}, { nonces: { has: () => false, consume: () => {} } }),
+    start: () => reference({}, { nonces: { has: () => false, consume: () => {} } }),
   },
   {
     name: 'decreasing nonces refused',
@@ -597,7 +580,7 @@ export const FAULTS: readonly Fault[] = [
     rules: ['NONCE-4'],
     start: () => {
       const max = new Map<string, bigint>()
-      return serve(
+      return reference(
         {},
         {
           nonces: {
@@ -619,7 +602,7 @@ export const FAULTS: readonly Fault[] = [
     how: 'PlaceOrder is verified with the price the client signed taken from nowhere: any price verifies',
     rules: ['AUTH-2'],
     start: () =>
-      serve(
+      reference(
         {},
         {
           verifyOptions: (kind, m, sig, o) => {
@@ -651,7 +634,7 @@ export const FAULTS: readonly Fault[] = [
     how: 'X-RateLimit-* headers are dropped from 4xx answers',
     rules: ['RL-6'],
     start: () =>
-      serve(
+      reference(
         {},
         {
           transformReply: (r) =>
@@ -665,7 +648,7 @@ export const FAULTS: readonly Fault[] = [
     name: 'batch counted once',
     how: 'a k-item batch is charged as one order (or one cancel)',
     rules: ['RL-12'],
-    start: () => serve({}, { rateLimiter: batchCountedOnce() }),
+    start: () => reference({}, { rateLimiter: batchCountedOnce() }),
   },
   {
     name: 'cancel that lost to a fill answered CANCELED',
@@ -694,7 +677,7 @@ export const FAULTS: readonly Fault[] = [
     rules: ['EP-9'],
     namedMiss: true,
     start: () =>
-      serve(
+      reference(
         {},
         {
           transformReply: onReplies(['listOrders'], (r) => {

@@ -120,4 +120,34 @@ describe('caller', () => {
     expect(result.request.body).toContain('"size":"1"')
     await expect(call('order', {})).rejects.toThrow('path parameter id is missing')
   })
+  it('sends the same bytes for an option given as undefined as for one left out, and honours one given', async () => {
+    const run = async (options: {
+      domain?: undefined | { name: string }
+      isMainnet?: boolean | undefined
+      perpDomain?: undefined | { name: string }
+    }) => {
+      const sent: string[] = []
+      const call = caller({
+        baseUrl: 'http://venue',
+        signer: account,
+        nonces: { next: () => 7n },
+        keccak256,
+        retry: false,
+        fetch: async (_url, init) => (sent.push(init.body ?? ''), answer(200, '{}')),
+        ...options,
+      })
+      const place = await call('place', { size: '1', client_id: 1n })
+      const perp = await call('exchange', { action: { type: 'cancel', oid: 1n } })
+      return { sent, place: place.request.typedData, perp: perp.request.typedData }
+    }
+    const left = await run({})
+    const undef = await run({ domain: undefined, isMainnet: undefined, perpDomain: undefined })
+    expect(undef).toEqual(left)
+    expect(left.sent[0]).not.toContain('undefined')
+    expect(left.perp.message.source).toBe('a')
+    const given = await run({ domain: { name: 'other' }, isMainnet: false, perpDomain: { name: 'perp' } })
+    expect(given.place.domain).toEqual({ name: 'other' })
+    expect(given.perp.domain).toEqual({ name: 'perp' })
+    expect(given.perp.message.source).toBe('b')
+  })
 })

@@ -18,23 +18,19 @@ export function startRaceFault(name: string): Promise<LiveTarget> {
   return startFixture('serve-race-fault.ts', name)
 }
 
-/** A test/fixtures script that serves one named server and prints where. */
-function startFixture(script: string, name: string): Promise<LiveTarget> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `test/fixtures/${script}`, name], { cwd: ROOT })
-  return ready(child, /listening on (http:\/\/\S+) symbols (\S+)/, (m) => ({ url: m[1]!, symbols: m[2]!.split(',') }))
-}
-
 /** A time fault (test/fixtures/time-faults.ts) or "reference", on the real clock with a window of `windowSeconds`, in its own process. */
 export function startTimeFault(name: string, windowSeconds: number): Promise<LiveTarget> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/serve-time-fault.ts', name, String(windowSeconds)], {
-    cwd: ROOT,
-  })
-  return ready(child, /listening on (http:\/\/\S+) symbols (\S+)/, (m) => ({ url: m[1]!, symbols: m[2]!.split(',') }))
+  return startFixture('serve-time-fault.ts', name, String(windowSeconds))
 }
 
 /** A seeded fault of test/fixtures/party-faults.ts (by name) in its own process. */
 export function startPartyFault(name: string): Promise<LiveTarget> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/serve-party-fault.ts', name], { cwd: ROOT })
+  return startFixture('serve-party-fault.ts', name)
+}
+
+/** A test/fixtures script (test/fixtures/serve-own-process.ts) that serves one named server and prints where. */
+function startFixture(script: string, ...args: string[]): Promise<LiveTarget> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `test/fixtures/${script}`, ...args], { cwd: ROOT })
   return ready(child, /listening on (http:\/\/\S+) symbols (\S+)/, (m) => ({ url: m[1]!, symbols: m[2]!.split(',') }))
 }
 

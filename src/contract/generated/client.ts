@@ -520,7 +520,7 @@ export interface BuildOptions {
   /** A fixed nonce or a source of them: there is no default, so a forgotten nonce does not compile. */
   readonly nonce: bigint | NonceSource;
   /** Replaces the signing domain whole (e.g. another chain ID or the service's real name). */
-  readonly domain?: TypedDataPayload['domain'];
+  readonly domain?: TypedDataPayload['domain'] | undefined;
 }
 
 export interface SignedRequest {
@@ -636,7 +636,8 @@ async function build(schemas: readonly string[], input: Record<string, unknown>,
     if (!given.every((k) => accepted.includes(k))) continue;
     const wallet = input.wallet ?? signerAddress(options.signer);
     const nonce = await nextNonce(options.nonce, typeof wallet === 'string' ? wallet : (signerAddress(options.signer) ?? ''));
-    const values: Record<string, unknown> = { ...input, nonce, ...(fields.some((f) => f.name === 'wallet') ? { wallet } : {}) };
+    // Only the typed data's fields are read from `values`, so `wallet` may be an undefined key here.
+    const values: Record<string, unknown> = { ...input, nonce, wallet: fields.some((f) => f.name === 'wallet') ? wallet : input.wallet };
     const message: TypedDataPayload['message'] = {};
     for (const f of fields) message[f.name] = checked(bodyName(f.name), f.type, values[bodyName(f.name)]);
     const payload: TypedDataPayload = { domain: options.domain ?? td.domain, types: td.types, primaryType: td.primaryType, message };
@@ -714,9 +715,9 @@ export interface PerpBuildOptions {
   /** Hashes the msgpack action: viem's `keccak256` fits. */
   readonly keccak256: Keccak256;
   /** The Agent's `source`: 'a' on mainnet (default), 'b' on testnet. */
-  readonly isMainnet?: boolean;
+  readonly isMainnet?: boolean | undefined;
   /** Replaces the perp signing domain whole. */
-  readonly domain?: TypedDataPayload['domain'];
+  readonly domain?: TypedDataPayload['domain'] | undefined;
 }
 
 export interface PerpSignedRequest extends SignedRequest {
@@ -793,13 +794,13 @@ export interface ClientOptions {
   /** `false` sends once; otherwise Retry-After plus exponential backoff on consecutive 429s. */
   readonly retry?: RetryOptions | false;
   /** Replaces the signing domain of the field-by-field signed operations. */
-  readonly domain?: TypedDataPayload['domain'];
+  readonly domain?: TypedDataPayload['domain'] | undefined;
   /** Hashes perp actions (viem's `keccak256`); needed only by perp operations. */
   readonly keccak256?: Keccak256;
   /** Perp Agent `source`: 'a' on mainnet (default), 'b' on testnet. */
-  readonly isMainnet?: boolean;
+  readonly isMainnet?: boolean | undefined;
   /** Replaces the perp signing domain. */
-  readonly perpDomain?: TypedDataPayload['domain'];
+  readonly perpDomain?: TypedDataPayload['domain'] | undefined;
   /** Default: `parseJson`, exact for integers past 2^53. */
   readonly parseJson?: (text: string) => unknown;
 }
@@ -948,7 +949,7 @@ function caller(options: ClientOptions): (id: keyof typeof runtimeTables.plans, 
   const signing: BuildOptions = {
     signer: options.signer,
     nonce: nonces,
-    ...(options.domain !== undefined ? { domain: options.domain } : {}),
+    domain: options.domain,
   };
   return async (id, input) => {
     const plan: OperationPlan = runtimeTables.plans[id];
@@ -961,8 +962,8 @@ function caller(options: ClientOptions): (id: keyof typeof runtimeTables.plans, 
         signer: options.signer,
         nonce: nonces,
         keccak256: options.keccak256 as Keccak256,
-        ...(options.isMainnet !== undefined ? { isMainnet: options.isMainnet } : {}),
-        ...(options.perpDomain !== undefined ? { domain: options.perpDomain } : {}),
+        isMainnet: options.isMainnet,
+        domain: options.perpDomain,
       });
       body = (request as PerpSignedRequest).body;
     } else if ('signed' in plan.body) {
