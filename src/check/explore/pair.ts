@@ -11,7 +11,7 @@ import { pathOf, route } from '../target/routes.ts'
 import type { TierWallet } from '../target/profile.ts'
 import type { LiveTime } from './clock.ts'
 import type { ReadBack } from './read-back.ts'
-import type { Feeds } from './ws-watch.ts'
+import type { WsWatch } from './ws-watch.ts'
 
 /** What sends a step's requests: the HTTP client for the target, the in-process door for the oracle. */
 export type Sender = Pick<HttpClient, 'send'>
@@ -42,8 +42,8 @@ export interface Sides {
   readonly tierWallet?: (TierWallet & { readonly privateKey: Hex }) | undefined
   /** How far a step's verdict reaches (read-back.ts); absent: `parties`. */
   readonly readBack?: ReadBack
-  /** Where the `/ws` subscribers of each side connect (read-back `parties`). */
-  readonly feeds?: Feeds
+  /** The shard's subscriber to the target's `/ws` (read-back `parties`), shared by its sequences. */
+  readonly watch?: WsWatch
 }
 
 /** What the session asks of the mirror (mirror.ts). */

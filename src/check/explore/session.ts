@@ -11,12 +11,13 @@ import { pathOf, route } from '../target/routes.ts'
 import type { Wallet } from '../target/wallets.ts'
 import { cancelBody } from './bodies.ts'
 import { commandFor, contextOf, type Ctx } from './commands/index.ts'
+import type { Divergence } from './compare.ts'
 import { both, type Pair } from './pair.ts'
 import { counterparties } from './read-back.ts'
 import { orderIds, state } from './state.ts'
 import { WALLETS, type Step } from './steps.ts'
 import { World, type StepVerdict, type TraceStep } from './world.ts'
-import { WsWatch } from './ws-watch.ts'
+import { updateOf, type WsWatch } from './ws-watch.ts'
 
 export type { StepVerdict, TraceStep } from './world.ts'
 
@@ -25,7 +26,7 @@ export class ExploreSession {
   private readonly ctx: Ctx
   /** Parties (`w<i>`, `a<j>`) whose state the oracle took from the target after an allowed difference. */
   private readonly adopted = new Set<string>()
-  /** The sequence's `/ws` updates on both sides (read-back `parties`). */
+  /** The shard's subscriber to the target's `/ws` (read-back `parties`). */
   private readonly ws: WsWatch | undefined
 
   constructor(
@@ -34,7 +35,7 @@ export class ExploreSession {
   ) {
     this.world = new World(pair, keyFor)
     this.ctx = contextOf(this.world)
-    this.ws = pair.feeds && pair.readBack !== 'acting' ? new WsWatch(pair.feeds) : undefined
+    this.ws = pair.readBack !== 'acting' ? pair.watch : undefined
   }
 
   get trace(): TraceStep[] {
@@ -57,7 +58,6 @@ export class ExploreSession {
    * must not trade with what is left of this one.
    */
   async cleanup(): Promise<void> {
-    this.ws?.close()
     await this.cancelOpen([...this.world.wallets, ...this.world.agents])
   }
 
@@ -105,10 +105,9 @@ export class ExploreSession {
     this.world.steps.push(step)
     this.world.time?.step(step.op)
     if (step.op !== 'wait') await this.pair.mirror?.sync()
-    const from = this.world.trace.length
     const acted = await command.run(step, this.ctx)
     if (acted === 'rolled') return acted
-    const further = acted.length ? [] : await this.reachFurther(step, parties, this.world.trace.slice(from))
+    const further = acted.length ? [] : await this.reachFurther(step, parties)
     if (further === 'rolled') return further
     const v = [...acted, ...further]
     const judged = parties.some((p) => this.adopted.has(p)) ? v.filter((d) => d.invariant) : v
@@ -119,10 +118,10 @@ export class ExploreSession {
 
   /**
    * Read-back `parties`: after a write the step's own read-back did not fault, the records of every
-   * other wallet with an order of the sequence, and the `/ws` updates of the sequence's orders.
+   * other wallet with an order of the sequence (its `/ws` updates are compared once, by finish()).
    * Adopted parties are left out (the oracle holds the target's choice for them, not its own).
    */
-  private async reachFurther(step: Step, parties: readonly string[], ran: readonly TraceStep[]): Promise<StepVerdict> {
+  private async reachFurther(step: Step, parties: readonly string[]): Promise<StepVerdict> {
     if (this.pair.readBack === 'acting' || step.op === 'read' || step.op === 'wait') return []
     const placed = this.world.ledger.placed
     const read = parties.filter((p) => p.startsWith('w')).map((p) => Number(p.slice(1)))
@@ -131,13 +130,27 @@ export class ExploreSession {
     // A counterparty's orders that differ only in how much filled (another client on a live book
     // took some) are no verdict, and no reason to end the sequence: the mirror carries that take
     // to the oracle before the next step, as it does for the acting wallet's.
-    const v = readBack === 'rolled' ? [] : readBack
-    if (v.length || !this.ws) return v
-    const orders = placed.filter((p) => p.wallet >= 0 && !this.adopted.has(`w${p.wallet}`))
-    // A write the reference answered 200 may have changed an order: its update is worth waiting for.
-    const wrote = ran.some((r) => r.oracle.some((e) => e.request.method !== 'GET' && e.response?.status === 200))
+    return readBack === 'rolled' ? [] : readBack
+  }
+
+  /**
+   * After the last step (read-back `parties`): the `/ws` update the target pushed last for each
+   * order of the sequence against the reference's record of it, read from the reference in one
+   * listing per wallet. Adopted parties are left out, as for the steps.
+   */
+  async finish(): Promise<Divergence[]> {
+    if (!this.ws) return []
+    const orders = this.world.ledger.placed.filter(
+      (p) => p.wallet >= 0 && p.target !== undefined && p.oracle !== undefined && !this.adopted.has(`w${p.wallet}`),
+    )
+    const reference = new Map<string, string>()
+    for (const wallet of new Set(orders.map((p) => p.wallet))) {
+      const list = await this.pair.oracle.send('GET', pathOf(this.pair, 'listOrders', { wallet: this.world.wallets[wallet]!.address }))
+      for (const r of ((list.response?.json as { orders?: unknown } | undefined)?.orders as Record<string, unknown>[] | undefined) ?? [])
+        reference.set(String(r.order_id), updateOf(r))
+    }
     // On a live target another client may trade with our orders at any moment (before the mirror
     // sees it): how much filled is no verdict there, as for the records it re-reads.
-    return this.ws.check(orders, wrote, this.pair.mirror !== undefined)
+    return this.ws.settle(orders, reference, this.pair.mirror !== undefined)
   }
 }

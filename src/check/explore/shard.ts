@@ -24,6 +24,7 @@ import type { TierWallet } from '../target/profile.ts'
 import { shrinkFound, type ShrinkBudget } from './shrink.ts'
 import { describeStep } from './commands/index.ts'
 import { stepArbitrary, type Reach, type Step } from './steps.ts'
+import { WsWatch } from './ws-watch.ts'
 
 /** Sequences whose orders stay on a live target's book for later sequences to trade with. */
 const KEEP_LEFTOVERS = 20
@@ -152,6 +153,11 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
   const targetClock = own?.clock ?? hooks.clock
   const instruments = oracle.server.config.instruments
   const listed = plan.symbols.length ? plan.symbols : instruments
+  // One subscriber for the shard's sequences (they run one after another), not one per sequence.
+  const watch =
+    plan.readBack !== 'acting'
+      ? new WsWatch({ target: own ? own.server.url : plan.target!, headers: plan.headers, websocket: spec.websocket })
+      : undefined
   const sides: Sides = {
     spec,
     target,
@@ -166,16 +172,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
     openCap: spec.rateLimits.tiers[spec.rateLimits.defaultTier]!.maxOpenOrders,
     tierWallet: plan.tierWallet,
     readBack: plan.readBack ?? 'parties',
-    ...(plan.readBack !== 'acting'
-      ? {
-          feeds: {
-            target: own ? own.server.url : plan.target!,
-            oracle: oracle.server.url,
-            headers: plan.headers,
-            websocket: spec.websocket,
-          },
-        }
-      : {}),
+    ...(watch ? { watch } : {}),
     ...(targetClock
       ? {
           advance: (ms: number) => {
@@ -218,13 +215,18 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
     let hit: Divergence | undefined
     try {
       await session.begin()
+      let ended = false
       for (const step of sequence) {
         steps++
         const v = await session.run(step)
+        ended = v === 'rolled' || v.some((d) => ends(d, step))
         if (v === 'rolled') break
         hit = v.find((d) => wanted(d, step))
-        if (hit || v.some((d) => ends(d, step))) break
+        if (hit || ended) break
       }
+      // What the sequence as a whole left (its /ws updates), judged at its last step.
+      const lastStep = session.steps.at(-1)
+      if (!hit && !ended && lastStep) hit = (await session.finish()).find((d) => wanted(d, lastStep))
     } finally {
       await session.cleanup()
     }
@@ -296,6 +298,16 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
           try {
             await model.session.begin()
             await fc.asyncModelRun(() => ({ model, real: {} }), cmds)
+            // What the sequence as a whole left (its /ws updates), judged at its last step.
+            const lastStep = model.session.steps.at(-1)
+            if (!model.stopped && lastStep) {
+              const fresh = (await model.session.finish()).filter((d) => !seen.has(findingKey(d, lastStep)))
+              if (fresh.length) {
+                model.stopped = true
+                last = { divergence: fresh[0]!, steps: [...model.session.steps], trace: [...model.session.trace] }
+                throw new StopSequence(fresh[0]!.what)
+              }
+            }
           } finally {
             // A sequence that diverged leaves books that no longer match: cleaned now. On a live
             // target the others' orders stay a while as the world later sequences trade in (on
@@ -336,6 +348,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
     return done()
   } finally {
     for (const session of leftovers) await session.cleanup()
+    watch?.close()
     target.close()
     await Promise.all([oracle.server.close(), own?.server.close()])
   }

@@ -88,9 +88,12 @@ export async function state(w: World, wallets: readonly number[], step?: Step): 
   const tx: HttpExchange[] = []
   const ox: HttpExchange[] = []
   const out: Divergence[] = []
-  for (const i of new Set(wallets)) {
-    const addr = w.wallets[i]!.address
-    let [te, oe] = await both(pair, 'listOrders', undefined, undefined, { wallet: addr })
+  const addrs = [...new Set(wallets)].map((i) => w.wallets[i]!.address)
+  // Reads only, of wallets apart: sent at once (a live target costs one round trip, not one a
+  // wallet), then judged in order as before.
+  const first = await Promise.all(addrs.map((addr) => both(pair, 'listOrders', undefined, undefined, { wallet: addr })))
+  for (const [k, addr] of addrs.entries()) {
+    let [te, oe] = first[k]!
     if (pair.mirror && sideRecords(w, te, addr, 'target')?.join('\n') !== sideRecords(w, oe, addr, 'oracle')?.join('\n')) {
       await pair.mirror.sync()
       ;[te, oe] = await both(pair, 'listOrders', undefined, undefined, { wallet: addr })
