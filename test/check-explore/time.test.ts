@@ -1,9 +1,11 @@
 /**
  * Time as a step, on live targets in processes of their own on the real clock with a 2 s rate
  * window: the explorer reads each target's clock from its `Date` header, holds Reset and
- * Retry-After against it, and waits across its windows. Each seeded time fault is caught with a
- * fixed seed and a small budget, and missed with the time reach off; the reference server gets
- * no failure with it on.
+ * Retry-After against it, and waits across its windows; perp actions carry expiresAfter (past,
+ * ahead, crossed by a wait) and fills reach the open-order cap across windows. Each seeded time
+ * fault is caught with a fixed seed and a small budget, and missed with the time reach off; the
+ * reference server gets no failure with it on. On the explorer's own clock, a saved sequence
+ * shows an expiry taken ahead and refused once a wait crossed it.
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import { explore } from '../../src/check/explore/explore.ts'
@@ -47,7 +49,7 @@ const said = (r: Awaited<ReturnType<typeof run>>) =>
   r.found.map((f) => `${f.divergence.rule} ${f.divergence.what}`).join(' | ') || 'nothing'
 
 describe('seeded time faults, live', () => {
-  const budgets: Record<string, number> = { 'retry-after-60': 100, 'quiet-minute-window': 120, 'expiry-ignored': 60 }
+  const budgets: Record<string, number> = { 'retry-after-60': 100, 'quiet-minute-window': 120, 'expiry-ignored': 60, 'cap-off-by-one': 60 }
   for (const f of TIME_FAULTS) {
     it(`"${f.name}" (${f.how}): caught with the time reach, missed without`, async () => {
       const t = await started(f.name)
@@ -55,6 +57,7 @@ describe('seeded time faults, live', () => {
       const hit = on.found.find((x) => x.divergence.rule === f.rule)
       expect(hit, said(on)).toBeDefined()
       expect(hit!.divergence.level).toBe(f.level)
+      if (f.through) expect(hit!.steps.map((s) => s.op)).toContain(f.through)
       const off = await run(t, false, budgets[f.name]!)
       expect(
         off.found.filter((x) => x.divergence.rule === f.rule),

@@ -10,6 +10,7 @@
  */
 import type { Divergence } from './compare.ts'
 import { invariant } from './compare.ts'
+import type { HttpExchange } from '../target/http.ts'
 import type { Observed } from './observe.ts'
 
 /** Seconds a rate-limit time value may be off what the answer's own `Date` implies (see the header). */
@@ -41,6 +42,8 @@ export class TargetClock {
 
 /** Steps judged by invariants, not answer by answer: what they charge is not seen by the watch. */
 const UNSEEN = new Set(['burst', 'flood', 'race', 'mixed', 'replay', 'fill'])
+/** Where `heard` keeps the windows of answers not tied to a wallet here. */
+const UNSEEN_KEY = '(unseen)'
 
 /** What a sequence on a live target needs to move through time. */
 export interface LiveTime {
@@ -144,6 +147,19 @@ export class TimeWatch {
       )
     if (reset !== undefined) this.announced.set(key, Math.max(reset, this.announced.get(key) ?? 0))
     return out
+  }
+
+  /**
+   * A target answer judged by invariants, not through `answer` (a fill's floods): its clock and
+   * the window it announces still count for the next wait, and what it charged was unseen, so no
+   * first answer after it is judged.
+   */
+  heard(e: HttpExchange): void {
+    const headers = e.response?.headers ?? {}
+    this.live.clock.observe(headers.date, Date.now())
+    const reset = int(headers['x-ratelimit-reset'])
+    if (reset !== undefined) this.announced.set(UNSEEN_KEY, Math.max(reset, this.announced.get(UNSEEN_KEY) ?? 0))
+    this.armed.clear()
   }
 
   /** A perp `expiresAfter` (target ms, at most a window ahead) that the next wait must cross. */

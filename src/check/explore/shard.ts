@@ -265,12 +265,13 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
       return done()
     }
     let left = plan.sequences ?? Number.POSITIVE_INFINITY
+    // A live wait sleeps up to a window: drawn when a deadline bounds it or the window is short.
+    const liveWaits = time !== undefined && (plan.deadline !== undefined || windowSeconds <= MAX_UNBOUNDED_WINDOW_S)
     const arb = stepArbitrary({
       listed: listed.length,
-      // A live wait sleeps up to a window: drawn when a deadline bounds it or the window is short.
-      canWait:
-        targetClock !== undefined || (time !== undefined && (plan.deadline !== undefined || windowSeconds <= MAX_UNBOUNDED_WINDOW_S)),
-      canFill: targetClock !== undefined,
+      canWait: targetClock !== undefined || liveWaits,
+      // A fill needs the order limit's windows crossed: as many live waits as the cap is windows away.
+      canFill: targetClock !== undefined || liveWaits,
       canExpire: clocks !== undefined,
       statuses: queryValues(spec, 'listOrders', 'status'),
       reach: plan.reach,
