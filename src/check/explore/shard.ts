@@ -270,8 +270,9 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
     const arb = stepArbitrary({
       listed: listed.length,
       canWait: targetClock !== undefined || liveWaits,
-      // A fill needs the order limit's windows crossed: as many live waits as the cap is windows away.
-      canFill: targetClock !== undefined || liveWaits,
+      // A fill needs the order limit's windows crossed within a sequence: live, only with a short
+      // window (a long one would be a flood that waits past any duration budget).
+      canFill: targetClock !== undefined || (time !== undefined && windowSeconds <= MAX_UNBOUNDED_WINDOW_S),
       canExpire: clocks !== undefined,
       statuses: queryValues(spec, 'listOrders', 'status'),
       reach: plan.reach,
