@@ -50,6 +50,13 @@ export interface Campaign {
   steps: number
   /** lengths[n] = explored sequences that ran n steps (for the merged median). */
   lengths: number[]
+  /** The cap on findings (the explorer's `maxFound`): the whole run keeps its first ones, and so does the merge. */
+  maxFound?: number
+  /**
+   * Where each reported finding came in the whole run: its shard and its place among that shard's
+   * finds. The whole run keeps the first `maxFound` in this order; a part, the first of its own.
+   */
+  found?: { id: string; shard: number; index: number }[]
 }
 
 export const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'warn', 'skip', 'xfail']

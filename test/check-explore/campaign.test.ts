@@ -2,8 +2,9 @@
  * Campaigns across machines: `--shard I/N` runs part I of N of an exploration and `oec report
  * merge` joins the parts. Shown here: parts 1/4 … 4/4 run exactly the shards of the whole run,
  * each the same sequences (digest of every step), on the embedded server and against a seeded
- * fault on a live target (same finding ids); the merged JSON report equals the whole run's
- * (ids, outcomes and the summary case), deduplicates ids found by several parts and refuses what
+ * fault on a live target (same finding ids, with the cap on findings reached: the parts find
+ * more than the whole run keeps); the merged JSON report equals the whole run's (ids, outcomes,
+ * order and the summary case), deduplicates ids found by several parts and refuses what
  * is not a part of the same run; bad `--shard` values and modes that cannot split are one line
  * and exit 2.
  */
@@ -67,7 +68,8 @@ describe('--shard I/N: the parts run exactly the whole run', () => {
     expect(parts[0]!.summary.results[0]!.message).toContain('part 1 of 4')
   }, 240_000)
 
-  it('against a seeded fault on a live target: the same finding ids, found by several parts and merged once', async () => {
+  it('against a seeded fault on a live target, with the cap on findings reached: the same finding ids, found by several parts and merged once', async () => {
+    const CAP = 2
     const t = await FAULTS.find((f) => f.name === 'nonce reuse allowed')!.start()
     open.push(t)
     // A live target's shards are its instruments dealt to --workers: four here, one per part.
@@ -77,16 +79,21 @@ describe('--shard I/N: the parts run exactly the whole run', () => {
       budget: { sequences: 40 },
       seed: 3,
       workers: 4,
-      // Above what the run finds: the whole run keeps the first maxFound of all its shards, a
-      // part the first of its own, so a cap the run reaches would tell the two apart by design.
-      maxFound: 30,
+      // Below what the parts find together: the whole run keeps the first CAP of all its shards
+      // in shard order, a part the first of its own; the merge cuts to the whole run's.
+      maxFound: CAP,
     })
     expect(whole.shards.length).toBe(4)
     expectSameSequences(whole, parts)
     const ids = (r: ExploreResult) => r.summary.results.map((c) => c.id)
-    expect(whole.found.length).toBeGreaterThan(0)
+    expect(whole.found.length).toBe(CAP)
+    const partIds = new Set(parts.flatMap(ids).filter((id) => id !== 'explore'))
+    expect(partIds.size).toBeGreaterThan(CAP)
     const merged = mergeReports(parts.map((p, i) => ({ file: `part${i + 1}.json`, text: jsonText(p.summary) })))
     expect(idsAndOutcomes(merged)).toEqual(idsAndOutcomes(whole.summary))
+    expect(merged.results.map((r) => r.id)).toEqual(whole.summary.results.map((r) => r.id))
+    expect(merged.results[0]).toEqual(whole.summary.results[0])
+    expect(merged.campaign!.found).toEqual(whole.summary.campaign!.found)
     // Deduplicated: some id was found by more than one part, and is in the merged report once.
     const all = parts.flatMap(ids)
     expect(all.length).toBeGreaterThan(merged.results.length + PARTS.length - 1)
@@ -156,6 +163,11 @@ describe('oec check server --shard and oec report merge, as a user runs them', (
         'other-spec.json',
         { ...one, campaign: { ...one.campaign, spec: { version: '9', digest: 'ffff' }, part: { ...one.campaign!.part, parts: [2] } } },
         'spec ffff',
+      ],
+      [
+        'other-cap.json',
+        { ...one, campaign: { ...one.campaign, maxFound: 5, part: { ...one.campaign!.part, parts: [2] } } },
+        'a cap on findings of 5',
       ],
       ['named.json', { ...one, campaign: undefined }, 'one is a part of an --explore campaign'],
     ]

@@ -1,12 +1,16 @@
 /**
  * Time as a step, on live targets in processes of their own on the real clock with a 2 s rate
  * window: the explorer reads each target's clock from its `Date` header, holds Reset and
- * Retry-After against it, and waits across its windows. Each seeded time fault is caught with a
- * fixed seed and a small budget, and missed with the time reach off; the reference server gets
- * no failure with it on.
+ * Retry-After against it, and waits across its windows; perp actions carry expiresAfter (past,
+ * ahead, crossed by a wait) and fills reach the open-order cap across windows. Each seeded time
+ * fault is caught with a fixed seed and a small budget, and missed with the time reach off; the
+ * reference server gets no failure with it on. On the explorer's own clock, a saved sequence
+ * shows an expiry taken ahead and refused once a wait crossed it.
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import { explore } from '../../src/check/explore/explore.ts'
+import type { ExpiryPick, Step } from '../../src/check/explore/steps.ts'
+import { SimulatedClock, startServer } from '../../src/server/index.ts'
 import { TIME_FAULTS } from '../fixtures/time-faults.ts'
 import type { Target } from '../fixtures/broken-servers.ts'
 import { VARIANT_SERVERS } from '../fixtures/variant-servers.ts'
@@ -45,14 +49,15 @@ const said = (r: Awaited<ReturnType<typeof run>>) =>
   r.found.map((f) => `${f.divergence.rule} ${f.divergence.what}`).join(' | ') || 'nothing'
 
 describe('seeded time faults, live', () => {
-  const budgets: Record<string, number> = { 'retry-after-60': 100, 'quiet-minute-window': 120 }
+  const budgets: Record<string, number> = { 'retry-after-60': 100, 'quiet-minute-window': 120, 'expiry-ignored': 60, 'cap-off-by-one': 60 }
   for (const f of TIME_FAULTS) {
     it(`"${f.name}" (${f.how}): caught with the time reach, missed without`, async () => {
       const t = await started(f.name)
       const on = await run(t, true, budgets[f.name]!)
       const hit = on.found.find((x) => x.divergence.rule === f.rule)
       expect(hit, said(on)).toBeDefined()
-      expect(hit!.divergence.level).toBe('stated')
+      expect(hit!.divergence.level).toBe(f.level)
+      if (f.through) expect(hit!.steps.map((s) => s.op)).toContain(f.through)
       const off = await run(t, false, budgets[f.name]!)
       expect(
         off.found.filter((x) => x.divergence.rule === f.rule),
@@ -68,6 +73,7 @@ describe('the reference server, live with the time reach on', () => {
     const r = await run(t, true, 60)
     const failed = r.summary.results.filter((x) => x.outcome === 'fail').map((x) => `${x.id} ${x.message}\n${x.details?.sequence}`)
     expect(failed).toEqual([])
+    expect(r.found.filter((f) => f.divergence.rule === 'PERP-8').map((f) => f.divergence.what)).toEqual([])
     expect(r.sequences).toBeGreaterThanOrEqual(60)
   }, 240_000)
 
@@ -98,6 +104,82 @@ describe('the flags', () => {
     expect(r.code, r.stderr).toBe(0)
     expect((JSON.parse(r.stdout) as { results: { outcome: string }[] }).results.filter((x) => x.outcome === 'fail')).toEqual([])
   }, 150_000)
+})
+
+describe("perp expiresAfter on the explorer's clock (a wait moves both clocks)", () => {
+  /** A time fault's server in this process, on a clock the explorer moves. */
+  async function onClock(name: string): Promise<Target> {
+    const clock = new SimulatedClock(Date.UTC(2026, 0, 5, 12))
+    const fault = TIME_FAULTS.find((f) => f.name === name)
+    const server = await startServer({ config: { log: false }, deps: { clock, ...(fault?.deps(60) ?? {}) } })
+    const t: Target = { url: server.url, clock, symbols: server.config.instruments, close: () => server.close() }
+    closing.push(t)
+    return t
+  }
+  const perp = (expires: ExpiryPick): Step => ({
+    op: 'perp-order',
+    signer: { wallet: 0 },
+    orders: [{ asset: 0, buy: true, price: '1', size: '1', tif: 'Gtc' }],
+    nonce: 'fresh',
+    expires,
+  })
+  // An order gives wallet 0 state on both sides (a perp signer without any is refused, PERP-7).
+  const order: Step = {
+    op: 'order',
+    wallet: 0,
+    signer: 'self',
+    order: { symbol: 0, side: 'Buy', size: '1', price: '1', tif: 'gtc', route: 'book_only', clientId: 'new' },
+    nonce: 'fresh',
+    sig: 'none',
+  }
+  const saved = {
+    id: 'explore/PERP-8/perp-order',
+    rule: 'PERP-8',
+    what: 'expired action carried out',
+    steps: [order, perp('ahead'), { op: 'wait' as const }, perp('crossed')],
+  }
+  const replay = (t: Target) =>
+    explore({ target: t.url, clock: t.clock, symbols: t.symbols.slice(0, 3), budget: { sequences: 1 }, replay: [saved] })
+
+  it('ahead, then crossed by a wait: both sides take it ahead and refuse it crossed; a server that ignores the expiry is seen', async () => {
+    const fault = await replay(await onClock('expiry-ignored'))
+    const c = fault.summary.results[0]!
+    expect(c.outcome, c.message).toBe('warn')
+    expect(c.rules).toEqual(['PERP-8'])
+    const steps = c.details!.sequence!.split(/\n(?=\d+\. )/)
+    // Ahead: carried out on both sides; crossed: refused by the reference as expired, carried out by the fault.
+    expect(steps[1]).toMatch(/target: +200 \{"status":"ok"/)
+    expect(steps[1]).toMatch(/reference: +200 \{"status":"ok"/)
+    expect(steps[3]).toMatch(/target: +200 \{"status":"ok"/)
+    expect(steps[3]).toMatch(/reference: +200 \{"status":"err","response":"Request expired/)
+    const reference = await replay(await onClock('reference'))
+    expect(reference.summary.results[0]!.outcome, reference.summary.results[0]!.message).toBe('pass')
+  }, 60_000)
+
+  it('explored: the fault is caught within a small budget, the reference server gives no finding on the expiry', async () => {
+    const run = async (name: string) => {
+      const t = await onClock(name)
+      return explore({
+        target: t.url,
+        clock: t.clock,
+        symbols: t.symbols.slice(0, 3),
+        budget: { sequences: 80 },
+        seed: 1,
+        workers: 1,
+        maxFound: 6,
+      })
+    }
+    const fault = await run('expiry-ignored')
+    expect(
+      fault.found.find((f) => f.divergence.rule === 'PERP-8'),
+      said(fault),
+    ).toBeDefined()
+    const reference = await run('reference')
+    expect(
+      reference.found.filter((f) => f.divergence.rule === 'PERP-8'),
+      said(reference),
+    ).toEqual([])
+  }, 120_000)
 })
 
 describe('--sunset', () => {

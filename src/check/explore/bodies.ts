@@ -103,12 +103,20 @@ export function agentBody(w: World, op: 'approve' | 'revoke', agent: string, non
 }
 
 /** A perp action signed on the perp chain, for a vault if one is named. */
-export function perpBody(w: World, action: Record<string, unknown>, key: Hex, nonce: bigint, vault: number | undefined): Promise<string> {
+export function perpBody(
+  w: World,
+  action: Record<string, unknown>,
+  key: Hex,
+  nonce: bigint,
+  vault: number | undefined,
+  expiresAfter?: bigint,
+): Promise<string> {
   return signPerpBody(w.pair.spec, action, key, {
     nonce,
     isMainnet: w.pair.isMainnet,
     domain: { chainId: w.pair.perpChainId },
     ...(vault !== undefined ? { vaultAddress: w.wallets[vault]!.address } : {}),
+    expiresAfter,
   })
 }
 

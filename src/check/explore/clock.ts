@@ -10,6 +10,7 @@
  */
 import type { Divergence } from './compare.ts'
 import { invariant } from './compare.ts'
+import type { HttpExchange } from '../target/http.ts'
 import type { Observed } from './observe.ts'
 
 /** Seconds a rate-limit time value may be off what the answer's own `Date` implies (see the header). */
@@ -39,6 +40,11 @@ export class TargetClock {
   }
 }
 
+/** Steps judged by invariants, not answer by answer: what they charge is not seen by the watch. */
+const UNSEEN = new Set(['burst', 'flood', 'race', 'mixed', 'replay', 'fill'])
+/** Where `heard` keeps the windows of answers not tied to a wallet here. */
+const UNSEEN_KEY = '(unseen)'
+
 /** What a sequence on a live target needs to move through time. */
 export interface LiveTime {
   readonly clock: TargetClock
@@ -48,6 +54,22 @@ export interface LiveTime {
   readonly deadline?: number | undefined
   /** Moves the oracle's clock (by one window after a wait). */
   advanceOracle(ms: number): void
+}
+
+/**
+ * Each side's own time, for a perp action's `expiresAfter` (steps.ts `ExpiryPick`): the target's
+ * as read from its answers (a live target) or as the explorer sets it, the oracle's as the
+ * explorer sets it.
+ */
+export interface SideClocks {
+  /** The target's time now (ms); undefined before its first `Date`. */
+  target(): number | undefined
+  oracle(): number
+  /**
+   * How far ahead of each side's now an `ahead` expiry is set: more than a step takes on that
+   * side's clock, less than one wait moves it (a live wait sleeps past it, TimeWatch.expiry).
+   */
+  readonly ahead: { readonly target: number; readonly oracle: number }
 }
 
 const int = (v: string | undefined): number | undefined => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v) : undefined)
@@ -92,15 +114,18 @@ export class TimeWatch {
   private readonly announced = new Map<string, number>()
   /** After a wait: the end each wallet's first answer must be past. */
   private armed = new Map<string, number>()
+  /** The latest perp `expiresAfter` set ahead on the target's clock (ms): the next wait sleeps past it. */
+  private expiry = 0
 
   constructor(private readonly live: LiveTime) {}
 
   /**
    * Called as each step starts. Steps whose requests are not answered one by one through
-   * `answer` (bursts, floods, races, fills) charge wallets unseen: no first answer after them is judged.
+   * `answer` (bursts, floods, races, mixed races, replays, fills) charge wallets unseen: no first
+   * answer after them is judged.
    */
   step(op: string): void {
-    if (op === 'burst' || op === 'flood' || op === 'race' || op === 'fill') this.armed.clear()
+    if (UNSEEN.has(op)) this.armed.clear()
   }
 
   /** The time divergences of one answer of the target for `account` (the wallet charged); `units` at most what it could charge in one category. */
@@ -125,20 +150,40 @@ export class TimeWatch {
   }
 
   /**
+   * A target answer judged by invariants, not through `answer` (a fill's floods): its clock and
+   * the window it announces still count for the next wait, and what it charged was unseen, so no
+   * first answer after it is judged.
+   */
+  heard(e: HttpExchange): void {
+    const headers = e.response?.headers ?? {}
+    this.live.clock.observe(headers.date, Date.now())
+    const reset = int(headers['x-ratelimit-reset'])
+    if (reset !== undefined) this.announced.set(UNSEEN_KEY, Math.max(reset, this.announced.get(UNSEEN_KEY) ?? 0))
+    this.armed.clear()
+  }
+
+  /** A perp `expiresAfter` (target ms, at most a window ahead) that the next wait must cross. */
+  expiresAt(ms: number): void {
+    this.expiry = Math.max(this.expiry, ms)
+  }
+
+  /**
    * Sleeps until the target's clock is past the end of every window it announced in this sequence
-   * (at most a window and a second; never past the deadline), then moves the oracle one window.
-   * False when there was nothing to cross or no time to cross it.
+   * and every expiry set ahead (at most a window and a second; never past the deadline), then
+   * moves the oracle one window. False when there was nothing to cross or no time to cross it.
    */
   async wait(): Promise<boolean> {
-    const last = Math.max(0, ...this.announced.values())
+    const last = Math.max(0, ...this.announced.values()) * 1000
     const now = this.live.clock.now()
-    if (last === 0 || now === undefined) return false
-    // 50 ms past the second after the end: the answer's Date (whole seconds) then shows the crossing too.
-    const sleep = Math.min(last * 1000 + 1050 - now, (this.live.windowSeconds + 1) * 1000 + 50)
+    if ((last === 0 && this.expiry === 0) || now === undefined) return false
+    // 50 ms past the second after the end: the answer's Date (whole seconds) then shows the
+    // crossing too; the clock read is a lower bound of the target's, so an expiry is past as well.
+    const sleep = Math.min(Math.max(last, this.expiry) + 1050 - now, (this.live.windowSeconds + 1) * 1000 + 50)
     if (this.live.deadline !== undefined && Date.now() + sleep > this.live.deadline) return false
     if (sleep > 0) await new Promise((r) => setTimeout(r, sleep))
     this.live.advanceOracle(this.live.windowSeconds * 1000)
     this.armed = new Map(this.announced)
+    this.expiry = 0
     return true
   }
 }

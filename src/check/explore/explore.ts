@@ -313,7 +313,9 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   const ran = mine.map((i) => perShard[i]!)
   const sequences = ran.reduce((n, r) => n + r.sequences, 0)
   const steps = ran.reduce((n, r) => n + r.steps, 0)
-  const all = ran.flatMap((r) => r.found)
+  // Each find with its place in the whole run (shard, then its order in the shard): the order a
+  // whole run keeps its first maxFound in, and `oec report merge` sorts the parts' finds by.
+  const all = mine.flatMap((shard) => perShard[shard]!.found.map((f, index) => ({ f, shard, index })))
   const campaign: Campaign = {
     seed,
     spec: { version: spec.version, digest: createHash('sha256').update(spec.text).digest('hex').slice(0, 16) },
@@ -326,7 +328,12 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   for (let n = 0; n < campaign.lengths.length; n++) campaign.lengths[n] ??= 0
   // A replay reports each saved sequence; an exploration one case per finding (rule and step
   // kind) and per id, in shard order, at most maxFound: the same run gives the same report.
-  const found = opts.replay ? all.filter((f) => f.trace.length > 0) : distinct(all).slice(0, maxFound)
+  const kept = distinct(all).slice(0, maxFound)
+  if (!opts.replay) {
+    campaign.maxFound = maxFound
+    campaign.found = kept.map(({ f, shard, index }) => ({ id: foundId(f), shard, index }))
+  }
+  const found = opts.replay ? all.map(({ f }) => f).filter((f) => f.trace.length > 0) : kept.map(({ f }) => f)
   opts.onProgress?.({ sequences, steps, divergences: found.length, elapsedMs: performance.now() - t0 })
   const explored = exploredCase(campaign, found.length)
   const results: CaseResult[] = opts.replay
@@ -344,10 +351,10 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   return { summary, found, sequences, steps, medianSteps: explored.medianSteps, shards: shardsRan }
 }
 
-function distinct(all: readonly Found[]): Found[] {
+function distinct<T extends { readonly f: Found }>(all: readonly T[]): T[] {
   const keys = new Set<string>()
   const ids = new Set<string>()
-  return all.filter((f) => {
+  return all.filter(({ f }) => {
     const key = findingKey(f.divergence, f.steps.at(-1)!)
     const id = foundId(f)
     if (keys.has(key) || ids.has(id)) return false

@@ -9,7 +9,7 @@ import type { Hex } from '../../signing/index.ts'
 import type { HttpClient, HttpExchange } from '../target/http.ts'
 import { pathOf, route } from '../target/routes.ts'
 import type { TierWallet } from '../target/profile.ts'
-import type { LiveTime } from './clock.ts'
+import type { LiveTime, SideClocks } from './clock.ts'
 import type { ReadBack } from './read-back.ts'
 import type { WsWatch } from './ws-watch.ts'
 
@@ -35,6 +35,8 @@ export interface Sides {
   readonly advance?: (ms: number) => void
   /** On a live target with the time reach: its clock read from its answers, and waits that cross its windows. */
   readonly time?: LiveTime
+  /** Both sides' clocks, where they can be read (absent: a live target without the time reach): perp expiries. */
+  readonly clocks?: SideClocks
   /**
    * A wallet the target has put in a tier (`--config` wallets): it trades as the sequence's last
    * wallet, so that the tier's limits and cap are explored too. The oracle knows its tier.

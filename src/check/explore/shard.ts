@@ -13,7 +13,7 @@ import { queryValues } from '../target/routes.ts'
 import { missingSymbolFor } from '../target/world.ts'
 import { walletDeriver, walletFromKey } from '../target/wallets.ts'
 import { BookMirror } from './mirror.ts'
-import { MAX_UNBOUNDED_WINDOW_S, TargetClock, type LiveTime } from './clock.ts'
+import { MAX_UNBOUNDED_WINDOW_S, TargetClock, type LiveTime, type SideClocks } from './clock.ts'
 import type { Divergence } from './compare.ts'
 import { InProcessClient } from './in-process.ts'
 import { findingKind, type Found } from './report.ts'
@@ -193,7 +193,18 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
           advanceOracle: (ms) => oracle.clock.advance(ms),
         }
       : undefined
-  const timed: Sides = time ? { ...sides, time } : sides
+  // Perp expiries on each side's clock: where the explorer moves both (a wait moves them a minute),
+  // or on a live target with the time reach (its clock read from its answers; the oracle's moves a window a wait).
+  const clocks: SideClocks | undefined = targetClock
+    ? { target: () => targetClock.now(), oracle: () => oracle.clock.now(), ahead: { target: 30_000, oracle: 30_000 } }
+    : time
+      ? {
+          target: () => time.clock.now(),
+          oracle: () => oracle.clock.now(),
+          ahead: { target: windowSeconds * 1000, oracle: windowSeconds * 500 },
+        }
+      : undefined
+  const timed: Sides = { ...sides, ...(time ? { time } : {}), ...(clocks ? { clocks } : {}) }
   const pair: Pair = ghostKeys.length ? { ...timed, mirror: new BookMirror(timed, ghostKeys) } : timed
   let run = 0
   const newSession = () => new ExploreSession(pair, (label) => walletKey(`explore/${plan.shard}/${run}/${label}`))
@@ -256,12 +267,15 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
       return done()
     }
     let left = plan.sequences ?? Number.POSITIVE_INFINITY
+    // A live wait sleeps up to a window: drawn when a deadline bounds it or the window is short.
+    const liveWaits = time !== undefined && (plan.deadline !== undefined || windowSeconds <= MAX_UNBOUNDED_WINDOW_S)
     const arb = stepArbitrary({
       listed: listed.length,
-      // A live wait sleeps up to a window: drawn when a deadline bounds it or the window is short.
-      canWait:
-        targetClock !== undefined || (time !== undefined && (plan.deadline !== undefined || windowSeconds <= MAX_UNBOUNDED_WINDOW_S)),
-      canFill: targetClock !== undefined,
+      canWait: targetClock !== undefined || liveWaits,
+      // A fill needs the order limit's windows crossed within a sequence: live, only with a short
+      // window (a long one would be a flood that waits past any duration budget).
+      canFill: targetClock !== undefined || (time !== undefined && windowSeconds <= MAX_UNBOUNDED_WINDOW_S),
+      canExpire: clocks !== undefined,
       statuses: queryValues(spec, 'listOrders', 'status'),
       reach: plan.reach,
     })

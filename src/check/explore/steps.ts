@@ -21,6 +21,12 @@ export type SigMistake = 'none' | 'stale' | 'chain' | 'number'
 /** A listed instrument by index, a well-formed unlisted one, or one that breaks the grammar. */
 export type SymbolPick = number | 'unlisted' | 'malformed' | 'lower'
 export type ClientIdPick = 'new' | 'repeat' | 'empty'
+/**
+ * A perp action's `expiresAfter`, on each side's own clock: a minute in the past; ahead by less
+ * than one wait moves that clock; or the last `ahead` of the sequence that a wait has since
+ * crossed (none crossed yet: as `past`).
+ */
+export type ExpiryPick = 'past' | 'ahead' | 'crossed'
 
 export interface OrderSpec {
   readonly symbol: SymbolPick
@@ -85,6 +91,7 @@ export type Step =
       readonly vault?: number | undefined
       readonly orders: readonly PerpOrderSpec[]
       readonly nonce: NoncePick
+      readonly expires?: ExpiryPick | undefined
     }
   | {
       readonly op: 'perp-cancel'
@@ -94,6 +101,7 @@ export type Step =
       /** 'big': an oid past 2^53 that nobody issued. */
       readonly ref: OrderRef | 'big'
       readonly nonce: NoncePick
+      readonly expires?: ExpiryPick | undefined
     }
   | {
       readonly op: 'read'
@@ -197,6 +205,8 @@ export interface StepOptions {
   readonly canWait: boolean
   /** Fills to the open-order cap across windows: only where the clock moves at once (default: canWait). */
   readonly canFill?: boolean
+  /** Both sides' clocks can be read (the embedded server, a test's clock, a live target with the time reach): perp actions carry `expiresAfter`. */
+  readonly canExpire?: boolean | undefined
   /** The order statuses the spec lists (`?status=` reads); none: no filtered reads. */
   readonly statuses?: readonly string[]
   /**
@@ -222,6 +232,9 @@ function single(o: StepOptions): fc.Arbitrary<Step> {
     size: fc.constantFrom('1', '2', '0.5'),
     tif: fc.constantFrom('Gtc' as const, 'Ioc' as const, 'Alo' as const),
   })
+  const expires: fc.Arbitrary<ExpiryPick | undefined> = o.canExpire
+    ? fc.option(fc.constantFrom('past' as const, 'ahead' as const, 'crossed' as const), { nil: undefined, freq: 2 })
+    : fc.constant(undefined)
   return fc.oneof(
     {
       weight: 14,
@@ -294,24 +307,30 @@ function single(o: StepOptions): fc.Arbitrary<Step> {
     },
     {
       weight: 4,
-      arbitrary: fc.record({
-        op: fc.constant('perp-order' as const),
-        signer: perpSigner,
-        vault,
-        orders: fc.array(perpOrder, { minLength: 1, maxLength: 2 }),
-        nonce,
-      }),
+      arbitrary: fc
+        .record({
+          op: fc.constant('perp-order' as const),
+          signer: perpSigner,
+          vault,
+          orders: fc.array(perpOrder, { minLength: 1, maxLength: 2 }),
+          nonce,
+          expires,
+        })
+        .map(dropUndefined),
     },
     {
       weight: 2,
-      arbitrary: fc.record({
-        op: fc.constant('perp-cancel' as const),
-        signer: perpSigner,
-        vault,
-        by: fc.constantFrom('oid' as const, 'cloid' as const),
-        ref: fc.oneof({ weight: 3, arbitrary: ref }, { weight: 2, arbitrary: fc.constant('big' as const) }),
-        nonce,
-      }),
+      arbitrary: fc
+        .record({
+          op: fc.constant('perp-cancel' as const),
+          signer: perpSigner,
+          vault,
+          by: fc.constantFrom('oid' as const, 'cloid' as const),
+          ref: fc.oneof({ weight: 3, arbitrary: ref }, { weight: 2, arbitrary: fc.constant('big' as const) }),
+          nonce,
+          expires,
+        })
+        .map(dropUndefined),
     },
     {
       weight: 4,
@@ -374,7 +393,10 @@ export function stepArbitrary(o: StepOptions): fc.Arbitrary<Step> {
         arbitrary: fc.record({
           op: fc.constant('burst' as const),
           n: fc.integer({ min: 2, max: 8 }),
-          step: one.filter((s) => s.op === 'order' || s.op === 'cancel' || s.op === 'perp-order' || s.op === 'approve'),
+          // One body goes to both sides: a burst carries no expiresAfter (each side's would differ).
+          step: one
+            .filter((s) => s.op === 'order' || s.op === 'cancel' || s.op === 'perp-order' || s.op === 'approve')
+            .map((s) => (s.op === 'perp-order' ? dropUndefined({ ...s, expires: undefined }) : s)),
         }),
       },
       {

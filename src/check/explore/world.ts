@@ -12,7 +12,13 @@ import { Invariants } from './invariants.ts'
 import { Ledger } from './ledger.ts'
 import type { Observed } from './observe.ts'
 import type { Pair } from './pair.ts'
-import { AGENTS, WALLETS, type Step } from './steps.ts'
+import { AGENTS, WALLETS, type ExpiryPick, type Step } from './steps.ts'
+
+/** A perp `expiresAfter` on each side's own clock (ms). */
+export interface Expiry {
+  readonly target: bigint
+  readonly oracle: bigint
+}
 
 export interface TraceStep {
   readonly step: Step
@@ -46,6 +52,8 @@ export class World {
    * fewer counters compared, never a false RL-12.
    */
   private firstReset: string | undefined
+  /** The last perp expiry set ahead on each side's clock, and the last one a wait has crossed since. */
+  private expiry: { ahead?: Expiry; crossed?: Expiry } = {}
 
   constructor(
     readonly pair: Pair,
@@ -87,9 +95,28 @@ export class World {
     return v === 'rolled' ? (time.length ? time : v) : [...time, ...v]
   }
 
-  /** The clocks moved to the next window: every wallet's window starts again. */
+  /** The clocks moved to the next window: every wallet's window starts again, and an expiry set ahead has passed on both sides. */
   newWindow(): void {
     this.firstReset = undefined
+    if (this.expiry.ahead) this.expiry = { crossed: this.expiry.ahead }
+  }
+
+  /**
+   * A perp action's `expiresAfter` on each side's clock (steps.ts `ExpiryPick`), or undefined:
+   * none picked, no clocks, or the target's time not read yet (then neither side gets one).
+   */
+  expiresAfter(pick: ExpiryPick | undefined): Expiry | undefined {
+    const clocks = this.pair.clocks
+    const target = clocks?.target()
+    if (!pick || !clocks || target === undefined) return undefined
+    const at = (target: number, oracle: number): Expiry => ({ target: BigInt(Math.floor(target)), oracle: BigInt(Math.floor(oracle)) })
+    if (pick === 'ahead') {
+      const e = at(target + clocks.ahead.target, clocks.oracle() + clocks.ahead.oracle)
+      this.expiry = { ...this.expiry, ahead: e }
+      this.time?.expiresAt(Number(e.target))
+      return e
+    }
+    return (pick === 'crossed' ? this.expiry.crossed : undefined) ?? at(target - 60_000, clocks.oracle() - 60_000)
   }
 
   /** The target's window for a wallet rolled over since its first answer in this sequence (or the last wait). */

@@ -108,6 +108,8 @@ export interface PerpBodyOptions {
   readonly signedAction?: Record<string, unknown>
   /** Sign without the vault address but send it. */
   readonly vaultUnsigned?: boolean
+  /** Milliseconds after which the action may not be carried out: signed and sent. */
+  readonly expiresAfter?: bigint | undefined
 }
 
 export async function signPerpBody(
@@ -118,7 +120,13 @@ export async function signPerpBody(
 ): Promise<string> {
   const signedVault = o.vaultUnsigned ? null : (o.vaultAddress ?? null)
   const sig = await signingFor(spec).signPerpAction(
-    { action: o.signedAction ?? action, nonce: o.nonce, vaultAddress: signedVault, isMainnet: o.isMainnet },
+    {
+      action: o.signedAction ?? action,
+      nonce: o.nonce,
+      vaultAddress: signedVault,
+      isMainnet: o.isMainnet,
+      ...(o.expiresAfter !== undefined ? { expiresAfter: o.expiresAfter } : {}),
+    },
     signer,
     o.domain,
   )
@@ -128,5 +136,6 @@ export async function signPerpBody(
     ['signature', { r: sig.r, s: sig.s, v: sig.v }],
   ]
   if (o.vaultAddress) entries.push(['vaultAddress', o.vaultAddress])
+  if (o.expiresAfter !== undefined) entries.push(['expiresAfter', o.expiresAfter])
   return bodyText(entries)
 }

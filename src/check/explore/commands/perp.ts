@@ -28,6 +28,10 @@ export const perp: Command<PerpStep> = {
     const account = perpAccount(w, step)
     const nonce = ledger.nonce(account.address, step.nonce)
     const cloids: string[] = []
+    // Each side's expiry on its own clock: the two bodies differ only there (and in a cancel's oid).
+    const expiry = w.expiresAfter(step.expires)
+    const signed = (action: Record<string, unknown>, side: 'target' | 'oracle') =>
+      perpBody(w, action, signer.privateKey, nonce, step.vault, expiry?.[side])
     let bodyT: string
     let bodyO: string
     if (step.op === 'perp-order') {
@@ -36,7 +40,8 @@ export const perp: Command<PerpStep> = {
         cloids.push(cloid)
         return { asset: assetOf(w, o.asset), isBuy: o.buy, price: o.price, size: o.size, tif: o.tif, cloid }
       })
-      bodyT = bodyO = await perpBody(w, perpOrderAction(orders), signer.privateKey, nonce, step.vault)
+      bodyT = await signed(perpOrderAction(orders), 'target')
+      bodyO = expiry ? await signed(perpOrderAction(orders), 'oracle') : bodyT
     } else {
       const p = ledger.ref(step.ref)
       const asset = p?.asset ?? 0
@@ -49,8 +54,8 @@ export const perp: Command<PerpStep> = {
                 { a: asset, o: step.ref === 'big' ? 2n ** 53n + 1n : BigInt(/^\d+$/.test(p?.[side] ?? '') ? p![side]! : UNKNOWN_ID) },
               ],
             }
-      bodyT = await perpBody(w, action('target'), signer.privateKey, nonce, step.vault)
-      bodyO = step.by === 'cloid' ? bodyT : await perpBody(w, action('oracle'), signer.privateKey, nonce, step.vault)
+      bodyT = await signed(action('target'), 'target')
+      bodyO = step.by === 'cloid' && !expiry ? bodyT : await signed(action('oracle'), 'oracle')
     }
     const [te, oe] = await both(w.pair, 'perpExchange', bodyT, bodyO)
     w.record(step, [te], [oe])
@@ -71,6 +76,11 @@ export const perp: Command<PerpStep> = {
     if (verdict === 'rolled') return verdict
     if (assumedAuth && (o.outcome === 'auth' || t.outcome === 'auth'))
       verdict = verdict.map((d) => (d.rule === 'AUTH-2' ? divergence(assumedAuth, d.what) : d))
+    // An expired action the reference refused: a difference is about the expiry (PERP-8 names its refusal).
+    if (expiry && step.expires !== 'ahead' && o.outcome !== 'accepted')
+      verdict = verdict.map((d) =>
+        d.rule === 'PERP-9' ? divergence('PERP-8', `${d.what}; its expiresAfter ${expiry.target} was past on the target's clock`) : d,
+      )
     ledger.settle(account.address, nonce, tookEffect(o))
     const out = [...verdict]
     if (tookEffect(t)) {
