@@ -18,7 +18,7 @@ const UNIT = [
   'test/check-server/registry.test.ts',
   'test/architecture/{layers,spreads}.test.ts',
   'test/check-client/plan.test.ts',
-  'test/check-explore/{commands,ledger,clock,race-invariants}.test.ts',
+  'test/check-explore/{commands,ledger,clock,race-invariants,fields}.test.ts',
   'test/client-runtime/client.test.ts',
 ]
 const ALL = ['test/**/*.test.ts', 'src/**/*.test.ts', 'generators/**/*.test.ts']

@@ -6,7 +6,8 @@
  */
 import { ruleLevels, type RuleId } from '../../contract/generated/rules.ts'
 import type { Level } from '../../contract/rules.ts'
-import type { ErrorCodeEntry } from '../../contract/index.ts'
+import type { Contract, ErrorCodeEntry } from '../../contract/index.ts'
+import { fieldDifferences } from './fields.ts'
 import type { AnswerKind, Observed, Outcome } from './observe.ts'
 
 export interface Divergence {
@@ -55,6 +56,8 @@ export interface AnswerContext {
   readonly neverRests?: boolean
   /** The error-code catalog, when refusals are compared by their `code` too (read-back `parties`). */
   readonly catalog?: readonly ErrorCodeEntry[]
+  /** The spec, when the stated body fields of answers are compared too (read-back `parties`, fields.ts). */
+  readonly fields?: Contract
 }
 
 /** The stated rule behind an answer of each kind: whether it is taken follows from stated rules. */
@@ -144,6 +147,23 @@ function compareCodes(target: Observed, oracle: Observed, catalog: readonly Erro
   return [divergence(rule, `${target.status} with code ${text(t)}; the reference's code for it is ${text(o)}`)]
 }
 
+/**
+ * The stated body fields of two answers of the same class and status (fields.ts): a field of a
+ * stated schema departs from the endpoint's stated rule, one on an assumed way from the assumed
+ * shapes (EP-9). A 429's body is left out: its numbers follow each side's window, which the
+ * rate-limit rules judge; so is a 5xx or 503 (nothing was done) and a read (the read-backs judge those).
+ */
+function compareFields(target: Observed, oracle: Observed, c: AnswerContext, spec: Contract): Divergence[] {
+  const [ts, os] = [target.sent, oracle.sent]
+  if (!ts || !os || ts.method === 'GET' || target.status !== oracle.status || target.outcome !== oracle.outcome) return []
+  if (target.status === 429 || target.status >= 500) return []
+  const d = fieldDifferences(spec, target.status, { json: target.json, sent: ts }, { json: oracle.json, sent: os })[0]
+  if (!d) return []
+  const rule: RuleId = d.assumed ? 'EP-9' : (c.rule ?? KIND_RULE[c.kind])
+  const expected = d.echo ? `it was sent ${text(d.oracle)}, which the reference echoes` : `the reference's is ${text(d.oracle)}`
+  return [divergence(rule, `${target.status} answer's ${d.at} is ${text(d.target)}; ${expected}`)]
+}
+
 /** Divergences of one answer pair; 'rolled' when the difference comes from the target's window rolling over (not comparable). */
 export function compareAnswers(target: Observed, oracle: Observed, c: AnswerContext): Divergence[] | 'rolled' {
   if (target.status === 0) return [invariant(c.rule ?? KIND_RULE[c.kind], 'the target did not answer')]
@@ -183,6 +203,7 @@ export function compareAnswers(target: Observed, oracle: Observed, c: AnswerCont
   }
   // PO-9 holds for the target's answer by itself: a REJECTED order says why.
   if (c.catalog && out.length === 0) out.push(...compareCodes(target, oracle, c.catalog))
+  if (c.fields && out.length === 0) out.push(...compareFields(target, oracle, c, c.fields))
   if (c.kind === 'order' && target.outcome === 'rejected' && target.status === 200 && typeof bodyField(target, 'reason') !== 'string')
     out.push(invariant('PO-9', 'a REJECTED order result without a reason'))
   if (target.outcome === 'rate' && oracle.outcome === 'rate') {

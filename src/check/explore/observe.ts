@@ -5,6 +5,7 @@
  * perp action, and the headers a rule states. Pure: an exchange in, a value out.
  */
 import type { HttpExchange } from '../target/http.ts'
+import type { Sent } from './fields.ts'
 
 export type Outcome = 'accepted' | 'rejected' | 'auth' | 'rate' | 'cap' | 'nonce' | 'refused' | 'unavailable' | 'server' | 'none'
 
@@ -15,6 +16,8 @@ export interface Observed {
   readonly items?: readonly Outcome[]
   readonly headers: Readonly<Record<string, string>>
   readonly json?: unknown
+  /** The request as this side sent it: what the stated fields an answer echoes are held to (fields.ts). */
+  readonly sent?: Sent
 }
 
 const AUTH_MESSAGE =
@@ -59,11 +62,21 @@ function perpStatus(s: unknown): Outcome {
 
 export type AnswerKind = 'order' | 'cancel' | 'batch' | 'replace' | 'agent' | 'perp' | 'read'
 
+function sentOf(e: HttpExchange): Sent {
+  let body: unknown
+  try {
+    body = e.request.body === undefined ? undefined : JSON.parse(e.request.body)
+  } catch {
+    // A body sent malformed on purpose echoes nothing.
+  }
+  return { method: e.request.method, path: new URL(e.request.url, 'http://x').pathname, ...(body !== undefined ? { body } : {}) }
+}
+
 /** Reads an exchange as `kind`; a transport failure is `none` with status 0. */
 export function observe(e: HttpExchange, kind: AnswerKind): Observed {
   const res = e.response
   if (!res) return { status: 0, outcome: 'none', headers: {} }
-  const base = { status: res.status, headers: res.headers, ...(res.json !== undefined ? { json: res.json } : {}) }
+  const base = { status: res.status, headers: res.headers, ...(res.json !== undefined ? { json: res.json } : {}), sent: sentOf(e) }
   if (res.status >= 300) return { ...base, outcome: errorOutcome(res.status, res.json) }
   const body = res.json
   switch (kind) {

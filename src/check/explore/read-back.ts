@@ -2,8 +2,10 @@
  * How far a step's verdict reaches. `acting`: the answers by class and the acting wallet's state,
  * as the explorer first did. `parties` (the default): also every party the step may have touched
  * (the counterparties of a fill, whoever owns an order it names), the error `code` of every refusal
- * and the request fields an answer echoes, and the `/ws` updates of the sequence's wallets. Pure.
+ * and the stated body fields of every answer (fields.ts), the book of every instrument a step may
+ * have filled on, and the `/ws` updates of the sequence's wallets. Pure.
  */
+import type { HttpExchange } from '../target/http.ts'
 export type ReadBack = 'acting' | 'parties'
 
 export const READ_BACKS: readonly ReadBack[] = ['acting', 'parties']
@@ -27,4 +29,29 @@ export function counterparties(placed: readonly Owned[], readAlready: readonly n
       out.push(p.wallet)
     }
   return out.sort((a, b) => a - b)
+}
+
+/** Every `symbol` a request body names, at any depth (an order, a batch's orders, a replacement's order). */
+function symbolsIn(v: unknown, out: Set<string>): void {
+  if (Array.isArray(v)) for (const x of v) symbolsIn(x, out)
+  else if (v !== null && typeof v === 'object')
+    for (const [k, x] of Object.entries(v)) k === 'symbol' && typeof x === 'string' ? out.add(x) : symbolsIn(x, out)
+}
+
+/**
+ * The books a step may have filled on: the instruments of the orders the reference answered 200
+ * to (an order, a batch, a replacement, a race's or a replay's orders). A cancel names no symbol
+ * and fills nothing, so it reads no book; each instrument is read once however many orders it had.
+ */
+export function filledBooks(oracle: readonly HttpExchange[]): string[] {
+  const out = new Set<string>()
+  for (const e of oracle) {
+    if (e.request.method === 'GET' || e.response?.status !== 200 || e.request.body === undefined) continue
+    try {
+      symbolsIn(JSON.parse(e.request.body), out)
+    } catch {
+      // A body sent malformed on purpose placed nothing.
+    }
+  }
+  return [...out].sort()
 }

@@ -13,8 +13,8 @@ import { cancelBody } from './bodies.ts'
 import { commandFor, contextOf, type Ctx } from './commands/index.ts'
 import type { Divergence } from './compare.ts'
 import { both, type Pair } from './pair.ts'
-import { counterparties } from './read-back.ts'
-import { orderIds, state } from './state.ts'
+import { counterparties, filledBooks } from './read-back.ts'
+import { book, orderIds, state } from './state.ts'
 import { WALLETS, type Step } from './steps.ts'
 import { World, type StepVerdict, type TraceStep } from './world.ts'
 import { updateOf, type WsWatch } from './ws-watch.ts'
@@ -105,9 +105,10 @@ export class ExploreSession {
     this.world.steps.push(step)
     this.world.time?.step(step.op)
     if (step.op !== 'wait') await this.pair.mirror?.sync()
+    const from = this.world.trace.length
     const acted = await command.run(step, this.ctx)
     if (acted === 'rolled') return acted
-    const further = acted.length ? [] : await this.reachFurther(step, parties)
+    const further = acted.length ? [] : await this.reachFurther(step, parties, this.world.trace.slice(from))
     if (further === 'rolled') return further
     const v = [...acted, ...further]
     const judged = parties.some((p) => this.adopted.has(p)) ? v.filter((d) => d.invariant) : v
@@ -121,8 +122,10 @@ export class ExploreSession {
    * other wallet with an order of the sequence (its `/ws` updates are compared once, by finish()).
    * Adopted parties are left out (the oracle holds the target's choice for them, not its own).
    */
-  private async reachFurther(step: Step, parties: readonly string[]): Promise<StepVerdict> {
+  private async reachFurther(step: Step, parties: readonly string[], ran: readonly TraceStep[]): Promise<StepVerdict> {
     if (this.pair.readBack === 'acting' || step.op === 'read' || step.op === 'wait') return []
+    const books = await this.booksAfter(ran)
+    if (books.length) return books
     const placed = this.world.ledger.placed
     const read = parties.filter((p) => p.startsWith('w')).map((p) => Number(p.slice(1)))
     const others = counterparties(placed, read).filter((w) => !this.adopted.has(`w${w}`))
@@ -152,5 +155,21 @@ export class ExploreSession {
     // On a live target another client may trade with our orders at any moment (before the mirror
     // sees it): how much filled is no verdict there, as for the records it re-reads.
     return this.ws.settle(orders, reference, this.pair.mirror !== undefined)
+  }
+
+  /**
+   * The book of each instrument the step may have filled on, read once on both sides as the step
+   * left it. Left out where the two books may part for a reason that is no fault: once a target's
+   * book has held someone else's orders (the mirror evens it before each step, and another
+   * client's order between that and this read is a difference it would carry over), and once a
+   * party is adopted (the oracle holds the target's choice for it, not the book that follows).
+   */
+  private async booksAfter(ran: readonly TraceStep[]): Promise<StepVerdict> {
+    if (this.pair.mirror?.sawForeign || this.adopted.size) return []
+    const out = []
+    // Only a listed instrument has a book to fill (an order for another is refused or REJECTED).
+    const listed = filledBooks(ran.flatMap((r) => r.oracle)).filter((s) => this.pair.symbols.includes(s))
+    for (const symbol of listed) out.push(...(await book(this.world, symbol, this.pair.symbols.indexOf(symbol), undefined, false)))
+    return out
   }
 }

@@ -120,12 +120,16 @@ export async function state(w: World, wallets: readonly number[], step?: Step): 
   return out
 }
 
-/** An instrument's book on both sides: the levels, or for an unlisted symbol the 13020 envelope. */
-export async function book(w: World, symbol: string, pick: SymbolPick, step?: Step): Promise<Divergence[]> {
+/**
+ * An instrument's book on both sides: the levels, or for an unlisted symbol the 13020 envelope.
+ * `resync` false: the book as the step left it, never evened first (a book read after a fill,
+ * which the mirror would carry over as someone else's liquidity).
+ */
+export async function book(w: World, symbol: string, pick: SymbolPick, step?: Step, resync = true): Promise<Divergence[]> {
   const { pair } = w
   let [te, oe] = await both(pair, 'getOrderbook', undefined, undefined, { symbol })
   // As for the orders: a live book may have moved since the step's sync; once more after another.
-  if (pair.mirror && te.response?.body !== oe.response?.body) {
+  if (resync && pair.mirror && te.response?.body !== oe.response?.body) {
     await pair.mirror.sync()
     ;[te, oe] = await both(pair, 'getOrderbook', undefined, undefined, { symbol })
   }

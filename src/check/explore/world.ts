@@ -89,8 +89,8 @@ export class World {
   answer(t: Observed, o: Observed, c: Omit<AnswerContext, 'windowRolled'>, wallet: string): StepVerdict {
     // The time values are the target's alone: they stand even where the two sides' windows parted.
     const time = this.time?.answer(t, wallet, Math.max(1, t.items?.length ?? 0, o.items?.length ?? 0)) ?? []
-    // Read-back `parties` (read-back.ts): refusals are compared by their error code too.
-    const codes = this.pair.readBack === 'acting' ? {} : { catalog: this.pair.spec.catalog }
+    // Read-back `parties` (read-back.ts): refusals are compared by their error code too, and answers by their stated fields.
+    const codes = this.pair.readBack === 'acting' ? {} : { catalog: this.pair.spec.catalog, fields: this.pair.spec }
     const v = compareAnswers(t, o, { ...c, ...codes, windowRolled: this.rolled(t) })
     return v === 'rolled' ? (time.length ? time : v) : [...time, ...v]
   }
