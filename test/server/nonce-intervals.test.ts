@@ -89,4 +89,26 @@ describe('the --data store keeps the runs across a restart', () => {
       { seed: 40, numRuns: 12 },
     )
   }, 60_000)
+
+  // Only the recently used wallets' runs stay in memory: one that left the cache is read again
+  // from the store (its writes not yet committed included) and still refuses what it consumed.
+  it('a wallet read again after 1,500 others answers as before, committed or not', async () => {
+    const data = openDataDir(join(root, 'many'), contract)
+    try {
+      const wallet = (i: number) => `0x${i.toString(16).padStart(40, '0')}`
+      data.nonces.consume(wallet(0), 7n)
+      data.nonces.consume(wallet(0), 8n)
+      for (let i = 1; i <= 1500; i++) data.nonces.consume(wallet(i), BigInt(i))
+      // Wallet 0 has left the cache; its runs are read back with the queued writes.
+      expect([7n, 8n, 9n].map((n) => data.nonces.has(wallet(0), n))).toEqual([true, true, false])
+      data.nonces.consume(wallet(0), 9n)
+      await data.settled()
+      for (let i = 1; i <= 1500; i++) data.nonces.consume(wallet(10_000 + i), 1n)
+      expect([6n, 7n, 8n, 9n, 10n].map((n) => data.nonces.has(wallet(0), n))).toEqual([false, true, true, true, false])
+      expect(data.nonces.has(wallet(1500), 1500n)).toBe(true)
+      expect(data.nonces.has(wallet(1500), 1501n)).toBe(false)
+    } finally {
+      await data.close()
+    }
+  }, 60_000)
 })
