@@ -34,9 +34,9 @@ export interface Sides {
   /** Moves both clocks (absent: the target's clock is its own, and no step waits). */
   readonly advance?: (ms: number) => void
   /** On a live target with the time reach: its clock read from its answers, and waits that cross its windows. */
-  readonly time?: LiveTime
+  readonly time?: LiveTime | undefined
   /** Both sides' clocks, where they can be read (absent: a live target without the time reach): perp expiries. */
-  readonly clocks?: SideClocks
+  readonly clocks?: SideClocks | undefined
   /**
    * A wallet the target has put in a tier (`--config` wallets): it trades as the sequence's last
    * wallet, so that the tier's limits and cap are explored too. The oracle knows its tier.
@@ -45,7 +45,7 @@ export interface Sides {
   /** How far a step's verdict reaches (read-back.ts); absent: `parties`. */
   readonly readBack?: ReadBack
   /** The shard's subscriber to the target's `/ws` (read-back `parties`), shared by its sequences. */
-  readonly watch?: WsWatch
+  readonly watch?: WsWatch | undefined
 }
 
 /** What the session asks of the mirror (mirror.ts). */

@@ -172,7 +172,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
     openCap: spec.rateLimits.tiers[spec.rateLimits.defaultTier]!.maxOpenOrders,
     tierWallet: plan.tierWallet,
     readBack: plan.readBack ?? 'parties',
-    ...(watch ? { watch } : {}),
+    watch,
     ...(targetClock
       ? {
           advance: (ms: number) => {
@@ -204,7 +204,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
           ahead: { target: windowSeconds * 1000, oracle: windowSeconds * 500 },
         }
       : undefined
-  const timed: Sides = { ...sides, ...(time ? { time } : {}), ...(clocks ? { clocks } : {}) }
+  const timed: Sides = { ...sides, time, clocks }
   const pair: Pair = ghostKeys.length ? { ...timed, mirror: new BookMirror(timed, ghostKeys) } : timed
   let run = 0
   const newSession = () => new ExploreSession(pair, (label) => walletKey(`explore/${plan.shard}/${run}/${label}`))
