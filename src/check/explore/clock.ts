@@ -52,8 +52,11 @@ export interface LiveTime {
   readonly windowSeconds: number
   /** `Date.now()` time no wait may pass (a time budget); absent: a sequence budget. */
   readonly deadline?: number | undefined
-  /** Moves the oracle's clock (by one window after a wait). */
-  advanceOracle(ms: number): void
+  /**
+   * Sleeps until `wake` (a `Date.now()` time); when it resolves, the oracle's clock has moved one
+   * window (lanes.ts: other sequences of the shard may run meanwhile).
+   */
+  sleep(wake: number): Promise<void>
 }
 
 /**
@@ -180,8 +183,7 @@ export class TimeWatch {
     // crossing too; the clock read is a lower bound of the target's, so an expiry is past as well.
     const sleep = Math.min(Math.max(last, this.expiry) + 1050 - now, (this.live.windowSeconds + 1) * 1000 + 50)
     if (this.live.deadline !== undefined && Date.now() + sleep > this.live.deadline) return false
-    if (sleep > 0) await new Promise((r) => setTimeout(r, sleep))
-    this.live.advanceOracle(this.live.windowSeconds * 1000)
+    await this.live.sleep(Date.now() + Math.max(0, sleep))
     this.armed = new Map(this.announced)
     this.expiry = 0
     return true

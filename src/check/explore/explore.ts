@@ -217,8 +217,10 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   }
   // Shards share a live target; with the caller's clock they would also share its time, so one shard then.
   // On a live target each shard trades its own instruments (a world of its own: no shard's order
-  // meets another's on a book), so there are no more shards than instruments.
-  const shards = opts.replay || opts.clock ? 1 : embedded ? EMBEDDED_SHARDS : Math.min(workers, Math.max(1, symbols.length))
+  // meets another's on a book), those named, else those the target lists, so there are no more
+  // shards than instruments.
+  const dealt = symbols.length ? symbols : (universe ?? [])
+  const shards = opts.replay || opts.clock ? 1 : embedded ? EMBEDDED_SHARDS : Math.min(workers, Math.max(1, dealt.length))
   const salt = embedded ? undefined : runSalt()
   const deadline = 'ms' in opts.budget ? Date.now() + opts.budget.ms : undefined
   const maxFound = opts.maxFound ?? 30
@@ -235,7 +237,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   const mine = Array.from({ length: shards }, (_, i) => i).filter((i) => i % part.of === part.index - 1)
   // One thread per core at most: a thread costs a module load and a spec compile.
   const threads = THREADS_AVAILABLE ? Math.min(workers, mine.length, availableParallelism()) : 1
-  const shardSymbols = (shard: number) => (embedded || shards === 1 ? symbols : symbols.filter((_, i) => i % shards === shard))
+  const shardSymbols = (shard: number) => (embedded || shards === 1 ? symbols : dealt.filter((_, i) => i % shards === shard))
 
   // Running totals per shard, summed for progress: a shard reports its own totals.
   const counts = Array.from({ length: shards }, () => ({ sequences: 0, steps: 0 }))

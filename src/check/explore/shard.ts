@@ -25,12 +25,20 @@ import { shrinkFound, type ShrinkBudget } from './shrink.ts'
 import { describeStep } from './commands/index.ts'
 import { stepArbitrary, type Reach, type Step } from './steps.ts'
 import { WsWatch } from './ws-watch.ts'
+import { Lanes } from './lanes.ts'
 
 /** Sequences whose orders stay on a live target's book for later sequences to trade with. */
 const KEEP_LEFTOVERS = 20
 
 /** Ghost wallets a shard's mirror spreads the target's foreign liquidity over (open-order caps). */
 const GHOSTS = 8
+
+/**
+ * Sequences a shard keeps in flight on a live target whose waits sleep (lanes.ts): a wait sleeps
+ * until the target's window ends (half a minute on average with the spec's window), which one
+ * lane alone would spend doing nothing.
+ */
+const LIVE_LANES = 16
 
 /** The embedded servers' clocks start here: a fixed time, so that the report is the same run after run. */
 export const EMBEDDED_EPOCH = Date.UTC(2026, 0, 5, 12, 0, 0)
@@ -106,9 +114,12 @@ interface Model {
   stopped: boolean
 }
 
-/** A shard's fast-check seed for its n-th run. */
-function shardSeed(seed: number, shard: number, attempt: number): number {
-  return createHash('sha256').update(`${seed}:${shard}:${attempt}`).digest().readInt32BE(0)
+/** A shard's fast-check seed for its n-th run (of its lane, past the first). */
+function shardSeed(seed: number, shard: number, attempt: number, lane = 0): number {
+  return createHash('sha256')
+    .update(`${seed}:${shard}:${attempt}${lane ? `:${lane}` : ''}`)
+    .digest()
+    .readInt32BE(0)
 }
 
 /** What makes two divergences the same finding (and gives it its id): the rule, and the kind of step that showed it. */
@@ -153,11 +164,14 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
   const targetClock = own?.clock ?? hooks.clock
   const instruments = oracle.server.config.instruments
   const listed = plan.symbols.length ? plan.symbols : instruments
-  // One subscriber for the shard's sequences (they run one after another), not one per sequence.
-  const watch =
-    plan.readBack !== 'acting'
-      ? new WsWatch({ target: own ? own.server.url : plan.target!, headers: plan.headers, websocket: spec.websocket })
-      : undefined
+  // One subscriber for each lane's sequences (they run one after another), not one per sequence.
+  const watchers: WsWatch[] = []
+  const newWatch = () => {
+    if (plan.readBack === 'acting') return undefined
+    const w = new WsWatch({ target: own ? own.server.url : plan.target!, headers: plan.headers, websocket: spec.websocket })
+    watchers.push(w)
+    return w
+  }
   const sides: Sides = {
     spec,
     target,
@@ -172,7 +186,6 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
     openCap: spec.rateLimits.tiers[spec.rateLimits.defaultTier]!.maxOpenOrders,
     tierWallet: plan.tierWallet,
     readBack: plan.readBack ?? 'parties',
-    watch,
     ...(targetClock
       ? {
           advance: (ms: number) => {
@@ -182,17 +195,16 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
         }
       : {}),
   }
-  // A live target whose clock is its own: the time reach reads it from its answers and waits for it.
+  // A live target whose clock is its own: the time reach reads it from its answers and waits for
+  // it, other lanes' sequences running while one sleeps (under a time budget: a sequence budget
+  // keeps one lane, so that its sequences run in their drawn order).
   const windowSeconds = oracle.server.config.rateWindowSeconds
-  const time: LiveTime | undefined =
-    plan.target !== undefined && !targetClock && plan.time !== false
-      ? {
-          clock: new TargetClock(),
-          windowSeconds,
-          deadline: plan.deadline,
-          advanceOracle: (ms) => oracle.clock.advance(ms),
-        }
-      : undefined
+  const timeReach = plan.target !== undefined && !targetClock && plan.time !== false
+  const lanes = new Lanes(() => oracle.clock.advance(windowSeconds * 1000))
+  const laneCount = timeReach && plan.deadline !== undefined && !hooks.replay ? LIVE_LANES : 1
+  const time: LiveTime | undefined = timeReach
+    ? { clock: new TargetClock(), windowSeconds, deadline: plan.deadline, sleep: (wake) => lanes.sleep(wake) }
+    : undefined
   // Perp expiries on each side's clock: where the explorer moves both (a wait moves them a minute),
   // or on a live target with the time reach (its clock read from its answers; the oracle's moves a window a wait).
   const clocks: SideClocks | undefined = targetClock
@@ -205,48 +217,68 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
         }
       : undefined
   const timed: Sides = { ...sides, time, clocks }
-  const pair: Pair = ghostKeys.length ? { ...timed, mirror: new BookMirror(timed, ghostKeys) } : timed
+  const shared: Pair = ghostKeys.length ? { ...timed, mirror: new BookMirror(timed, ghostKeys) } : timed
+  // The tier wallet is the one wallet sequences share: only the first lane trades with it, so that
+  // no sequence meets its window or its open orders changed by another lane's while it slept.
+  const pairs: Pair[] = Array.from({ length: laneCount }, (_, lane) => ({
+    ...shared,
+    watch: newWatch(),
+    tierWallet: lane === 0 ? shared.tierWallet : undefined,
+  }))
   let run = 0
-  const newSession = () => new ExploreSession(pair, (label) => walletKey(`explore/${plan.shard}/${run}/${label}`))
+  const newSession = (lane: number) => {
+    const r = ++run
+    return new ExploreSession(pairs[lane]!, (label) => walletKey(`explore/${plan.shard}/${r}/${label}`))
+  }
+  /** `body` holding the shard's turn (lanes.ts): no other lane's request goes out meanwhile. */
+  const inTurn = async <T>(body: () => Promise<T>): Promise<T> => {
+    await lanes.turn()
+    try {
+      return await body()
+    } finally {
+      lanes.release()
+    }
+  }
   const live = plan.target !== undefined
   const leftovers: ExploreSession[] = []
   const now = hooks.now ?? Date.now
   /**
    * Runs `sequence` alone: fresh wallets, and what it left on the book cancelled before the next,
    * so one rerun's orders never trade with another's. The finding when a step shows a divergence
-   * `wanted` takes; one that `ends` takes ends it without.
+   * `wanted` takes; one that `ends` takes ends it without. Run in `lane`'s turn.
    */
-  const rerun = async (
+  const rerun = (
+    lane: number,
     sequence: readonly Step[],
     wanted: (d: Divergence, step: Step) => boolean,
     ends: (d: Divergence, step: Step) => boolean,
-  ): Promise<Found | undefined> => {
-    run++
-    const session = newSession()
-    let hit: Divergence | undefined
-    try {
-      await session.begin()
-      let ended = false
-      for (const step of sequence) {
-        steps++
-        const v = await session.run(step)
-        ended = v === 'rolled' || v.some((d) => ends(d, step))
-        if (v === 'rolled') break
-        hit = v.find((d) => wanted(d, step))
-        if (hit || ended) break
+  ): Promise<Found | undefined> =>
+    inTurn(async () => {
+      const session = newSession(lane)
+      let hit: Divergence | undefined
+      try {
+        await session.begin()
+        let ended = false
+        for (const step of sequence) {
+          steps++
+          const v = await session.run(step)
+          ended = v === 'rolled' || v.some((d) => ends(d, step))
+          if (v === 'rolled') break
+          hit = v.find((d) => wanted(d, step))
+          if (hit || ended) break
+        }
+        // What the sequence as a whole left (its /ws updates), judged at its last step.
+        const lastStep = session.steps.at(-1)
+        if (!hit && !ended && lastStep) hit = (await session.finish()).find((d) => wanted(d, lastStep))
+      } finally {
+        await session.cleanup()
       }
-      // What the sequence as a whole left (its /ws updates), judged at its last step.
-      const lastStep = session.steps.at(-1)
-      if (!hit && !ended && lastStep) hit = (await session.finish()).find((d) => wanted(d, lastStep))
-    } finally {
-      await session.cleanup()
-    }
-    sequences++
-    lengths.push(session.steps.length)
-    ran.update(`${session.steps.map(describeStep).join(';')}\n`)
-    count()
-    return hit ? { divergence: hit, steps: [...session.steps], trace: session.trace } : undefined
-  }
+      sequences++
+      lengths.push(session.steps.length)
+      ran.update(`${session.steps.map(describeStep).join(';')}\n`)
+      count()
+      return hit ? { divergence: hit, steps: [...session.steps], trace: session.trace } : undefined
+    })
   try {
     if (hooks.replay) {
       // A saved sequence reproduces only when the saved rule diverges again; another rule on the
@@ -255,6 +287,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
       for (const saved of hooks.replay)
         found.push(
           (await rerun(
+            0,
             saved.steps,
             (d) => d.rule === saved.rule,
             (d) => d.level === 'stated',
@@ -266,7 +299,6 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
         )
       return done()
     }
-    let left = plan.sequences ?? Number.POSITIVE_INFINITY
     // A live wait sleeps up to a window: drawn when a deadline bounds it or the window is short.
     const liveWaits = time !== undefined && (plan.deadline !== undefined || windowSeconds <= MAX_UNBOUNDED_WINDOW_S)
     const arb = stepArbitrary({
@@ -279,90 +311,104 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
       statuses: queryValues(spec, 'listOrders', 'status'),
       reach: plan.reach,
     })
-    for (let attempt = 0; left > 0 && found.length < plan.maxFound; attempt++) {
-      if (plan.deadline !== undefined && now() >= plan.deadline) break
-      let last: Found | undefined
-      const command = (step: Step): fc.AsyncCommand<Model, object> => ({
-        check: (m) => !m.stopped,
-        async run(m) {
-          steps++
-          const v = await m.session.run(step)
-          if (v === 'rolled') {
-            m.stopped = true
-            return
-          }
-          const fresh = v.filter((d) => !seen.has(findingKey(d, step)))
-          if (fresh.length) {
-            m.stopped = true
-            last = { divergence: fresh[0]!, steps: [...m.session.steps], trace: [...m.session.trace] }
-            throw new StopSequence(fresh[0]!.what)
-          }
-          // Only divergences already reported: a stated one ends the sequence (its state is past
-          // judging); after an allowed one the session adopted the target's choice and it goes on.
-          if (v.some((d) => d.level === 'stated')) m.stopped = true
-        },
-        toString: () => describeStep(step),
-      })
-      const details = await fc.check(
-        fc.asyncProperty(fc.commands([arb.map(command)], { maxCommands: plan.maxSteps }), async (cmds) => {
-          if (plan.deadline !== undefined && now() >= plan.deadline) throw new DeadlinePassed()
-          run++
-          sequences++
-          const model: Model = { session: newSession(), stopped: false }
-          try {
-            await model.session.begin()
-            await fc.asyncModelRun(() => ({ model, real: {} }), cmds)
-            // What the sequence as a whole left (its /ws updates), judged at its last step.
-            const lastStep = model.session.steps.at(-1)
-            if (!model.stopped && lastStep) {
-              const fresh = (await model.session.finish()).filter((d) => !seen.has(findingKey(d, lastStep)))
-              if (fresh.length) {
-                model.stopped = true
-                last = { divergence: fresh[0]!, steps: [...model.session.steps], trace: [...model.session.trace] }
-                throw new StopSequence(fresh[0]!.what)
+    /** One lane's sequences: drawn, run in the lane's turn, and what they find shrunk. */
+    const explore = async (lane: number, share: number) => {
+      let left = share
+      for (let attempt = 0; left > 0 && found.length < plan.maxFound; attempt++) {
+        if (plan.deadline !== undefined && now() >= plan.deadline) break
+        let last: Found | undefined
+        // A find is claimed at once, so that another lane meeting it meanwhile does not shrink it again.
+        const claim = (d: Divergence, m: Model) => {
+          m.stopped = true
+          last = { divergence: d, steps: [...m.session.steps], trace: [...m.session.trace] }
+          seen.add(findingKey(d, m.session.steps.at(-1)!))
+          throw new StopSequence(d.what)
+        }
+        const command = (step: Step): fc.AsyncCommand<Model, object> => ({
+          check: (m) => !m.stopped,
+          async run(m) {
+            steps++
+            const v = await m.session.run(step)
+            if (v === 'rolled') {
+              m.stopped = true
+              return
+            }
+            const fresh = v.filter((d) => !seen.has(findingKey(d, step)))
+            if (fresh.length) claim(fresh[0]!, m)
+            // Only divergences already reported: a stated one ends the sequence (its state is past
+            // judging); after an allowed one the session adopted the target's choice and it goes on.
+            if (v.some((d) => d.level === 'stated')) m.stopped = true
+          },
+          toString: () => describeStep(step),
+        })
+        const details = await fc.check(
+          fc.asyncProperty(fc.commands([arb.map(command)], { maxCommands: plan.maxSteps }), (cmds) =>
+            inTurn(async () => {
+              if (plan.deadline !== undefined && now() >= plan.deadline) throw new DeadlinePassed()
+              sequences++
+              const model: Model = { session: newSession(lane), stopped: false }
+              try {
+                await model.session.begin()
+                await fc.asyncModelRun(() => ({ model, real: {} }), cmds)
+                // What the sequence as a whole left (its /ws updates), judged at its last step.
+                const lastStep = model.session.steps.at(-1)
+                if (!model.stopped && lastStep) {
+                  const fresh = (await model.session.finish()).filter((d) => !seen.has(findingKey(d, lastStep)))
+                  if (fresh.length) claim(fresh[0]!, model)
+                }
+              } finally {
+                // A sequence that diverged leaves books that no longer match: cleaned now. On a live
+                // target the others' orders stay a while as the world later sequences trade in (on
+                // both sides alike), then are cancelled, so a run leaves nothing behind.
+                if (model.stopped) await model.session.cleanup()
+                else if (live) {
+                  leftovers.push(model.session)
+                  if (leftovers.length > KEEP_LEFTOVERS) await leftovers.shift()!.cleanup()
+                }
+                lengths.push(model.session.steps.length)
+                ran.update(`${model.session.steps.map(describeStep).join(';')}\n`)
+                count()
               }
-            }
-          } finally {
-            // A sequence that diverged leaves books that no longer match: cleaned now. On a live
-            // target the others' orders stay a while as the world later sequences trade in (on
-            // both sides alike), then are cancelled, so a run leaves nothing behind.
-            if (model.stopped) await model.session.cleanup()
-            else if (live) {
-              leftovers.push(model.session)
-              if (leftovers.length > KEEP_LEFTOVERS) await leftovers.shift()!.cleanup()
-            }
-            lengths.push(model.session.steps.length)
-            ran.update(`${model.session.steps.map(describeStep).join(';')}\n`)
-            count()
-          }
-        }),
-        // The first failure ends the draw unshrunk: shrinking has its own budget, below.
-        { seed: shardSeed(plan.seed, plan.shard, attempt), numRuns: Number.isFinite(left) ? left : 2 ** 31 - 1, endOnFailure: true },
-      )
-      if (!details.failed || !last) break
-      const key = findingKey(last.divergence, last.steps.at(-1)!)
-      // A candidate diverging otherwise (stated, or a finding not yet seen) is not this finding:
-      // it ends there, as an explored sequence would, and counts as passing.
-      const f = await shrinkFound(
-        last,
-        (candidate) =>
-          rerun(
-            candidate,
-            (d, step) => findingKey(d, step) === key,
-            (d, step) => d.level === 'stated' || !seen.has(findingKey(d, step)),
+            }),
           ),
-        plan.shrink,
-        now,
-      )
-      seen.add(key)
-      found.push(f)
-      hooks.onFound?.(f)
-      left -= details.numRuns
+          // The first failure ends the draw unshrunk: shrinking has its own budget, below.
+          {
+            seed: shardSeed(plan.seed, plan.shard, attempt, lane),
+            numRuns: Number.isFinite(left) ? left : 2 ** 31 - 1,
+            endOnFailure: true,
+          },
+        )
+        if (!details.failed || !last) break
+        const key = findingKey(last.divergence, last.steps.at(-1)!)
+        // A candidate diverging otherwise (stated, or a finding not yet seen) is not this finding:
+        // it ends there, as an explored sequence would, and counts as passing.
+        const f = await shrinkFound(
+          last,
+          (candidate) =>
+            rerun(
+              lane,
+              candidate,
+              (d, step) => findingKey(d, step) === key,
+              (d, step) => d.level === 'stated' || !seen.has(findingKey(d, step)),
+            ),
+          plan.shrink,
+          now,
+        )
+        found.push(f)
+        hooks.onFound?.(f)
+        left -= details.numRuns
+      }
     }
+    const total = plan.sequences ?? Number.POSITIVE_INFINITY
+    await Promise.all(
+      Array.from({ length: laneCount }, (_, lane) =>
+        explore(lane, Number.isFinite(total) ? Math.floor(total / laneCount) + (lane < total % laneCount ? 1 : 0) : total),
+      ),
+    )
     return done()
   } finally {
     for (const session of leftovers) await session.cleanup()
-    watch?.close()
+    for (const w of watchers) w.close()
     target.close()
     await Promise.all([oracle.server.close(), own?.server.close()])
   }
