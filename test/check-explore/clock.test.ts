@@ -1,10 +1,12 @@
 /**
  * The time reach's pure core (src/check/explore/clock.ts): a live target's clock from its `Date`
- * headers, and Reset / Retry-After held against an answer's own `Date` within TIME_TOLERANCE_S.
+ * headers, Reset / Retry-After held against an answer's own `Date` within TIME_TOLERANCE_S, and
+ * what a wait crosses (TimeWatch).
  */
-import { describe, expect, it } from 'vitest'
-import { TargetClock, TIME_TOLERANCE_S, timeDivergences } from '../../src/check/explore/clock.ts'
+import { describe, expect, it, vi } from 'vitest'
+import { TargetClock, TIME_TOLERANCE_S, TimeWatch, timeDivergences } from '../../src/check/explore/clock.ts'
 import type { Observed } from '../../src/check/explore/observe.ts'
+import type { HttpExchange } from '../../src/check/target/http.ts'
 
 const AT = Date.UTC(2026, 10, 28, 14, 0, 30) // 30 s into a minute
 const date = new Date(AT).toUTCString()
@@ -50,5 +52,66 @@ describe('TargetClock', () => {
     expect(c.now(6_000)).toBe(AT + 1_000)
     c.observe('not a date', 5_000)
     expect(c.now(6_000)).toBe(AT + 1_000)
+  })
+})
+
+describe('TimeWatch', () => {
+  const W = '0xabc'
+  const at = (ms: number) => new Date(ms).toUTCString()
+  const heard = (ms: number, reset: number, remaining: number): Observed => ({
+    status: 200,
+    outcome: 'accepted',
+    headers: { date: at(ms), 'x-ratelimit-reset': String(reset), 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': String(remaining) },
+  })
+  const exchange = (o: Observed): HttpExchange => ({
+    request: { method: 'POST', url: 'http://t/x', headers: {} },
+    response: { status: o.status, headers: o.headers, body: '' },
+    durationMs: 1,
+  })
+
+  it('a wait after a burst sleeps past the window the burst charged, and the first answer after it is judged fresh', async () => {
+    vi.useFakeTimers()
+    vi.setSystemTime(AT)
+    try {
+      const wakes: number[] = []
+      const watch = new TimeWatch({
+        clock: new TargetClock(),
+        windowSeconds: 60,
+        sleep: async (wake) => {
+          wakes.push(wake)
+          vi.setSystemTime(wake)
+        },
+      })
+      expect(watch.answer(heard(AT, minuteEnd, 599), W, 1)).toEqual([])
+      expect(await watch.wait()).toBe(true)
+      expect(wakes[0]).toBe(minuteEnd * 1000 + 1050)
+      // A burst in the next window charges the wallet 4 times, its answers judged by invariants.
+      const next = minuteEnd + 60
+      watch.step('burst')
+      watch.recorded(
+        'burst',
+        [598, 597, 596, 595].map((left) => exchange(heard(Date.now(), next, left))),
+      )
+      expect(await watch.wait()).toBe(true)
+      expect(wakes[1]).toBeGreaterThanOrEqual(next * 1000 + 1000)
+      // Past that window too: the first answer of the wallet shows a fresh window.
+      expect(watch.answer(heard(Date.now(), next + 60, 599), W, 1)).toEqual([])
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('a window that did not reset is RL-1 for the first answer after the wait', async () => {
+    vi.useFakeTimers()
+    vi.setSystemTime(AT)
+    try {
+      const watch = new TimeWatch({ clock: new TargetClock(), windowSeconds: 60, sleep: async (wake) => void vi.setSystemTime(wake) })
+      watch.answer(heard(AT, minuteEnd, 590), W, 1)
+      await watch.wait()
+      const d = watch.answer(heard(Date.now(), minuteEnd + 60, 589), W, 1)
+      expect(d.map((x) => x.rule)).toEqual(['RL-1'])
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

@@ -165,6 +165,15 @@ export class TimeWatch {
     this.armed.clear()
   }
 
+  /**
+   * A step's target exchanges, as recorded: those of a step judged by invariants are heard, so
+   * that the window they charged counts for the next wait (a wait after a burst sleeps past the
+   * window the burst charged, not only past the one announced before it).
+   */
+  recorded(op: string, exchanges: readonly HttpExchange[]): void {
+    if (UNSEEN.has(op)) for (const e of exchanges) this.heard(e)
+  }
+
   /** A perp `expiresAfter` (target ms, at most a window ahead) that the next wait must cross. */
   expiresAt(ms: number): void {
     this.expiry = Math.max(this.expiry, ms)

@@ -116,6 +116,13 @@ export interface ExploreResult {
 /** The shards of an embedded run: fixed, so that the report does not depend on --workers. */
 export const EMBEDDED_SHARDS = 8
 
+/**
+ * Sequences a live run keeps in flight, shared out among its shards (lanes.ts). A wait sleeps
+ * until the target's window ends, and a lane crosses one window a wait: so a lane runs about one
+ * wait's worth of sequences a window, and what a run explores a minute grows with its lanes.
+ */
+const LIVE_LANES = 64
+
 /** Worker threads need the compiled package: from TypeScript sources (the tests) shards share this thread. */
 const THREADS_AVAILABLE = import.meta.url.endsWith('.js')
 
@@ -270,6 +277,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     shrink: opts.shrink ?? DEFAULT_SHRINK,
     time: opts.time,
     readBack: opts.readBack ?? 'parties',
+    lanes: Math.ceil(LIVE_LANES / shards),
   })
   const onCount = (shard: number, sequences: number, steps: number) => {
     counts[shard] = { sequences, steps }

@@ -33,13 +33,6 @@ const KEEP_LEFTOVERS = 20
 /** Ghost wallets a shard's mirror spreads the target's foreign liquidity over (open-order caps). */
 const GHOSTS = 8
 
-/**
- * Sequences a shard keeps in flight on a live target whose waits sleep (lanes.ts): a wait sleeps
- * until the target's window ends (half a minute on average with the spec's window), which one
- * lane alone would spend doing nothing.
- */
-const LIVE_LANES = 16
-
 /** The embedded servers' clocks start here: a fixed time, so that the report is the same run after run. */
 export const EMBEDDED_EPOCH = Date.UTC(2026, 0, 5, 12, 0, 0)
 
@@ -80,6 +73,11 @@ export interface ShardPlan {
   readonly time?: boolean | undefined
   /** How far a step's verdict reaches (read-back.ts); absent: `parties`. */
   readonly readBack?: ReadBack
+  /**
+   * Sequences kept in flight on a live target whose waits sleep, under a duration (lanes.ts);
+   * absent: one at a time.
+   */
+  readonly lanes?: number | undefined
 }
 
 export interface ShardHooks {
@@ -201,7 +199,7 @@ export async function runShard(spec: FullContract, plan: ShardPlan, hooks: Shard
   const windowSeconds = oracle.server.config.rateWindowSeconds
   const timeReach = plan.target !== undefined && !targetClock && plan.time !== false
   const lanes = new Lanes(() => oracle.clock.advance(windowSeconds * 1000))
-  const laneCount = timeReach && plan.deadline !== undefined && !hooks.replay ? LIVE_LANES : 1
+  const laneCount = timeReach && plan.deadline !== undefined && !hooks.replay ? Math.max(1, plan.lanes ?? 1) : 1
   const time: LiveTime | undefined = timeReach
     ? { clock: new TargetClock(), windowSeconds, deadline: plan.deadline, sleep: (wake) => lanes.sleep(wake) }
     : undefined

@@ -76,6 +76,7 @@ export class World {
 
   record(step: Step, t: HttpExchange[], o: HttpExchange[]): void {
     this.trace.push({ step, target: t, oracle: o })
+    this.time?.recorded(step.op, t)
     for (const e of t) this.firstReset ??= e.response?.headers['x-ratelimit-reset']
   }
 
@@ -85,10 +86,14 @@ export class World {
     if (last) last.target.push(...t), last.oracle.push(...o)
   }
 
-  /** Both answers compared, knowing whether the target's window for the acting wallet rolled over. */
-  answer(t: Observed, o: Observed, c: Omit<AnswerContext, 'windowRolled'>, wallet: string): StepVerdict {
+  /**
+   * Both answers compared, knowing whether the target's window for the acting wallet rolled over.
+   * `units`: what the request could charge in one category (a perp action's orders), where a
+   * refusal's answer lists no items.
+   */
+  answer(t: Observed, o: Observed, c: Omit<AnswerContext, 'windowRolled'>, wallet: string, units = 1): StepVerdict {
     // The time values are the target's alone: they stand even where the two sides' windows parted.
-    const time = this.time?.answer(t, wallet, Math.max(1, t.items?.length ?? 0, o.items?.length ?? 0)) ?? []
+    const time = this.time?.answer(t, wallet, Math.max(units, t.items?.length ?? 0, o.items?.length ?? 0)) ?? []
     // Read-back `parties` (read-back.ts): refusals are compared by their error code too, and answers by their stated fields.
     const codes = this.pair.readBack === 'acting' ? {} : { catalog: this.pair.spec.catalog, fields: this.pair.spec }
     const v = compareAnswers(t, o, { ...c, ...codes, windowRolled: this.rolled(t) })

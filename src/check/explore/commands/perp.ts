@@ -72,7 +72,7 @@ export const perp: Command<PerpStep> = {
         : !ledger.known.has(signer.address)
           ? 'PERP-7'
           : undefined
-    let verdict = w.answer(t, o, { kind: 'perp', rateLimited: true }, account.address)
+    let verdict = w.answer(t, o, { kind: 'perp', rateLimited: true }, account.address, step.op === 'perp-order' ? step.orders.length : 1)
     if (verdict === 'rolled') return verdict
     if (assumedAuth && (o.outcome === 'auth' || t.outcome === 'auth'))
       verdict = verdict.map((d) => (d.rule === 'AUTH-2' ? divergence(assumedAuth, d.what) : d))
