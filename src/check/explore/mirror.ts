@@ -24,7 +24,7 @@ interface Level {
   readonly price: string
   readonly size: string
 }
-interface Book {
+export interface Book {
   readonly bids: readonly Level[]
   readonly asks: readonly Level[]
 }
@@ -48,6 +48,8 @@ export class BookMirror {
   private next = 0
   /** Whether a target's book ever held what the explorer did not put there. */
   sawForeign = false
+  /** Each book as the target showed it at the latest sync. */
+  private readonly atSync = new Map<string, Book>()
   private nonce = BigInt(Date.now()) * 1000n
 
   constructor(
@@ -55,6 +57,11 @@ export class BookMirror {
     ghostKeys: readonly Hex[],
   ) {
     this.ghosts = ghostKeys.map((k) => walletFromKey(k))
+  }
+
+  /** The target's book of `symbol` as the latest sync read it (before the step that followed). */
+  targetAtSync(symbol: string): Book | undefined {
+    return this.atSync.get(symbol)
   }
 
   /** The ghost wallets' addresses: the oracle's config puts them in its largest tier. */
@@ -72,6 +79,7 @@ export class BookMirror {
   private async syncOne(symbol: string): Promise<void> {
     const target = await this.read('target', symbol)
     if (!target) return
+    this.atSync.set(symbol, target)
     let oracle = await this.read('oracle', symbol)
     if (!oracle) return
     if (same(target, oracle)) return

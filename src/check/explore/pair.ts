@@ -54,6 +54,14 @@ export interface Mirror {
   sync(): Promise<void>
   /** Whether a target's book ever held what the explorer did not put there. */
   readonly sawForeign: boolean
+  /** The target's book of `symbol` as the latest sync read it. */
+  targetAtSync(symbol: string): BookLevels | undefined
+}
+
+/** A book's levels, best first. */
+export interface BookLevels {
+  readonly bids: readonly { readonly price: string; readonly size: string }[]
+  readonly asks: readonly { readonly price: string; readonly size: string }[]
 }
 
 export interface Pair extends Sides {

@@ -3,10 +3,10 @@
  * records (and the open-order cap on the target), an instrument's book, a wallet's agents. On a
  * live target a read that differs is made again once the mirror has carried the target's book over.
  */
-import { cmp, parseDec } from '../../server/decimal.ts'
+import { cmp, parseDec, sub, ZERO } from '../../server/decimal.ts'
 import type { HttpExchange } from '../target/http.ts'
 import { divergence, invariant, type Divergence } from './compare.ts'
-import { both } from './pair.ts'
+import { both, type BookLevels } from './pair.ts'
 import type { Step, SymbolPick } from './steps.ts'
 import type { StepVerdict, World } from './world.ts'
 
@@ -156,31 +156,42 @@ export async function book(w: World, symbol: string, pick: SymbolPick, step?: St
   const levels = (x: Envelope | undefined) => JSON.stringify([x?.result?.bids ?? null, x?.result?.asks ?? null])
   if (levels(t) === levels(o)) return []
   // Read as the step left it on a live target, another client may have taken from the step's
-  // orders before this read (the mirror has not seen it yet): less at a price is no verdict there,
-  // a level the reference does not hold, or more at one, still is.
-  if (!resync && pair.mirror && takenFrom(t, o)) return []
+  // orders before this read, or rested an order since the step's sync (the mirror has not seen
+  // either yet): less at a price is no verdict there, nor more that arrived during the step; a
+  // level the reference does not hold, or more at one, that the target already showed at the
+  // sync (a filled maker's level kept) still is.
+  if (!resync && pair.mirror && explainedLive(t, o, pair.mirror.targetAtSync(symbol))) return []
   return [divergence('SVC-2', `book ${symbol}: target ${levels(t)}; reference ${levels(o)}`)]
 }
 
 type Level = { price?: unknown; size?: unknown }
 
-/** Whether every level of the target's book is at a price the reference holds, with no more size. */
-function takenFrom(t: Envelope | undefined, o: Envelope | undefined): boolean {
+/**
+ * Whether the target's book differs from the reference's only by what another client may have
+ * done during the step: every target level holds no more than the reference's at its price, or
+ * its surplus arrived since the sync (`atSync`, the target's book then).
+ */
+export function explainedLive(t: Envelope | undefined, o: Envelope | undefined, atSync: BookLevels | undefined): boolean {
   const sides = (x: Envelope | undefined) => [x?.result?.bids, x?.result?.asks] as unknown[]
   const [tb, ta] = sides(t)
   const [ob, oa] = sides(o)
-  const within = (tl: unknown, ol: unknown): boolean => {
+  const sizeAt = (levels: unknown, price: unknown) => {
+    const at = Array.isArray(levels) ? (levels as Level[]).find((r) => r.price === price) : undefined
+    return at === undefined ? ZERO : parseDec(String(at.size))
+  }
+  const within = (tl: unknown, ol: unknown, then: unknown): boolean => {
     if (!Array.isArray(tl) || !Array.isArray(ol)) return false
     try {
       return (tl as Level[]).every((l) => {
-        const at = (ol as Level[]).find((r) => r.price === l.price)
-        return at !== undefined && cmp(parseDec(String(l.size)), parseDec(String(at.size))) <= 0
+        const size = parseDec(String(l.size))
+        const surplus = sub(size, sizeAt(ol, l.price))
+        return cmp(surplus, ZERO) <= 0 || (then !== undefined && cmp(surplus, sub(size, sizeAt(then, l.price))) <= 0)
       })
     } catch {
       return false
     }
   }
-  return within(tb, ob) && within(ta, oa)
+  return within(tb, ob, atSync?.bids) && within(ta, oa, atSync?.asks)
 }
 
 /** A wallet's agents on both sides (on a tier wallet, only the sequence's own agents). */
