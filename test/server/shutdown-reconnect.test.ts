@@ -28,4 +28,18 @@ describe('SIGTERM under a load of new connections', () => {
     expect(answered).toBeGreaterThanOrEqual(TRIALS * WARM)
     expect(resets).toEqual([])
   }, 120_000)
+
+  it('without python3 on PATH closes plainly: exits 0, every client ends refused, nothing hangs', async () => {
+    const path = process.env.PATH
+    // The server is started by absolute path; only the helper is looked up on PATH.
+    process.env.PATH = '/nonexistent'
+    try {
+      const t = await shutdownTrial([], CLIENTS, WARM)
+      expect(t.code).toBe(0)
+      expect(t.refused).toBe(CLIENTS)
+      expect(t.answered).toBeGreaterThanOrEqual(WARM)
+    } finally {
+      process.env.PATH = path
+    }
+  }, 30_000)
 })
