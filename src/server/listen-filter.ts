@@ -26,6 +26,17 @@ finally:
     s.detach()
 `
 
+/**
+ * Off unless the process asks for it: `oec serve` does, for its clients; a server embedded in a
+ * test or in `oec check server` has none arriving when it closes, and spawns no helper.
+ */
+let enabled = false
+
+/** From now on, a closing server stops completing handshakes before it closes its listener. */
+export function refuseHandshakesOnClose(): void {
+  enabled = true
+}
+
 /** The helper should take ~50 ms; past this the plain close goes ahead. */
 const HELPER_TIMEOUT_MS = 2000
 
@@ -37,7 +48,7 @@ function listenerFd(server: Server): number | undefined {
 
 /** Attaches the drop-all filter to the server's listening socket; true once the kernel holds it. */
 export function refuseNewHandshakes(server: Server): Promise<boolean> {
-  const fd = process.platform === 'linux' ? listenerFd(server) : undefined
+  const fd = enabled && process.platform === 'linux' ? listenerFd(server) : undefined
   if (fd === undefined || process.env.OEC_NO_LISTEN_FILTER === '1') return Promise.resolve(false)
   return new Promise((resolve) => {
     let settled = false
