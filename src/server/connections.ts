@@ -15,12 +15,17 @@ import type { Socket } from 'node:net'
 import { Server as NetServer } from 'node:net'
 import type { KnownErrorCode } from '../contract/codes.ts'
 import type { ErrorCatalog } from './catalog.ts'
+import { refuseNewHandshakes } from './listen-filter.ts'
 
 /** Sockets accepted past the cap and still answered; beyond these, new sockets are dropped. */
 const FLOOD_HEADROOM = 64
 /** While draining, a connection idle this long is closed (a busy client's next request comes sooner). */
 const IDLE_GRACE_MS = 200
 const SWEEP_MS = 25
+/** With handshakes stopped, the accept queue is empty once no connection arrived for this long. */
+const QUEUE_QUIET_MS = 40
+/** ... or after this, whatever still arrives (the close resets it, as without the filter). */
+const QUEUE_WAIT_MAX_MS = 1000
 
 export interface ConnectionGuard {
   /** The connection was accepted over the cap: its request gets an answer, then it closes. */
@@ -55,6 +60,7 @@ function parserRefusal(code: string | undefined): { code: KnownErrorCode; messag
 export function guardConnections(server: Server, catalog: ErrorCatalog, maxConnections: number): ConnectionGuard {
   const sockets = new Map<Socket, Tracked>()
   let draining = false
+  let lastAccept = 0
 
   /**
    * Closes the oldest socket that has not sent a byte; false when there is none. It leaves the
@@ -77,7 +83,10 @@ export function guardConnections(server: Server, catalog: ErrorCatalog, maxConne
       server.closeIdleConnections()
       evictSilent()
     }
-    if (draining || sockets.size >= maxConnections + FLOOD_HEADROOM) {
+    lastAccept = performance.now()
+    // Draining, a connection still accepted was in the accept queue: it is served (its answer closes
+    // it), since destroying it could reset a request already sent.
+    if (sockets.size >= maxConnections + FLOOD_HEADROOM) {
       socket.destroy()
       return
     }
@@ -114,13 +123,33 @@ export function guardConnections(server: Server, catalog: ErrorCatalog, maxConne
     drain(deadlineMs) {
       draining = true
       return new Promise<void>((resolve) => {
-        // net's close, not http's: http's also closes every idle connection at once, and a request
-        // already on its way on one of them would meet a reset instead of an answer.
-        NetServer.prototype.close.call(server)
+        let listening = true
+        let wait: NodeJS.Timeout | undefined
+        // Closing a listener resets what its accept queue holds. With new handshakes stopped first,
+        // the queue only empties (node accepts on readiness), so the close that follows resets none.
+        void refuseNewHandshakes(server).then((stopped) => {
+          if (!stopped || !listening) return closeListener()
+          const since = performance.now()
+          lastAccept = since
+          wait = setInterval(() => {
+            const now = performance.now()
+            if (now - lastAccept >= QUEUE_QUIET_MS || now - since >= QUEUE_WAIT_MAX_MS) {
+              closeListener()
+            }
+          }, 5)
+        })
+        function closeListener() {
+          clearInterval(wait)
+          if (!listening) return
+          listening = false
+          // net's close, not http's: http's also closes every idle connection at once, and a request
+          // already on its way on one of them would meet a reset instead of an answer.
+          NetServer.prototype.close.call(server)
+        }
         const sweep = setInterval(() => {
           const now = performance.now()
           for (const [socket, t] of sockets) if (t.active === 0 && now - t.idleSince >= IDLE_GRACE_MS) socket.end()
-          if (sockets.size === 0) done()
+          if (sockets.size === 0 && !listening) done()
         }, SWEEP_MS)
         const deadline = setTimeout(() => {
           for (const socket of sockets.keys()) socket.destroy()
@@ -128,6 +157,7 @@ export function guardConnections(server: Server, catalog: ErrorCatalog, maxConne
         }, deadlineMs)
         deadline.unref()
         function done() {
+          closeListener()
           clearInterval(sweep)
           clearTimeout(deadline)
           // Stops node's timeout sweep too; the listener is already closed, so its error is moot.

@@ -1,4 +1,5 @@
 import { InputError } from '../../errors.ts'
+import { refuseHandshakesOnClose } from '../../server/listen-filter.ts'
 import { LAYER_NAMES, passedOptionalLine, passedOptionalUntil } from '../../contract/index.ts'
 import { addContractOptions, contractFromFlags, type ContractFlags } from '../contract-options.ts'
 import { commaList, intOption, renamedOption, runUntilSignal, type CommandModule } from '../program.ts'
@@ -122,6 +123,8 @@ export const serveCommand: CommandModule = {
               domain: { name: config.domainName, chainId: config.chainId },
             })
           : undefined
+        // Clients keep arriving at a served process: at the signal, refuse them rather than reset them.
+        refuseHandshakesOnClose()
         const server = await startServer({
           spec,
           config,
