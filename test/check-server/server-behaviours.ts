@@ -200,10 +200,10 @@ export const SERVER_BEHAVIOURS: readonly Behaviour[] = [
       'persistence and retention are how this server runs as a sandbox, not behaviour the seed states; held to them by test/server/persistence.test.ts, store-guard.test.ts, full-disk.test.ts and retain.test.ts',
   },
   {
-    what: 'connection cap, header and body timeouts (408), oversized headers (431), graceful SIGTERM',
-    modules: ['connections.ts'],
+    what: 'connection cap, header and body timeouts (408), oversized headers (431), graceful SIGTERM (refused, never reset)',
+    modules: ['connections.ts', 'listen-filter.ts'],
     checks: [],
     reference:
-      "transport limits are the operator's choice, not the contract; held to them by test/server/connections.test.ts and shutdown.test.ts",
+      "transport limits are the operator's choice, not the contract; held to them by test/server/connections.test.ts, shutdown.test.ts and shutdown-reconnect.test.ts",
   },
 ]
