@@ -23,8 +23,8 @@ export const fill: Command<StepOf<'fill'>> = {
       left -= n
       if (pair.advance) pair.advance(60_000)
       else {
-        // The flood's answers are judged by invariants, not one by one: their windows bound the wait all the same.
-        for (const e of ctx.world.trace.at(-1)?.target ?? []) time?.heard(e)
+        // The flood's answers, judged by invariants, were heard as it recorded them (World.record):
+        // their windows bound the wait all the same.
         if (left <= 0) break
         if (!(await time?.wait())) return []
       }
