@@ -21,6 +21,11 @@ import { refuseNewHandshakes } from './listen-filter.ts'
 const FLOOD_HEADROOM = 64
 /** While draining, a connection idle this long is closed (a busy client's next request comes sooner). */
 const IDLE_GRACE_MS = 200
+/**
+ * ... and one that has not sent a request yet, this long from its accept: its client connected
+ * and is about to write, later than 200 ms on a loaded box (ending it then hung that client up).
+ */
+const FRESH_GRACE_MS = 2000
 const SWEEP_MS = 25
 /** With handshakes stopped, the accept queue is empty once no connection arrived for this long. */
 const QUEUE_QUIET_MS = 40
@@ -45,6 +50,7 @@ export interface ConnectionGuard {
 interface Tracked {
   active: number
   idleSince: number
+  requests: number
   readonly overCap: boolean
 }
 
@@ -91,13 +97,14 @@ export function guardConnections(server: Server, catalog: ErrorCatalog, maxConne
       return
     }
     const overCap = sockets.size >= maxConnections
-    sockets.set(socket, { active: 0, idleSince: performance.now(), overCap })
+    sockets.set(socket, { active: 0, idleSince: performance.now(), requests: 0, overCap })
     socket.once('close', () => sockets.delete(socket))
   })
   server.on('request', (req, res) => {
     const t = sockets.get(req.socket)
     if (!t) return
     t.active += 1
+    t.requests += 1
     res.once('close', () => {
       t.active -= 1
       t.idleSince = performance.now()
@@ -148,7 +155,8 @@ export function guardConnections(server: Server, catalog: ErrorCatalog, maxConne
         }
         const sweep = setInterval(() => {
           const now = performance.now()
-          for (const [socket, t] of sockets) if (t.active === 0 && now - t.idleSince >= IDLE_GRACE_MS) socket.end()
+          for (const [socket, t] of sockets)
+            if (t.active === 0 && now - t.idleSince >= (t.requests === 0 ? FRESH_GRACE_MS : IDLE_GRACE_MS)) socket.end()
           if (sockets.size === 0 && !listening) done()
         }, SWEEP_MS)
         const deadline = setTimeout(() => {

@@ -1,29 +1,43 @@
 /**
  * Stops a listening TCP socket from completing handshakes before it is closed, so that closing it
  * resets nobody: a classic BPF socket filter that drops every packet, attached to the listener by a
- * short-lived python3 helper that inherits its descriptor (Node exposes no setsockopt). On Linux the
- * filter runs on incoming SYNs and on the ACKs that would complete a handshake, so once attached the
+ * python3 helper that inherits its descriptor (Node exposes no setsockopt). On Linux the filter
+ * runs on incoming SYNs and on the ACKs that would complete a handshake, so once attached the
  * accept queue only shrinks; a client whose SYN was dropped retries a second later and meets the
  * closed port (refused). Anything else (not Linux, no python3, EPERM) resolves false: the caller
  * closes plainly, as before.
+ *
+ * The helper is started when the server starts listening and waits, so that the signal does not
+ * wait for an interpreter to start: on a loaded box that start took over 2 s, and the close that
+ * gave up on it reset what the queue held.
  */
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import type { Server } from 'node:net'
 
-/** One instruction, BPF_RET|BPF_K with k=0 (drop); SO_ATTACH_FILTER is 26 on Linux. */
+/**
+ * One instruction, BPF_RET|BPF_K with k=0 (drop); SO_ATTACH_FILTER is 26 on Linux. The helper
+ * ignores the signals that stop the server (a terminal's Ctrl-C, systemd's SIGTERM to the whole
+ * group) and leaves on end of input without attaching: the server exited without a drain.
+ */
 const SCRIPT = `
-import ctypes, socket
+import ctypes, signal, socket, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
 class F(ctypes.Structure):
     _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8), ("k", ctypes.c_uint32)]
 class P(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(F))]
 ins = (F * 1)(F(0x06, 0, 0, 0))
 prog = P(1, ins)
+if sys.stdin.readline().strip() != "attach":
+    sys.exit(0)
 s = socket.socket(fileno=3)
 try:
     s.setsockopt(socket.SOL_SOCKET, 26, bytes(memoryview(prog)))
 finally:
     s.detach()
+sys.stdout.write("attached\\n")
+sys.stdout.flush()
 `
 
 /**
@@ -32,13 +46,21 @@ finally:
  */
 let enabled = false
 
-/** From now on, a closing server stops completing handshakes before it closes its listener. */
+/** From now on, a listening server arms a helper that stops its handshakes when it closes. */
 export function refuseHandshakesOnClose(): void {
   enabled = true
 }
 
-/** The helper should take ~50 ms; past this the plain close goes ahead. */
-const HELPER_TIMEOUT_MS = 2000
+/** Once asked, the helper answers in milliseconds; one still starting gets this long. */
+const HELPER_TIMEOUT_MS = 5000
+
+interface Helper {
+  readonly child: ChildProcess
+  /** Resolves true once the helper says the filter is attached, false if it cannot. */
+  readonly attached: Promise<boolean>
+}
+
+const armed = new WeakMap<Server, Helper>()
 
 /** The listener's descriptor, from node's internal handle (stable on Unix); undefined if absent. */
 function listenerFd(server: Server): number | undefined {
@@ -46,24 +68,45 @@ function listenerFd(server: Server): number | undefined {
   return typeof fd === 'number' && fd >= 0 ? fd : undefined
 }
 
-/** Attaches the drop-all filter to the server's listening socket; true once the kernel holds it. */
-export function refuseNewHandshakes(server: Server): Promise<boolean> {
+/** Starts the waiting helper for a listening server, when the process asked for it (no-op otherwise). */
+export function armHandshakeFilter(server: Server): void {
   const fd = enabled && process.platform === 'linux' ? listenerFd(server) : undefined
-  if (fd === undefined || process.env.OEC_NO_LISTEN_FILTER === '1') return Promise.resolve(false)
-  return new Promise((resolve) => {
-    let settled = false
-    const finish = (ok: boolean) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      resolve(ok)
-    }
-    const child = spawn('python3', ['-c', SCRIPT], { stdio: ['ignore', 'ignore', 'ignore', fd] })
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      finish(false)
-    }, HELPER_TIMEOUT_MS)
-    child.once('error', () => finish(false))
-    child.once('exit', (code) => finish(code === 0))
+  if (fd === undefined || process.env.OEC_NO_LISTEN_FILTER === '1' || armed.has(server)) return
+  // Its own process group: a terminal's Ctrl-C reaches the server, which then asks the helper.
+  const child = spawn('python3', ['-c', SCRIPT], { stdio: ['pipe', 'pipe', 'ignore', fd], detached: true })
+  const attached = new Promise<boolean>((resolve) => {
+    let out = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      if (out.includes('attached\n')) resolve(true)
+    })
+    child.once('error', () => resolve(false))
+    child.once('exit', () => resolve(out.includes('attached\n')))
   })
+  // A pipe to a helper that died (no python3) must not crash the server when it is written to.
+  child.stdin?.on('error', () => {})
+  // The helper never keeps the server's process alive; its input closes when the server exits.
+  child.unref()
+  for (const stream of [child.stdin, child.stdout]) (stream as unknown as { unref?: () => void } | null)?.unref?.()
+  armed.set(server, { child, attached })
+}
+
+/**
+ * Attaches the drop-all filter to the server's listening socket; true once the kernel holds it.
+ * False (the caller closes plainly) when no helper was armed or it cannot; then the helper is gone,
+ * so no copy of the listener outlives the server's close.
+ */
+export async function refuseNewHandshakes(server: Server): Promise<boolean> {
+  const helper = armed.get(server)
+  if (!helper) return false
+  armed.delete(server)
+  helper.child.stdin?.end('attach\n')
+  let timer: NodeJS.Timeout | undefined
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), HELPER_TIMEOUT_MS)
+  })
+  const ok = await Promise.race([helper.attached, timedOut])
+  clearTimeout(timer)
+  if (!ok) helper.child.kill('SIGKILL')
+  return ok
 }

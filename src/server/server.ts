@@ -15,6 +15,7 @@ import { toRecord, type Order } from './order-types.ts'
 import { createRateLimiter } from './limits.ts'
 import { handlers } from './handlers/index.ts'
 import { guardConnections } from './connections.ts'
+import { armHandshakeFilter } from './listen-filter.ts'
 import { createDispatch, createEdge, createListener, type InProcessRequest, type InProcessResponse } from './http.ts'
 import { buildRouter } from './router.ts'
 import { attachWebSocket, type OrderFeed } from './ws.ts'
@@ -123,6 +124,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       resolve()
     })
   })
+  armHandshakeFilter(server)
   const address = server.address()
   const actualPort = typeof address === 'object' && address ? address.port : port
   const urlHost = host.includes(':') ? `[${host}]` : host

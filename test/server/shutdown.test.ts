@@ -4,6 +4,7 @@
  * and the process exits 0.
  */
 import { request, Agent } from 'node:http'
+import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { startServe } from '../helpers/cli.ts'
 import { signedOrder, wallet } from './helpers.ts'
@@ -67,5 +68,29 @@ describe('SIGTERM under load', () => {
     const answered = outcomes.filter((o) => o.kind === 'answered')
     expect(answered.length).toBeGreaterThanOrEqual(120)
     expect(answered.every((o) => o.kind === 'answered' && o.status === 200)).toBe(true)
+  })
+
+  // A client connects, then writes: on a loaded box that gap passed 200 ms, and the drain, taking
+  // the silent connection for an idle one, hung the client up.
+  it('a connection made before the signal whose request comes 600 ms later is still answered', async () => {
+    const { child, ready } = startServe(['--port', '0'])
+    const served = await ready
+    const url = new URL(served.url)
+    const socket = connect(Number(url.port), url.hostname)
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()))
+    child.kill('SIGTERM')
+    await new Promise((r) => setTimeout(r, 600))
+    let reply = ''
+    socket.on('data', (d) => (reply += d))
+    const ended = new Promise<string>((resolve) => {
+      socket.once('close', () => resolve('closed'))
+      socket.once('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message))
+      setTimeout(() => resolve('still open after 5 s'), 5000).unref()
+    })
+    socket.write(`GET /health HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`)
+    expect(await ended).toBe('closed')
+    expect(reply).toMatch(/^HTTP\/1\.1 200 /)
+    expect(reply.toLowerCase()).toContain('connection: close')
+    expect(await served.exit).toBe(0)
   })
 })
