@@ -132,7 +132,7 @@ export function guardConnections(server: Server, catalog: ErrorCatalog, maxConne
       return new Promise<void>((resolve) => {
         let listening = true
         let wait: NodeJS.Timeout | undefined
-        // Closing a listener resets what its accept queue holds. With new handshakes stopped first,
+        // Closing a listener resets what its accept queue holds. With new handshakes refused first,
         // the queue only empties (node accepts on readiness), so the close that follows resets none.
         void refuseNewHandshakes(server).then((stopped) => {
           if (!stopped || !listening) return closeListener()

@@ -1,11 +1,13 @@
 /**
- * Stops a listening TCP socket from completing handshakes before it is closed, so that closing it
- * resets nobody: a classic BPF socket filter that drops every packet, attached to the listener by a
- * python3 helper that inherits its descriptor (Node exposes no setsockopt). On Linux the filter
- * runs on incoming SYNs and on the ACKs that would complete a handshake, so once attached the
- * accept queue only shrinks; a client whose SYN was dropped retries a second later and meets the
- * closed port (refused). Anything else (not Linux, no python3, EPERM) resolves false: the caller
- * closes plainly, as before.
+ * Stops a listening TCP socket from starting handshakes before it is closed, so that closing it
+ * resets nobody: a classic BPF socket filter that drops every SYN, attached to the listener by a
+ * python3 helper that inherits its descriptor (Node exposes no setsockopt). On Linux a listener's
+ * filter runs on each segment addressed to it with the TCP header first: a new SYN is dropped (its
+ * client retries a second later and meets the closed port: refused), while the ACK of a handshake
+ * already under way passes, so that connection is queued, accepted and answered. (Dropping every
+ * segment also dropped those ACKs: a client whose handshake straddled the filter believed it was
+ * connected, and the close reset it.) Anything else (not Linux, no python3, EPERM) resolves
+ * false: the caller closes plainly, as before.
  *
  * The helper is started when the server starts listening and waits, so that the signal does not
  * wait for an interpreter to start: on a loaded box that start took over 2 s, and the close that
@@ -15,9 +17,10 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import type { Server } from 'node:net'
 
 /**
- * One instruction, BPF_RET|BPF_K with k=0 (drop); SO_ATTACH_FILTER is 26 on Linux. The helper
- * ignores the signals that stop the server (a terminal's Ctrl-C, systemd's SIGTERM to the whole
- * group) and leaves on end of input without attaching: the server exited without a drain.
+ * `ldb [13]` (the TCP flags), `jset #0x02` (SYN): `ret #0` (drop), else `ret #-1` (keep it whole).
+ * SO_ATTACH_FILTER is 26 on Linux. The helper ignores the signals that stop the server (a
+ * terminal's Ctrl-C, systemd's SIGTERM to the whole group) and leaves on end of input without
+ * attaching: the server exited without a drain.
  */
 const SCRIPT = `
 import ctypes, signal, socket, sys
@@ -27,8 +30,8 @@ class F(ctypes.Structure):
     _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8), ("k", ctypes.c_uint32)]
 class P(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(F))]
-ins = (F * 1)(F(0x06, 0, 0, 0))
-prog = P(1, ins)
+ins = (F * 4)(F(0x30, 0, 0, 13), F(0x45, 0, 1, 0x02), F(0x06, 0, 0, 0), F(0x06, 0, 0, 0xFFFFFFFF))
+prog = P(4, ins)
 if sys.stdin.readline().strip() != "attach":
     sys.exit(0)
 s = socket.socket(fileno=3)
@@ -92,7 +95,7 @@ export function armHandshakeFilter(server: Server): void {
 }
 
 /**
- * Attaches the drop-all filter to the server's listening socket; true once the kernel holds it.
+ * Attaches the SYN-dropping filter to the server's listening socket; true once the kernel holds it.
  * False (the caller closes plainly) when no helper was armed or it cannot; then the helper is gone,
  * so no copy of the listener outlives the server's close.
  */

@@ -14,15 +14,18 @@ export interface ShutdownTrial {
   readonly code: number | null
 }
 
-/** One GET /health on a fresh connection: the answer's status, or the error's code. */
+/** An error as a reset is reported: its code and what node says (`socket hang up`, `read ECONNRESET`, ...). */
+const described = (e: NodeJS.ErrnoException): string => (e.code === 'ECONNREFUSED' ? e.code : `${e.code ?? 'error'} (${e.message})`)
+
+/** One GET /health on a fresh connection: the answer's status, or the error. */
 function once(url: string): Promise<number | string> {
   return new Promise((resolve) => {
     const req = request(`${url}/health`, { agent: false }, (res) => {
       res.resume()
       res.on('end', () => resolve(res.statusCode ?? 0))
-      res.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message))
+      res.on('error', (e: NodeJS.ErrnoException) => resolve(described(e)))
     })
-    req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message))
+    req.on('error', (e: NodeJS.ErrnoException) => resolve(described(e)))
     req.end()
   })
 }
@@ -38,14 +41,16 @@ export async function shutdownTrial(args: readonly string[], clients: number, wa
   let refused = 0
   const resets: string[] = []
   let signalled = false
+  let signalledAt = 0
   const client = async () => {
     for (;;) {
       const out = await once(served.url)
       if (out === 'ECONNREFUSED') refused += 1
       else if (out === 200) answered += 1
-      else resets.push(String(out))
+      else resets.push(`${out} ${signalled ? `${Math.round(performance.now() - signalledAt)} ms after the signal` : 'before the signal'}`)
       if (!signalled && answered >= warm) {
         signalled = true
+        signalledAt = performance.now()
         child.kill('SIGTERM')
       }
       if (out === 'ECONNREFUSED') return
