@@ -37,9 +37,9 @@ async function check(args: readonly string[]): Promise<Report & { code: number |
 
 const failures = (r: Report) => r.results.filter((x) => x.outcome === 'fail').map((x) => `${x.id}: ${x.message.slice(0, 300)}`)
 const warnings = (r: Report) => new Set(r.results.filter((x) => x.outcome === 'warn').map((x) => x.id))
-/** The warnings of a run with their messages, for an assertion's message. */
+/** The warnings of a run with their messages, for an assertion's message: whole enough to show both sides of an orders list. */
 const warned = (r: Report) =>
-  JSON.stringify(r.results.filter((x) => x.outcome === 'warn').map((x) => `${x.id}: ${x.message.slice(0, 400)}`))
+  JSON.stringify(r.results.filter((x) => x.outcome === 'warn').map((x) => `${x.id}: ${x.message.slice(0, 4000)}`))
 const jaccard = (a: Set<string>, b: Set<string>) =>
   a.size + b.size === 0 ? 1 : [...a].filter((x) => b.has(x)).length / new Set([...a, ...b]).size
 
