@@ -46,7 +46,7 @@ export interface OpenBrowser {
  * on CI's two cores while the rest of the suite runs. So each try gets a minute, and a try
  * that times out (a start wedged on the loaded box) is made once more on a fresh profile.
  */
-export const LAUNCH_TRY_MS = 60_000
+const LAUNCH_TRY_MS = 60_000
 const LAUNCH_TRIES = 2
 
 async function startChromium(profile: string): Promise<BrowserContext> {
